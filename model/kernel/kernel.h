@@ -1,0 +1,74 @@
+/*
+ * The execution context of the userspace kernel shim.
+ *
+ * Kernel-shaped code asks "which node am I on?" (numa_mem_id()) and "am I
+ * serving softirq?" without naming a machine or a CPU.  The shim answers
+ * from kctx_cur, the context of the CPU that is running: the one piece of
+ * global mutable state in ppsim.  Whoever runs kernel code on a simulated
+ * CPU (the trace runner, a NAPI actor) points kctx_cur at that CPU's
+ * context first and does not yield until the kernel code returns.
+ */
+#ifndef PPSIM_KERNEL_H
+#define PPSIM_KERNEL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <errno.h>
+
+typedef uint32_t u32;
+typedef int32_t s32;
+typedef uint64_t u64;
+typedef unsigned int gfp_t;
+
+#define GFP_ATOMIC	0x1u
+#define __GFP_NOWARN	0x2u
+
+#define NUMA_NO_NODE	(-1)
+#define MAX_NUMNODES	8
+
+#define likely(x)	__builtin_expect(!!(x), 1)
+#define unlikely(x)	__builtin_expect(!!(x), 0)
+
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+
+struct mm;
+
+struct kctx {
+	struct mm *mm;		/* the machine's memory */
+	int cpu;		/* CPU running the code */
+	int node;		/* that CPU's NUMA node */
+	bool softirq;		/* serving softirq (NAPI) */
+};
+
+extern struct kctx *kctx_cur;
+
+static inline int numa_mem_id(void)
+{
+	return kctx_cur->node;
+}
+
+static inline int smp_processor_id(void)
+{
+	return kctx_cur->cpu;
+}
+
+static inline bool in_serving_softirq(void)
+{
+	return kctx_cur->softirq;
+}
+
+/* The model has no bottom-half-disabled process context, so in_softirq()
+ * (softirq served or bh disabled) and in_serving_softirq() agree. */
+static inline bool in_softirq(void)
+{
+	return kctx_cur->softirq;
+}
+
+/* A kernel BUG(): the model reached a state the kernel never can. */
+void kernel_bug(const char *file, int line, const char *what)
+	__attribute__((noreturn));
+#define BUG_ON(cond) \
+	do { if (unlikely(cond)) kernel_bug(__FILE__, __LINE__, #cond); } while (0)
+
+#endif

@@ -1,0 +1,59 @@
+/*
+ * What the project's page_pool eras share: the pool as every era from v5.4
+ * to v6.1 lays it out, and the paths no era changed.  Private to
+ * model/page_pool; the rest of ppsim sees only pp.h.
+ */
+#ifndef PPSIM_PP_ERA_H
+#define PPSIM_PP_ERA_H
+
+#include "pp.h"
+#include "../kernel/ptr_ring.h"
+
+struct pp_pool {
+	struct pp_params p;
+	struct {
+		u32 count;
+		struct page *cache[PP_ALLOC_CACHE_SIZE];
+	} alloc;			/* NAPI-only LIFO of pages */
+	struct ptr_ring ring;		/* pages put outside NAPI */
+	u32 pages_state_hold_cnt;	/* pages taken from the allocator */
+	u32 pages_state_release_cnt;	/* pages let go */
+	int destroy_cnt;		/* release attempts since destroy */
+	struct pp_stats st;		/* alloc and recycle counters */
+};
+
+/* ring_limit: pool sizes above it are refused with -E2BIG (clamp false)
+ * or cut down to it (clamp true). */
+int era_create(const struct pp_params *p, unsigned int ring_limit,
+	       bool clamp, struct pp_pool **pool);
+
+/* v5.4 and v5.5 alloc: the cache only in softirq; an empty cache takes one
+ * page plus up to 64 more from the ring, whatever their node; an empty
+ * ring means one page from the page allocator on p.nid. */
+struct page *era_alloc_ring_batched(struct pp_pool *pool);
+
+/* A page taken from the allocator becomes the pool's. */
+void era_hold_page(struct pp_pool *pool, struct page *page);
+/* The pool lets a page go (it may live on with other references). */
+void era_release_page(struct pp_pool *pool, struct page *page);
+/* The pool lets a page go and drops its reference. */
+void era_return_page(struct pp_pool *pool, struct page *page);
+
+/* The put path every era shares; eras differ in what is reusable. */
+void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
+	     bool reusable);
+
+/* Return every cached page to the allocator; returns how many. */
+unsigned int era_flush_cache(struct pp_pool *pool);
+
+/* page_pool_release(): scrub, then free the pool when nothing is in
+ * flight.  empty_cache_once: v5.5 on empty the cache on the first
+ * attempt only (a direct recycle after destroy then stays there). */
+int era_release(struct pp_pool *pool, bool empty_cache_once);
+
+void era_forget(struct pp_pool *pool);
+int era_nid(const struct pp_pool *pool);
+void era_stats(const struct pp_pool *pool, struct pp_stats *st);
+void era_contents(const struct pp_pool *pool, struct pp_contents *c);
+
+#endif

@@ -1,0 +1,95 @@
+/*
+ * page_pool, one implementation per kernel era, behind one interface.
+ *
+ * Each era (a "policy") is the project's own rewrite of net/core/page_pool.c
+ * as it behaved in that kernel, from the documented behaviour collected in
+ * shared/reference/page_pool-and-mlx5-facts.md; the kernel wins where they
+ * disagree.  All eras keep the kernel's page_pool stats under the kernel's
+ * names, even those that predate CONFIG_PAGE_POOL_STATS, so that eras can
+ * be compared event for event.
+ *
+ * All calls run in the current kernel context (kctx_cur): its node is
+ * numa_mem_id(), its softirq flag decides direct recycling.
+ */
+#ifndef PPSIM_PP_H
+#define PPSIM_PP_H
+
+#include "../kernel/mm.h"
+
+#define PP_ALLOC_CACHE_SIZE	128	/* pages in the alloc cache */
+#define PP_ALLOC_CACHE_REFILL	64	/* pages moved per refill */
+
+struct pp_params {
+	int nid;		/* preferred node, or NUMA_NO_NODE */
+	unsigned int pool_size;	/* ptr_ring slots; 0 = 1024 */
+};
+
+/* The kernel's counters: alloc_stats, recycle_stats, and the inflight
+ * accounting pages_state_hold_cnt / pages_state_release_cnt. */
+struct pp_stats {
+	u64 alloc_fast;		/* taken from the alloc cache */
+	u64 alloc_slow;		/* slow path calls that gave a page */
+	u64 alloc_empty;	/* ring empty when the cache needed a refill */
+	u64 alloc_refill;	/* refills from the ring that gave a page */
+	u64 alloc_waive;	/* ring pages of the wrong node given back */
+	u64 recycle_cached;	/* puts into the alloc cache */
+	u64 recycle_cache_full;	/* direct puts that found the cache full */
+	u64 recycle_ring;	/* puts into the ring */
+	u64 recycle_ring_full;	/* puts that found the ring full */
+	u64 recycle_released_refcnt; /* puts that let the page go */
+	u32 hold;		/* pages taken from the page allocator */
+	u32 release;		/* pages let go by the pool */
+};
+
+/* Pages inside the pool: in the alloc cache and in the ring. */
+struct pp_contents {
+	unsigned int cached;
+	unsigned int ring;
+};
+
+struct pp_pool;
+
+struct pp_policy {
+	const char *name;	/* "v5.4", "v5.5", "v6.1" */
+	const char *summary;	/* one line for --help */
+	/* Returns 0 or -errno (-E2BIG: pool_size over the era's limit). */
+	int (*create)(const struct pp_params *p, struct pp_pool **pool);
+	/* page_pool_dev_alloc_pages(); NULL when no page can be had. */
+	struct page *(*alloc)(struct pp_pool *pool);
+	/* page_pool_put_full_page(); recycle_direct is allow_direct. */
+	void (*put)(struct pp_pool *pool, struct page *page,
+		    bool allow_direct);
+	/* page_pool_update_nid(); NULL where the era lacks it. */
+	void (*update_nid)(struct pp_pool *pool, int nid);
+	/* page_pool_destroy(): empties the pool; frees it and returns 0
+	 * when no page is in flight, else returns the pages in flight and
+	 * keeps the pool until release_retry() returns 0. */
+	int (*destroy)(struct pp_pool *pool);
+	/* The deferred work that retries a stalled destroy. */
+	int (*release_retry)(struct pp_pool *pool);
+	/* Frees what is left of a pool when the whole model goes away,
+	 * without page accounting: its pages go with the machine. */
+	void (*forget)(struct pp_pool *pool);
+	int (*nid)(const struct pp_pool *pool);
+	void (*stats)(const struct pp_pool *pool, struct pp_stats *st);
+	void (*contents)(const struct pp_pool *pool, struct pp_contents *c);
+};
+
+extern const struct pp_policy pp_v5_4, pp_v5_5, pp_v6_1;
+
+/* Looks a policy up by name; NULL if there is none. */
+const struct pp_policy *pp_policy_find(const char *name);
+/* The policies, NULL-terminated. */
+extern const struct pp_policy *const pp_policies[];
+
+/* page_pool_nid_changed(): update_nid when the node differs.
+ * Returns false where the era lacks update_nid. */
+bool pp_nid_changed(const struct pp_policy *pol, struct pp_pool *pool,
+		    int nid);
+
+static inline s32 pp_inflight(const struct pp_stats *st)
+{
+	return (s32)(st->hold - st->release);
+}
+
+#endif

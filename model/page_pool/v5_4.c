@@ -1,0 +1,40 @@
+/*
+ * page_pool as in v5.4, before "page_pool: Don't recycle non-reusable
+ * pages" (d5394610b1ba): every page whose refcount is 1 is recycled,
+ * whatever its node and even if it came from the reserves.  There is no
+ * page_pool_update_nid(), so p.nid stays where the channel was opened.
+ */
+#include "era.h"
+
+static int v5_4_create(const struct pp_params *p, struct pp_pool **pool)
+{
+	/* page_pool_init(): "Sanity limit mem that can be pinned down" */
+	return era_create(p, 32768, false, pool);
+}
+
+static void v5_4_put(struct pp_pool *pool, struct page *page,
+		     bool allow_direct)
+{
+	era_put(pool, page, allow_direct, true);
+}
+
+/* v5.4 scrubs the alloc cache on every release attempt. */
+static int v5_4_release(struct pp_pool *pool)
+{
+	return era_release(pool, false);
+}
+
+const struct pp_policy pp_v5_4 = {
+	.name = "v5.4",
+	.summary = "recycles every page with refcount 1 (before the seed's patch)",
+	.create = v5_4_create,
+	.alloc = era_alloc_ring_batched,
+	.put = v5_4_put,
+	.update_nid = NULL,
+	.destroy = v5_4_release,
+	.release_retry = v5_4_release,
+	.forget = era_forget,
+	.nid = era_nid,
+	.stats = era_stats,
+	.contents = era_contents,
+};

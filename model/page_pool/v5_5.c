@@ -1,0 +1,53 @@
+/*
+ * page_pool as in v5.5, with the seed's patch (d5394610b1ba): a put keeps
+ * the page only if it is not pfmemalloc and lives on p.nid, for direct and
+ * ring recycling alike; any other page is let go as if its refcount were
+ * elevated.  page_pool_update_nid() only sets p.nid: pages already in the
+ * cache or the ring are handed out once more and dropped when they come
+ * back.  A NUMA_NO_NODE pool never matches page_to_nid(), so it never
+ * recycles: the regression fixed in v5.6 by 44768decb7c0.
+ */
+#include "era.h"
+
+static int v5_5_create(const struct pp_params *p, struct pp_pool **pool)
+{
+	return era_create(p, 32768, false, pool);
+}
+
+static bool pool_page_reusable(const struct pp_pool *pool,
+			       const struct page *page)
+{
+	return !page_is_pfmemalloc(page) && page_to_nid(page) == pool->p.nid;
+}
+
+static void v5_5_put(struct pp_pool *pool, struct page *page,
+		     bool allow_direct)
+{
+	era_put(pool, page, allow_direct, pool_page_reusable(pool, page));
+}
+
+static void v5_5_update_nid(struct pp_pool *pool, int nid)
+{
+	pool->p.nid = nid;
+}
+
+/* From v5.5 the alloc cache is emptied on the first attempt only. */
+static int v5_5_release(struct pp_pool *pool)
+{
+	return era_release(pool, true);
+}
+
+const struct pp_policy pp_v5_5 = {
+	.name = "v5.5",
+	.summary = "recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
+	.create = v5_5_create,
+	.alloc = era_alloc_ring_batched,
+	.put = v5_5_put,
+	.update_nid = v5_5_update_nid,
+	.destroy = v5_5_release,
+	.release_retry = v5_5_release,
+	.forget = era_forget,
+	.nid = era_nid,
+	.stats = era_stats,
+	.contents = era_contents,
+};

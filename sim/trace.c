@@ -1,0 +1,755 @@
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "trace.h"
+
+#define TRACE_LINE_MAX	512
+
+enum trace_opcode {
+	OP_NODES, OP_POOL, OP_CPU, OP_SOFTIRQ, OP_PRESSURE, OP_ALLOC,
+	OP_RECYCLE, OP_RETURN, OP_GET, OP_PUT, OP_UPDATE_NID, OP_NID_CHANGED,
+	OP_STATS, OP_DESTROY,
+};
+
+struct trace_op {
+	int line;
+	enum trace_opcode code;
+	long a;			/* count, node, page name (0 = all), on/off */
+	long b;			/* pages per node, pool size, on/off */
+	long c;			/* min watermark */
+};
+
+/* What the trace holds of a page it was handed. */
+struct trace_page {
+	struct page *page;
+	bool pool_ref;		/* the reference page_pool handed out */
+	int extra_refs;		/* taken with get */
+};
+
+struct trace {
+	const char *name;
+	FILE *out;
+	const struct pp_policy *pol;
+	struct mm *mm;
+	struct kctx ctx;
+	struct pp_pool *pool;
+	bool destroyed;		/* page_pool_destroy() was called */
+	struct trace_page *pages;	/* by name: pages[0] is p1 */
+	u32 nr_named;
+	u32 *name_of;		/* pfn -> name, 0 if never handed out */
+	u32 *held;		/* names held, oldest first */
+	u32 nr_held;
+};
+
+static void error_at(const char *name, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", name, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* ---- parsing ---- */
+
+static int parse_num(const char *s, long min, long max, long *v)
+{
+	char *end;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	*v = strtol(s, &end, 10);
+	return errno || *end || *v < min || *v > max ? -1 : 0;
+}
+
+static int parse_onoff(const char *s, long *v)
+{
+	if (s && !strcmp(s, "on"))
+		*v = 1;
+	else if (s && !strcmp(s, "off"))
+		*v = 0;
+	else
+		return -1;
+	return 0;
+}
+
+/* "key=value" with a number in [min, max] */
+static int parse_kv(const char *tok, const char *key, long min, long max,
+		    long *v)
+{
+	size_t n = strlen(key);
+
+	if (strncmp(tok, key, n) || tok[n] != '=')
+		return -1;
+	return parse_num(tok + n + 1, min, max, v);
+}
+
+static int parse_page(const char *s, bool all_ok, long *v)
+{
+	if (all_ok && s && !strcmp(s, "all")) {
+		*v = 0;
+		return 0;
+	}
+	if (!s || s[0] != 'p')
+		return -1;
+	return parse_num(s + 1, 1, 1L << 30, v);
+}
+
+struct trace_parser {
+	const char *name;
+	int line;
+	int nr_nodes;		/* of the machine the trace will have */
+	bool machine_used;	/* an op needing the machine was seen */
+	int errors;
+};
+
+#define BAD(...) do { error_at(ps->name, ps->line, __VA_ARGS__); \
+		      return -1; } while (0)
+
+static int parse_node(struct trace_parser *ps, const char *s, long *v)
+{
+	if (parse_num(s, 0, ps->nr_nodes - 1, v))
+		BAD("'%s' is not a node: expected 0 to %d", s ? s : "",
+		    ps->nr_nodes - 1);
+	return 0;
+}
+
+static int parse_nodes(struct trace_parser *ps, char **arg, int nargs,
+		       struct trace_op *op)
+{
+	op->b = 65536;
+	op->c = 0;
+	if (ps->machine_used)
+		BAD("'nodes' must come before any other operation");
+	if (nargs < 1 || parse_num(arg[0], 1, MAX_NUMNODES, &op->a))
+		BAD("nodes: expected a number of nodes from 1 to %d",
+		    MAX_NUMNODES);
+	for (int i = 1; i < nargs; i++) {
+		if (!parse_kv(arg[i], "pages", 1, 1 << 24, &op->b))
+			continue;
+		if (!parse_kv(arg[i], "min", 1, 1 << 24, &op->c))
+			continue;
+		BAD("nodes: '%s': expected pages=P (1 to 16777216) or min=M",
+		    arg[i]);
+	}
+	if (op->c >= op->b)
+		BAD("nodes: min watermark %ld must be below pages=%ld",
+		    op->c, op->b);
+	ps->nr_nodes = (int)op->a;
+	ps->machine_used = true;
+	return 0;
+}
+
+static int parse_pool(struct trace_parser *ps, char **arg, int nargs,
+		      struct trace_op *op)
+{
+	bool have_nid = false;
+
+	op->b = 0;
+	for (int i = 0; i < nargs; i++) {
+		if (!strcmp(arg[i], "nid=none")) {
+			op->a = NUMA_NO_NODE;
+			have_nid = true;
+		} else if (!strncmp(arg[i], "nid=", 4)) {
+			if (parse_node(ps, arg[i] + 4, &op->a))
+				return -1;
+			have_nid = true;
+		} else if (parse_kv(arg[i], "size", 0, 1L << 20, &op->b)) {
+			BAD("pool: '%s': expected nid=N|none or size=S "
+			    "(0 to 1048576)", arg[i]);
+		}
+	}
+	if (!have_nid)
+		BAD("pool: nid=N or nid=none is required");
+	return 0;
+}
+
+static int parse_args(struct trace_parser *ps, const char *kw, char **arg,
+		      int nargs, struct trace_op *op)
+{
+	static const struct { const char *kw; enum trace_opcode code;
+			      int min, max; } ops[] = {
+		{ "nodes", OP_NODES, 1, 3 },	{ "pool", OP_POOL, 1, 2 },
+		{ "cpu", OP_CPU, 1, 1 },	{ "softirq", OP_SOFTIRQ, 1, 1 },
+		{ "pressure", OP_PRESSURE, 2, 2 }, { "alloc", OP_ALLOC, 0, 1 },
+		{ "recycle", OP_RECYCLE, 1, 1 }, { "return", OP_RETURN, 1, 1 },
+		{ "get", OP_GET, 1, 1 },	{ "put", OP_PUT, 1, 1 },
+		{ "update_nid", OP_UPDATE_NID, 1, 1 },
+		{ "nid_changed", OP_NID_CHANGED, 1, 1 },
+		{ "stats", OP_STATS, 0, 0 },	{ "destroy", OP_DESTROY, 0, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++)
+		if (!strcmp(ops[i].kw, kw))
+			break;
+	if (i == sizeof(ops) / sizeof(ops[0]))
+		BAD("unknown operation '%s'", kw);
+	if (nargs < ops[i].min || nargs > ops[i].max)
+		BAD("%s: expected %d to %d arguments, got %d", kw,
+		    ops[i].min, ops[i].max, nargs);
+	op->code = ops[i].code;
+	if (op->code == OP_NODES)
+		return parse_nodes(ps, arg, nargs, op);
+	ps->machine_used = true;
+	switch (op->code) {
+	case OP_POOL:
+		return parse_pool(ps, arg, nargs, op);
+	case OP_CPU:
+	case OP_UPDATE_NID:
+	case OP_NID_CHANGED:
+		return parse_node(ps, arg[0], &op->a);
+	case OP_SOFTIRQ:
+		if (parse_onoff(arg[0], &op->a))
+			BAD("softirq: expected on or off");
+		return 0;
+	case OP_PRESSURE:
+		if (parse_node(ps, arg[0], &op->a))
+			return -1;
+		if (parse_onoff(arg[1], &op->b))
+			BAD("pressure: expected on or off");
+		return 0;
+	case OP_ALLOC:
+		op->a = 1;
+		if (nargs && parse_num(arg[0], 1, 1 << 24, &op->a))
+			BAD("alloc: '%s' is not a count from 1 to 16777216",
+			    arg[0]);
+		return 0;
+	case OP_RECYCLE:
+	case OP_RETURN:
+	case OP_GET:
+	case OP_PUT:
+		if (parse_page(arg[0], op->code == OP_RECYCLE ||
+				       op->code == OP_RETURN, &op->a))
+			BAD("%s: '%s' is not a page name (p1, p2, ...%s)", kw,
+			    arg[0], op->code == OP_RECYCLE ||
+			    op->code == OP_RETURN ? " or all" : "");
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+static int parse_line(struct trace_parser *ps, char *text,
+		      struct trace_op *op)
+{
+	char *tok[8], *save = NULL, *hash = strchr(text, '#');
+	int n = 0;
+
+	if (hash)
+		*hash = '\0';
+	for (char *t = strtok_r(text, " \t\r\n", &save); t;
+	     t = strtok_r(NULL, " \t\r\n", &save)) {
+		if (n == 8)
+			BAD("too many words");
+		tok[n++] = t;
+	}
+	if (!n)
+		return 1;
+	op->line = ps->line;
+	return parse_args(ps, tok[0], tok + 1, n - 1, op);
+}
+
+/* Reads every line; reports every bad one.  Returns the op count or -1. */
+static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
+{
+	struct trace_parser ps = { .name = name, .nr_nodes = 2 };
+	char text[TRACE_LINE_MAX + 2];
+	struct trace_op *ops = NULL;
+	long n = 0, cap = 0;
+
+	while (fgets(text, sizeof(text), in)) {
+		size_t len = strlen(text);
+		int rc;
+
+		ps.line++;
+		if (len > TRACE_LINE_MAX || memchr(text, '\0', len + 1) !=
+		    text + len) {
+			error_at(name, ps.line, "line longer than %d characters",
+				 TRACE_LINE_MAX);
+			ps.errors++;
+			while (len && text[len - 1] != '\n' &&
+			       fgets(text, sizeof(text), in))
+				len = strlen(text);
+			continue;
+		}
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			ops = realloc(ops, cap * sizeof(*ops));
+			if (!ops) {
+				fprintf(stderr, "ppsim: out of memory\n");
+				return -1;
+			}
+		}
+		rc = parse_line(&ps, text, &ops[n]);
+		if (rc < 0)
+			ps.errors++;
+		else if (rc == 0)
+			n++;
+	}
+	if (ferror(in)) {
+		error_at(name, ps.line + 1, "read error");
+		ps.errors++;
+	}
+	if (ps.errors) {
+		free(ops);
+		return -1;
+	}
+	*opsp = ops;
+	return n;
+}
+
+#undef BAD
+
+/* ---- running ---- */
+
+static int machine_create(struct trace *t, int nodes, u32 pages, u32 min,
+			  int line)
+{
+	struct mm_params p = { nodes, pages, min };
+	const char *err = NULL;
+
+	t->mm = mm_create(&p, &err);
+	if (!t->mm) {
+		error_at(t->name, line, "nodes: %s", err);
+		return -1;
+	}
+	t->ctx = (struct kctx){ .mm = t->mm, .cpu = 0, .node = 0,
+				.softirq = true };
+	kctx_cur = &t->ctx;
+	t->name_of = calloc((size_t)nodes * pages, sizeof(*t->name_of));
+	t->held = calloc((size_t)nodes * pages, sizeof(*t->held));
+	if (!t->name_of || !t->held) {
+		error_at(t->name, line, "nodes: out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+static struct trace_page *page_named(struct trace *t, long name)
+{
+	return name >= 1 && (u32)name <= t->nr_named ? &t->pages[name - 1]
+						     : NULL;
+}
+
+static bool page_held(const struct trace_page *tp)
+{
+	return tp && (tp->pool_ref || tp->extra_refs);
+}
+
+/* Name a page the trace receives, and hold it. */
+static u32 receive_page(struct trace *t, struct page *page)
+{
+	u32 name = t->name_of[page->pfn];
+
+	if (!name) {
+		name = ++t->nr_named;
+		t->pages = realloc(t->pages, t->nr_named * sizeof(*t->pages));
+		t->name_of[page->pfn] = name;
+		t->pages[name - 1] = (struct trace_page){ .page = page };
+	}
+	t->pages[name - 1].pool_ref = true;
+	t->held[t->nr_held++] = name;
+	return name;
+}
+
+static void unhold(struct trace *t, u32 name)
+{
+	struct trace_page *tp = &t->pages[name - 1];
+
+	if (page_held(tp))
+		return;
+	for (u32 i = 0; i < t->nr_held; i++) {
+		if (t->held[i] == name) {
+			memmove(&t->held[i], &t->held[i + 1],
+				(t->nr_held - i - 1) * sizeof(*t->held));
+			t->nr_held--;
+			return;
+		}
+	}
+}
+
+#define DELTA(field) ((unsigned long long)(after.field - before.field))
+
+static void op_alloc(struct trace *t, long count)
+{
+	for (long i = 0; i < count; i++) {
+		struct pp_stats before, after;
+		struct page *page;
+		const char *from;
+		u32 name;
+
+		t->pol->stats(t->pool, &before);
+		page = t->pol->alloc(t->pool);
+		t->pol->stats(t->pool, &after);
+		if (!page) {
+			fprintf(t->out, "alloc failed: no free page\n");
+			continue;
+		}
+		name = receive_page(t, page);
+		from = DELTA(alloc_fast) ? "cache" :
+		       DELTA(alloc_refill) ? "ring" : "slow";
+		fprintf(t->out, "alloc p%u node=%d pfmemalloc=%d from=%s",
+			name, page_to_nid(page), page_is_pfmemalloc(page),
+			from);
+		if (DELTA(alloc_waive))
+			fprintf(t->out, " waived=%llu", DELTA(alloc_waive));
+		fputc('\n', t->out);
+	}
+}
+
+static void put_one(struct trace *t, const char *verb, u32 name,
+		    bool allow_direct)
+{
+	struct trace_page *tp = &t->pages[name - 1];
+	struct pp_stats before, after;
+	const char *to;
+
+	t->pol->stats(t->pool, &before);
+	tp->pool_ref = false;
+	t->pol->put(t->pool, tp->page, allow_direct);
+	t->pol->stats(t->pool, &after);
+	unhold(t, name);
+	to = DELTA(recycle_cached) ? "cache" :
+	     DELTA(recycle_ring) ? "ring" :
+	     DELTA(recycle_ring_full) ? "released (ring_full)" :
+	     "released (released_refcnt)";
+	fprintf(t->out, "%s p%u -> %s%s\n", verb, name, to,
+		DELTA(recycle_cache_full) ? " (cache_full)" : "");
+}
+
+static int op_put_pages(struct trace *t, const struct trace_op *op)
+{
+	bool direct = op->code == OP_RECYCLE;
+	const char *verb = direct ? "recycle" : "return";
+
+	if (op->a == 0) {
+		u32 n = t->nr_held, *names = malloc((n + 1) * sizeof(*names));
+
+		memcpy(names, t->held, n * sizeof(*names));
+		for (u32 i = 0; i < n; i++)
+			if (t->pages[names[i] - 1].pool_ref)
+				put_one(t, verb, names[i], direct);
+		free(names);
+		return 0;
+	}
+	if (!page_named(t, op->a) || !page_named(t, op->a)->pool_ref) {
+		error_at(t->name, op->line, "%s: p%ld is not a page the trace "
+			 "got from alloc and still holds", verb, op->a);
+		return -1;
+	}
+	put_one(t, verb, (u32)op->a, direct);
+	return 0;
+}
+
+static int op_ref(struct trace *t, const struct trace_op *op)
+{
+	struct trace_page *tp = page_named(t, op->a);
+
+	if (op->code == OP_GET) {
+		if (!page_held(tp)) {
+			error_at(t->name, op->line, "get: p%ld is not held "
+				 "by the trace", op->a);
+			return -1;
+		}
+		get_page(tp->page);
+		tp->extra_refs++;
+		fprintf(t->out, "get p%ld refcount=%d\n", op->a,
+			page_ref_count(tp->page));
+		return 0;
+	}
+	if (!tp || !tp->extra_refs) {
+		error_at(t->name, op->line, "put: the trace holds no extra "
+			 "reference on p%ld (take one with get)", op->a);
+		return -1;
+	}
+	tp->extra_refs--;
+	if (page_ref_count(tp->page) == 1)
+		fprintf(t->out, "put p%ld -> freed\n", op->a);
+	else
+		fprintf(t->out, "put p%ld refcount=%d\n", op->a,
+			page_ref_count(tp->page) - 1);
+	put_page(tp->page);
+	unhold(t, (u32)op->a);
+	return 0;
+}
+
+static void op_nid(struct trace *t, const struct trace_op *op)
+{
+	const char *verb = op->code == OP_UPDATE_NID ? "update_nid"
+						      : "nid_changed";
+	struct pp_stats before, after;
+	int old_nid;
+
+	if (!t->pol->update_nid) {
+		fprintf(t->out, "%s: unsupported in %s\n", verb,
+			t->pol->name);
+		return;
+	}
+	old_nid = t->pol->nid(t->pool);
+	t->pol->stats(t->pool, &before);
+	if (op->code == OP_UPDATE_NID)
+		t->pol->update_nid(t->pool, (int)op->a);
+	else
+		pp_nid_changed(t->pol, t->pool, (int)op->a);
+	t->pol->stats(t->pool, &after);
+	if (op->code == OP_NID_CHANGED && old_nid == op->a)
+		fprintf(t->out, "nid_changed %ld (node unchanged)\n", op->a);
+	else
+		fprintf(t->out, "%s %ld%s(flushed %llu)\n", verb, op->a,
+			op->code == OP_NID_CHANGED ? " -> update_nid " : " ",
+			DELTA(release));
+}
+
+static void print_stats(struct trace *t)
+{
+	struct pp_stats s;
+
+	t->pol->stats(t->pool, &s);
+	fprintf(t->out, "stats alloc_fast=%llu alloc_slow=%llu "
+		"alloc_empty=%llu alloc_refill=%llu alloc_waive=%llu "
+		"recycle_cached=%llu recycle_cache_full=%llu "
+		"recycle_ring=%llu recycle_ring_full=%llu "
+		"recycle_released_refcnt=%llu hold=%u release=%u "
+		"inflight=%d\n",
+		(unsigned long long)s.alloc_fast,
+		(unsigned long long)s.alloc_slow,
+		(unsigned long long)s.alloc_empty,
+		(unsigned long long)s.alloc_refill,
+		(unsigned long long)s.alloc_waive,
+		(unsigned long long)s.recycle_cached,
+		(unsigned long long)s.recycle_cache_full,
+		(unsigned long long)s.recycle_ring,
+		(unsigned long long)s.recycle_ring_full,
+		(unsigned long long)s.recycle_released_refcnt,
+		s.hold, s.release, pp_inflight(&s));
+}
+
+/* The deferred work of a stalled destroy: the kernel retries every
+ * second; a trace has no clock, so it retries after each page comes back. */
+static void release_retry(struct trace *t)
+{
+	struct pp_stats before, after;
+	int inflight;
+
+	t->pol->stats(t->pool, &before);
+	inflight = t->pol->release_retry(t->pool);
+	if (!inflight) {
+		t->pool = NULL;
+		fprintf(t->out, "release_retry released=%u inflight=0 "
+			"(pool freed)\n", before.hold - before.release);
+		return;
+	}
+	t->pol->stats(t->pool, &after);
+	fprintf(t->out, "release_retry released=%u inflight=%d\n",
+		after.release - before.release, inflight);
+}
+
+static void op_destroy(struct trace *t)
+{
+	struct pp_stats before;
+	u32 release = 0;
+	int inflight;
+
+	t->pol->stats(t->pool, &before);
+	inflight = t->pol->destroy(t->pool);
+	t->destroyed = true;
+	if (inflight) {
+		struct pp_stats after;
+
+		t->pol->stats(t->pool, &after);
+		release = after.release - before.release;
+		fprintf(t->out, "destroy released=%u inflight=%d "
+			"(shutdown deferred)\n", release, inflight);
+		return;
+	}
+	/* Everything held came back: hold - release was 0 afterwards. */
+	release = before.hold - before.release;
+	t->pool = NULL;
+	fprintf(t->out, "destroy released=%u inflight=0 (pool freed)\n",
+		release);
+}
+
+static bool needs_live_pool(enum trace_opcode code)
+{
+	return code == OP_ALLOC || code == OP_UPDATE_NID ||
+	       code == OP_NID_CHANGED || code == OP_STATS ||
+	       code == OP_DESTROY;
+}
+
+static int op_pool(struct trace *t, const struct trace_op *op)
+{
+	struct pp_params p = { (int)op->a, (unsigned int)op->b };
+	int err;
+
+	if (t->pool || t->destroyed) {
+		error_at(t->name, op->line, "pool: a trace has one pool");
+		return -1;
+	}
+	err = t->pol->create(&p, &t->pool);
+	if (err) {
+		fprintf(t->out, "pool: create failed: %s\n", strerror(-err));
+		return 0;
+	}
+	if (p.nid == NUMA_NO_NODE)
+		fprintf(t->out, "pool nid=none size=%u\n", p.pool_size);
+	else
+		fprintf(t->out, "pool nid=%d size=%u\n", p.nid, p.pool_size);
+	return 0;
+}
+
+static int run_op(struct trace *t, const struct trace_op *op)
+{
+	if (!t->mm && machine_create(t, 2, 65536, 0, op->line))
+		return -1;
+	if (needs_live_pool(op->code) || op->code == OP_RECYCLE ||
+	    op->code == OP_RETURN) {
+		if (!t->pool && !t->destroyed) {
+			error_at(t->name, op->line, "no pool: create one "
+				 "with 'pool nid=N' first");
+			return -1;
+		}
+		if (needs_live_pool(op->code) && t->destroyed) {
+			error_at(t->name, op->line, "the pool was destroyed");
+			return -1;
+		}
+		if (!t->pool) {
+			error_at(t->name, op->line, "the pool was freed");
+			return -1;
+		}
+	}
+	switch (op->code) {
+	case OP_NODES:
+		return machine_create(t, (int)op->a, (u32)op->b, (u32)op->c,
+				      op->line);
+	case OP_POOL:
+		return op_pool(t, op);
+	case OP_CPU:
+		t->ctx.node = (int)op->a;
+		t->ctx.cpu = (int)op->a;
+		return 0;
+	case OP_SOFTIRQ:
+		t->ctx.softirq = op->a;
+		return 0;
+	case OP_PRESSURE:
+		mm_set_pressure(t->mm, (int)op->a, op->b);
+		return 0;
+	case OP_ALLOC:
+		op_alloc(t, op->a);
+		return 0;
+	case OP_RECYCLE:
+	case OP_RETURN:
+		return op_put_pages(t, op);
+	case OP_GET:
+	case OP_PUT:
+		return op_ref(t, op);
+	case OP_UPDATE_NID:
+	case OP_NID_CHANGED:
+		op_nid(t, op);
+		return 0;
+	case OP_STATS:
+		print_stats(t);
+		return 0;
+	case OP_DESTROY:
+		op_destroy(t);
+		return 0;
+	}
+	return 0;
+}
+
+/*
+ * Every page the machine handed out is in the pool (cache or ring) or held
+ * by the trace; and a live pool's inflight count (hold - release) is what
+ * it holds plus what it handed to the trace.
+ */
+static int check_accounting(struct trace *t)
+{
+	struct pp_contents c = { 0, 0 };
+	u64 allocated = 0, freed = 0;
+	u32 pool_refs = 0;
+	char why[160];
+
+	for (u32 i = 0; i < t->nr_held; i++)
+		pool_refs += t->pages[t->held[i] - 1].pool_ref;
+	for (int n = 0; n < mm_nr_nodes(t->mm); n++) {
+		allocated += mm_node_stats(t->mm, n)->allocated;
+		freed += mm_node_stats(t->mm, n)->freed;
+	}
+	if (t->pool)
+		t->pol->contents(t->pool, &c);
+	fprintf(t->out, "pages allocated=%llu freed=%llu held=%llu "
+		"(pool cache=%u ring=%u, trace=%u)",
+		(unsigned long long)allocated, (unsigned long long)freed,
+		(unsigned long long)(allocated - freed), c.cached, c.ring,
+		t->nr_held);
+	if (mm_check(t->mm, why, sizeof(why))) {
+		fprintf(t->out, " VIOLATED\n");
+		fprintf(stderr, "%s: page accounting violated: %s\n",
+			t->name, why);
+		return 1;
+	}
+	if (allocated - freed != (u64)c.cached + c.ring + t->nr_held) {
+		fprintf(t->out, " VIOLATED\n");
+		fprintf(stderr, "%s: page accounting violated: %llu pages "
+			"out, %u in the pool, %u held by the trace\n", t->name,
+			(unsigned long long)(allocated - freed),
+			c.cached + c.ring, t->nr_held);
+		return 1;
+	}
+	if (t->pool) {
+		struct pp_stats s;
+
+		t->pol->stats(t->pool, &s);
+		if ((u32)pp_inflight(&s) != c.cached + c.ring + pool_refs) {
+			fprintf(t->out, " VIOLATED\n");
+			fprintf(stderr, "%s: inflight %d (hold %u - release "
+				"%u) != %u in the pool + %u handed out\n",
+				t->name, pp_inflight(&s), s.hold, s.release,
+				c.cached + c.ring, pool_refs);
+			return 1;
+		}
+	}
+	fprintf(t->out, " ok\n");
+	return 0;
+}
+
+static void trace_free(struct trace *t)
+{
+	if (t->pool)
+		t->pol->forget(t->pool);
+	free(t->pages);
+	free(t->name_of);
+	free(t->held);
+	mm_destroy(t->mm);
+	kctx_cur = NULL;
+}
+
+int trace_run(FILE *in, const char *name, const struct pp_policy *pol,
+	      FILE *out)
+{
+	struct trace t = { .name = name, .out = out, .pol = pol };
+	struct trace_op *ops = NULL;
+	long n = parse_trace(in, name, &ops);
+	int status = 0;
+
+	if (n < 0)
+		return 2;
+	for (long i = 0; i < n && !status; i++) {
+		if (run_op(&t, &ops[i]))
+			status = 2;
+		else if (t.destroyed && t.pool &&
+			 (ops[i].code == OP_RECYCLE ||
+			  ops[i].code == OP_RETURN || ops[i].code == OP_PUT))
+			release_retry(&t);
+	}
+	if (!status && !t.mm && machine_create(&t, 2, 65536, 0, 1))
+		status = 2;
+	if (!status)
+		status = check_accounting(&t);
+	trace_free(&t);
+	free(ops);
+	return status;
+}

@@ -3,7 +3,7 @@
 #include <string.h>
 #include "trace.h"
 
-#define TRACE_LINE_MAX	512
+#define TRACE_LINE_MAX	512	/* characters, newline included */
 
 enum trace_opcode {
 	OP_NODES, OP_POOL, OP_CPU, OP_SOFTIRQ, OP_PRESSURE, OP_ALLOC,
@@ -257,23 +257,25 @@ static int parse_line(struct trace_parser *ps, char *text,
 static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 {
 	struct trace_parser ps = { .name = name, .nr_nodes = 2 };
-	char text[TRACE_LINE_MAX + 2];
 	struct trace_op *ops = NULL;
+	char *text = NULL;
+	size_t textcap = 0;
 	long n = 0, cap = 0;
+	ssize_t len;
 
-	while (fgets(text, sizeof(text), in)) {
-		size_t len = strlen(text);
+	while ((len = getline(&text, &textcap, in)) >= 0) {
 		int rc;
 
 		ps.line++;
-		if (len > TRACE_LINE_MAX || memchr(text, '\0', len + 1) !=
-		    text + len) {
+		if (len > TRACE_LINE_MAX) {
 			error_at(name, ps.line, "line longer than %d characters",
 				 TRACE_LINE_MAX);
 			ps.errors++;
-			while (len && text[len - 1] != '\n' &&
-			       fgets(text, sizeof(text), in))
-				len = strlen(text);
+			continue;
+		}
+		if ((size_t)len != strlen(text)) {
+			error_at(name, ps.line, "NUL byte: not a text file");
+			ps.errors++;
 			continue;
 		}
 		if (n == cap) {
@@ -281,6 +283,7 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 			ops = realloc(ops, cap * sizeof(*ops));
 			if (!ops) {
 				fprintf(stderr, "ppsim: out of memory\n");
+				free(text);
 				return -1;
 			}
 		}
@@ -290,6 +293,7 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 		else if (rc == 0)
 			n++;
 	}
+	free(text);
 	if (ferror(in)) {
 		error_at(name, ps.line + 1, "read error");
 		ps.errors++;

@@ -155,6 +155,7 @@ START_TEST(bulk_fallback)
 	ck_assert_int_eq(page_to_nid(a[0]), 0);
 	ck_assert_ptr_null(a[1]);
 	put_page(a[0]);
+	a[0] = NULL;
 	put_page(hold[--n]);
 	ck_assert_int_eq(alloc_pages_bulk_array_node(GFP_ATOMIC, 0, 64, a), 64);
 	mm_set_pressure(m.mm, 1, true);

@@ -1,0 +1,66 @@
+#!/bin/sh
+# The command line: help, version, and bad input of every kind, which must
+# end with "FILE:LINE: message" (or "FILE: message") on stderr and exit 2,
+# never a crash.  Speaks TAP.
+ppsim=${PPSIM:-ppsim}
+src=$(cd "$(dirname "$0")/.." && pwd)
+bad=$src/tests/traces/bad
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+n=0
+
+# expect RC PATTERN DESCRIPTION -- COMMAND...: exit status RC, and stdout
+# plus stderr matching the extended regular expression PATTERN.
+expect() {
+	rc_want=$1 pattern=$2 what=$3
+	shift 4
+	n=$((n + 1))
+	"$@" >"$tmp/out" 2>&1
+	rc=$?
+	if [ "$rc" -eq "$rc_want" ] && grep -Eq -- "$pattern" "$tmp/out"; then
+		echo "ok $n - $what"
+	else
+		echo "not ok $n - $what (exit $rc, wanted $rc_want and /$pattern/)"
+		sed 's/^/# /' "$tmp/out" | head -20
+	fi
+}
+
+echo "1..23"
+expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
+expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
+expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
+expect 2 "unknown command 'frobnicate'" "unknown command" -- "$ppsim" frobnicate
+expect 0 'v6.1 +node checked' "trace --help lists policies" -- "$ppsim" trace --help
+expect 2 'policy is required' "trace without --policy" -- "$ppsim" trace "$bad/no-pool.trace"
+expect 2 "unknown policy 'v9.9'" "unknown policy" -- "$ppsim" trace --policy v9.9 "$bad/no-pool.trace"
+expect 2 'missing.trace: cannot open' "missing file" -- "$ppsim" trace --policy v5.4 "$tmp/missing.trace"
+expect 2 "unknown-op.trace:2: unknown operation 'allocate'" "unknown operation" -- "$ppsim" trace --policy v5.4 "$bad/unknown-op.trace"
+expect 2 "bad-node.trace:1: '5' is not a node: expected 0 to 1" "node out of range" -- "$ppsim" trace --policy v5.5 "$bad/bad-node.trace"
+expect 2 "nodes-late.trace:2: 'nodes' must come before" "nodes after use" -- "$ppsim" trace --policy v6.1 "$bad/nodes-late.trace"
+expect 2 "page-not-held.trace:3: recycle: p9 is not a page" "page not held" -- "$ppsim" trace --policy v6.1 "$bad/page-not-held.trace"
+expect 2 "no-pool.trace:1: no pool" "alloc without a pool" -- "$ppsim" trace --policy v5.4 "$bad/no-pool.trace"
+expect 2 "bad-watermark.trace:1: nodes: min watermark" "impossible watermark" -- "$ppsim" trace --policy v5.4 "$bad/bad-watermark.trace"
+expect 2 "put-without-get.trace:3: put: the trace holds no extra" "put without get" -- "$ppsim" trace --policy v5.5 "$bad/put-without-get.trace"
+expect 2 "alloc-after-destroy.trace:3: the pool was destroyed" "alloc after destroy" -- "$ppsim" trace --policy v6.1 "$bad/alloc-after-destroy.trace"
+
+# every bad line of a file is reported, not only the first
+"$ppsim" trace --policy v5.4 "$bad/many-errors.trace" >/dev/null 2>"$tmp/many"
+expect 0 '^4$' "every error reported" -- sh -c "grep -c '^$bad/many-errors.trace:[2-5]: ' '$tmp/many'"
+
+# a line too long for the reader is an error, not silently cut
+awk 'BEGIN { printf "pool nid=0"; for (i = 0; i < 600; i++) printf " "; print "size=8" }' >"$tmp/long.trace"
+expect 2 "long.trace:1: line longer than 512" "over-long line" -- "$ppsim" trace --policy v5.4 "$tmp/long.trace"
+
+# binary garbage, and a NUL byte inside a line
+head -c 4096 /dev/urandom >"$tmp/garbage.trace"
+expect 2 "garbage.trace:[0-9]+: " "binary garbage" -- "$ppsim" trace --policy v5.4 "$tmp/garbage.trace"
+printf 'pool nid=0\nalloc\0 3\n' >"$tmp/nul.trace"
+expect 2 "nul.trace:2: " "NUL byte" -- "$ppsim" trace --policy v5.4 "$tmp/nul.trace"
+
+# an empty trace is valid: nothing happens, and the pages add up
+: >"$tmp/empty.trace"
+expect 0 '^pages allocated=0 freed=0 held=0 .* ok$' "empty trace" -- "$ppsim" trace --policy v5.4 "$tmp/empty.trace"
+
+# a shipped trace is found below the data directory from anywhere
+expect 0 'nid_changed 1 -> update_nid \(flushed 64\)' "data directory lookup" -- sh -c "cd '$tmp' && '$ppsim' trace --policy v6.1 tests/traces/update-nid.trace"
+expect 0 '^== policy v6.1' "--policy all" -- "$ppsim" trace --policy all "$src/tests/traces/refcount.trace"

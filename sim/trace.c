@@ -607,6 +607,9 @@ static int op_pool(struct trace *t, const struct trace_op *op)
 
 static int run_op(struct trace *t, const struct trace_op *op)
 {
+	if (op->code == OP_NODES)
+		return machine_create(t, (int)op->a, (u32)op->b, (u32)op->c,
+				      op->line);
 	if (!t->mm && machine_create(t, 2, 65536, 0, op->line))
 		return -1;
 	if (needs_live_pool(op->code) || op->code == OP_RECYCLE ||
@@ -626,9 +629,8 @@ static int run_op(struct trace *t, const struct trace_op *op)
 		}
 	}
 	switch (op->code) {
-	case OP_NODES:
-		return machine_create(t, (int)op->a, (u32)op->b, (u32)op->c,
-				      op->line);
+	case OP_NODES:	/* created the machine above */
+		return 0;
 	case OP_POOL:
 		return op_pool(t, op);
 	case OP_CPU:

@@ -8,7 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include <simgrid/engine.h>
 #include "datadir.h"
+#include "run.h"
+#include "scenario.h"
 #include "trace.h"
 
 static void usage(FILE *f)
@@ -17,7 +20,9 @@ static void usage(FILE *f)
 "Usage: ppsim [--help] [--version] COMMAND [OPTIONS] [ARGS]\n"
 "\n"
 "Commands:\n"
+"  run       simulate a scenario's cases: predicted vs measured rates\n"
 "  trace     run a trace of page_pool operations through a kernel era\n"
+"  keys      list every scenario key with its default, unit and meaning\n"
 "\n"
 "'ppsim COMMAND --help' describes a command; ppsim(1) describes them all.\n"
 "Shipped files are looked up in %s when not found as given.\n",
@@ -104,15 +109,31 @@ static int cmd_trace(int argc, char **argv)
 	return run_trace_file(argv[optind], pp_policy_find(policy));
 }
 
+static int cmd_keys(int argc, char **argv)
+{
+	bool man = argc == 2 && !strcmp(argv[1], "--man");
+
+	if (argc > 1 && !man) {
+		fprintf(stderr, "Usage: ppsim keys [--man]\n");
+		return 2;
+	}
+	scn_print_keys(stdout, man);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		int (*run)(int argc, char **argv);
 	} commands[] = {
+		{ "run", run_main },
 		{ "trace", cmd_trace },
+		{ "keys", cmd_keys },
 	};
 
+	/* SimGrid takes its --cfg= and --log= options out of argv first. */
+	simgrid_init(&argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

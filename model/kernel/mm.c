@@ -19,6 +19,8 @@ struct mm {
 	struct mm_node node[MAX_NUMNODES];
 	/* zonelist[p]: nodes by distance from node p, p first */
 	int zonelist[MAX_NUMNODES][MAX_NUMNODES];
+	mm_hook_fn hook;
+	void *hook_arg;
 };
 
 static int node_distance(int a, int b)
@@ -124,6 +126,12 @@ void mm_set_pressure(struct mm *mm, int nid, bool on)
 	mm->node[nid].pressure = on;
 }
 
+void mm_set_hook(struct mm *mm, mm_hook_fn fn, void *arg)
+{
+	mm->hook = fn;
+	mm->hook_arg = arg;
+}
+
 const struct mm_node_stats *mm_node_stats(const struct mm *mm, int nid)
 {
 	return &mm->node[nid].stats;
@@ -138,7 +146,8 @@ struct page *mm_pfn_to_page(struct mm *mm, u32 pfn)
 	return &mm->node[nid].pages[pfn % mm->pages_per_node];
 }
 
-static struct page *node_take(struct mm_node *node, bool reserve)
+static struct page *node_take(struct mm *mm, struct mm_node *node,
+			      bool reserve)
 {
 	struct page *page = node->free[--node->nr_free];
 
@@ -147,6 +156,8 @@ static struct page *node_take(struct mm_node *node, bool reserve)
 	node->stats.allocated++;
 	if (page->pfmemalloc)
 		node->stats.pfmemalloc++;
+	if (mm->hook)
+		mm->hook(mm->hook_arg, page, true);
 	return page;
 }
 
@@ -193,7 +204,7 @@ struct page *alloc_pages_node(int nid, gfp_t gfp, unsigned int order)
 	}
 	if (node != &mm->node[nid])
 		node->stats.fallback++;
-	return node_take(node, reserve);
+	return node_take(mm, node, reserve);
 }
 
 /*
@@ -224,13 +235,14 @@ unsigned long alloc_pages_bulk_array_node(gfp_t gfp, int nid,
 	}
 	for (; populated < nr_pages; populated++)
 		if (!page_array[populated])
-			page_array[populated] = node_take(node, false);
+			page_array[populated] = node_take(mm, node, false);
 	return populated;
 }
 
 void put_page(struct page *page)
 {
-	struct mm_node *node = &kctx_cur->mm->node[page->nid];
+	struct mm *mm = kctx_cur->mm;
+	struct mm_node *node = &mm->node[page->nid];
 
 	BUG_ON(page->_refcount <= 0);
 	if (--page->_refcount)
@@ -242,6 +254,8 @@ void put_page(struct page *page)
 	page->pp_frag_count = 0;
 	node->free[node->nr_free++] = page;
 	node->stats.freed++;
+	if (mm->hook)
+		mm->hook(mm->hook_arg, page, false);
 }
 
 int mm_check(const struct mm *mm, char *buf, size_t len)

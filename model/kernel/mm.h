@@ -52,6 +52,10 @@ struct mm_node_stats {
 	u64 failed;		/* requests preferring this node that failed */
 };
 
+/* Instrumentation: called for every page the allocator gives (alloc true)
+ * or takes back, in the context of the CPU doing it. */
+typedef void (*mm_hook_fn)(void *arg, struct page *page, bool alloc);
+
 /* Returns NULL and sets *err to a message on an impossible parameter. */
 struct mm *mm_create(const struct mm_params *p, const char **err);
 void mm_destroy(struct mm *mm);
@@ -60,6 +64,7 @@ int mm_nr_nodes(const struct mm *mm);
 u32 mm_pages_per_node(const struct mm *mm);
 u32 mm_nr_free(const struct mm *mm, int nid);
 void mm_set_pressure(struct mm *mm, int nid, bool on);
+void mm_set_hook(struct mm *mm, mm_hook_fn fn, void *arg);
 const struct mm_node_stats *mm_node_stats(const struct mm *mm, int nid);
 struct page *mm_pfn_to_page(struct mm *mm, u32 pfn);
 

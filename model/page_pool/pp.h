@@ -49,9 +49,15 @@ struct pp_contents {
 
 struct pp_pool;
 
+/* Where that era's mlx5 driver calls page_pool_nid_changed(numa_mem_id())
+ * (reference 2.1): v5.5 at the top of each rx CQ poll, v6.1 just before
+ * the refill; v5.4 has no such call. */
+enum pp_nid_check { PP_NID_NEVER, PP_NID_AT_POLL, PP_NID_AT_REFILL };
+
 struct pp_policy {
 	const char *name;	/* "v5.4", "v5.5", "v6.1" */
 	const char *summary;	/* one line for --help */
+	enum pp_nid_check driver_nid_check;
 	/* Returns 0 or -errno (-E2BIG: pool_size over the era's limit). */
 	int (*create)(const struct pp_params *p, struct pp_pool **pool);
 	/* page_pool_dev_alloc_pages(); NULL when no page can be had. */

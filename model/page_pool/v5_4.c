@@ -27,6 +27,7 @@ static int v5_4_release(struct pp_pool *pool)
 const struct pp_policy pp_v5_4 = {
 	.name = "v5.4",
 	.summary = "recycles every page with refcount 1 (before the seed's patch)",
+	.driver_nid_check = PP_NID_NEVER,
 	.create = v5_4_create,
 	.alloc = era_alloc_ring_batched,
 	.put = v5_4_put,

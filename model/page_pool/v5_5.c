@@ -40,6 +40,7 @@ static int v5_5_release(struct pp_pool *pool)
 const struct pp_policy pp_v5_5 = {
 	.name = "v5.5",
 	.summary = "recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
+	.driver_nid_check = PP_NID_AT_POLL,
 	.create = v5_5_create,
 	.alloc = era_alloc_ring_batched,
 	.put = v5_5_put,

@@ -111,6 +111,7 @@ static int v6_1_release(struct pp_pool *pool)
 const struct pp_policy pp_v6_1 = {
 	.name = "v6.1",
 	.summary = "node checked at refill from the ring, bulk slow path, update_nid flushes",
+	.driver_nid_check = PP_NID_AT_REFILL,
 	.create = v6_1_create,
 	.alloc = v6_1_alloc,
 	.put = v6_1_put,

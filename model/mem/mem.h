@@ -1,0 +1,113 @@
+/*
+ * The memory system: where every modelled cache line is, and what touching
+ * it costs.
+ *
+ * Each socket has a shared, inclusive, set-associative LLC; each core a
+ * private cache (L1 and L2 folded into one).  The NIC writes through DDIO:
+ * a DMA write to memory of the NIC's own socket allocates into (at most)
+ * ddio_ways ways of that socket's LLC, or updates the line in place when
+ * the LLC holds it; a DMA write to another socket's memory goes to DRAM
+ * there.  Either way every other cached copy is invalidated first, and a
+ * copy in a socket other than the NIC's costs a snoop across the
+ * interconnect.
+ *
+ * A CPU access costs the latency of where the line is: its private cache,
+ * its socket's LLC, the other socket's caches (a cache-to-cache transfer),
+ * local or remote DRAM.  Lines are registered in regions (an object with a
+ * home node and a kind), so that the costs can be explained per kind.
+ *
+ * No global state: one struct mem per simulated machine.
+ */
+#ifndef PPSIM_MEM_H
+#define PPSIM_MEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define MEM_LINE	64	/* bytes */
+#define MEM_MAX_SOCKETS	8
+
+/* What a line belongs to: the explanation columns are per kind. */
+enum mem_kind {
+	MEM_PKT,	/* packet data in a page */
+	MEM_STRUCT_PAGE,/* struct page */
+	MEM_CQE,	/* completion queue entries */
+	MEM_RX_WQE,	/* rx descriptors */
+	MEM_TX_WQE,	/* tx descriptors */
+	MEM_STATE,	/* driver and pool state, doorbell records */
+	MEM_NR_KINDS,
+};
+
+/* Where an access was served. */
+enum mem_place {
+	MEM_PRIV,	/* the core's private cache */
+	MEM_LLC,	/* its socket's LLC */
+	MEM_RCACHE,	/* the other socket's caches */
+	MEM_DRAM,	/* local DRAM */
+	MEM_RDRAM,	/* remote DRAM */
+	MEM_NR_PLACES,
+};
+
+struct mem_config {
+	int sockets;
+	int cores;		/* per socket */
+	uint64_t priv_size;	/* bytes per core */
+	int priv_ways;
+	uint64_t llc_size;	/* bytes per socket */
+	int llc_ways;
+	int ddio_ways;		/* 0: DMA writes go to DRAM */
+	int nic_socket;
+	double priv_lat;	/* s */
+	double llc_lat;		/* s */
+	double rcache_lat;	/* s */
+	double dram_lat;	/* s */
+	double rdram_lat;	/* s */
+	double qpi_lat;		/* s, one crossing */
+};
+
+/* Counters: accesses by kind and place, and the bytes each path moved. */
+struct mem_stats {
+	uint64_t cpu_reads[MEM_NR_KINDS][MEM_NR_PLACES];
+	uint64_t cpu_writes[MEM_NR_KINDS][MEM_NR_PLACES];
+	uint64_t nic_writes[MEM_NR_KINDS];
+	uint64_t nic_ddio;		/* DMA writes that went into the LLC */
+	uint64_t nic_snoops;		/* cross-socket invalidations by DMA */
+	uint64_t qpi_bytes[MEM_MAX_SOCKETS];	/* into each socket */
+	uint64_t dram_bytes[MEM_MAX_SOCKETS];	/* read + written per node */
+};
+
+struct mem;
+
+/* Returns NULL on an impossible configuration, with *err saying why. */
+struct mem *mem_create(const struct mem_config *cfg, const char **err);
+void mem_destroy(struct mem *m);
+
+/* Registers nr_lines lines homed on node; returns the first line's id. */
+uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
+		    uint32_t nr_lines);
+
+/* A CPU access from core (0 .. sockets*cores-1); returns its latency (s).
+ * A write takes the line in modified state, invalidating other copies. */
+double mem_cpu_read(struct mem *m, int core, uint32_t line);
+double mem_cpu_write(struct mem *m, int core, uint32_t line);
+
+/* A full-line DMA write by the NIC; returns the extra latency its
+ * invalidations cost on the NIC's write path (s). */
+double mem_nic_write(struct mem *m, uint32_t line);
+/* A DMA read by the NIC; returns its latency beyond PCIe (s). */
+double mem_nic_read(struct mem *m, uint32_t line);
+
+/* What a hit in the core's own cache costs (s): the floor of every access. */
+double mem_hit_latency(const struct mem *m);
+int mem_line_node(const struct mem *m, uint32_t line);
+enum mem_kind mem_line_kind(const struct mem *m, uint32_t line);
+/* Where a CPU read from core would be served now (no state change). */
+enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
+
+const struct mem_stats *mem_stats(const struct mem *m);
+void mem_stats_reset(struct mem *m);
+
+const char *mem_kind_name(enum mem_kind kind);
+const char *mem_place_name(enum mem_place place);
+
+#endif

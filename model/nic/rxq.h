@@ -1,0 +1,107 @@
+/*
+ * One mlx5 channel's receive side, as the driver and the NIC use it
+ * (shared/reference/page_pool-and-mlx5-facts.md, section 2): a legacy
+ * cyclic RQ of one page per descriptor, its completion queue, the XDP_TX
+ * send queue with its completion queue, the optional mlx5e page cache and
+ * the channel's page_pool.
+ *
+ * The NIC side (rxq_nic_*) DMA-writes packets into posted pages, writes
+ * completions and sends XDP_TX frames.  The CPU side (rxq_napi_poll) is
+ * one NAPI poll: XDP SQ completions, up to budget rx completions through
+ * the XDP program, then the refill.  Every cache line either side touches
+ * goes through the memory model, and every page through the page_pool
+ * policy, so where pages live comes from the page_pool code.
+ *
+ * Placement (reference 2.3): CQs, doorbell records, the pool and driver
+ * state on the channel's node (cpu_to_node(c->cpu) when the channel was
+ * opened); rx and tx descriptors on the NIC's node.  None moves with the
+ * irq.
+ */
+#ifndef PPSIM_RXQ_H
+#define PPSIM_RXQ_H
+
+#include "../mem/mem.h"
+#include "../page_pool/pp.h"
+
+enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX };
+
+struct rxq_config {
+	enum rxq_workload workload;
+	int pkt_size;		/* bytes */
+	int rx_ring;		/* descriptors, power of 2 */
+	int tx_ring;		/* descriptors, power of 2 */
+	int budget;		/* NAPI budget */
+	int page_cache;		/* mlx5e page cache entries, 0 = off */
+	int channel_node;	/* where the channel was opened */
+	int nic_node;
+	u32 pages_per_node;	/* of the machine's page allocator */
+	double freq;		/* Hz, to turn stalls into cycles */
+	/* cycles */
+	double c_rx_pkt, c_xdp, c_tx_pkt, c_poll, c_pp_fast, c_pp_ring;
+	double c_page_alloc, c_page_free, c_dma_map, c_doorbell;
+	/* how much of a miss the core waits for */
+	double mlp_stream, mlp_random, store_exposure;
+	double qpi_lat;		/* s, for a remote MMIO doorbell */
+};
+
+/* What one poll cost and did. */
+struct rxq_poll {
+	double cycles;		/* work */
+	double stall;		/* s waiting on memory */
+	int rx;			/* rx completions handled */
+	int tx_done;		/* XDP_TX completions handled */
+	int local_pkts;		/* packets whose page is on the CPU's node */
+};
+
+/* Counters of a queue's life (the ethtool names where mlx5 has one). */
+struct rxq_stats {
+	u64 rx_packets;		/* delivered to XDP */
+	u64 rx_xdp_drop;
+	u64 rx_xdp_tx;
+	u64 rx_xdp_tx_full;	/* XDP_TX with the send queue full */
+	u64 tx_completed;
+	u64 rx_out_of_buffer;	/* arrived with no descriptor posted */
+	u64 rx_discards_phy;	/* beyond what the NIC could take */
+	u64 polls;
+	u64 cache_reuse, cache_full, cache_empty, cache_busy, cache_waive;
+	u64 alloc_failed;	/* refill found no page */
+	u64 pkts_local;		/* page on the NAPI CPU's node */
+};
+
+struct rxq;
+
+/*
+ * Opens the channel: lays out its memory, creates the page_pool (nid =
+ * channel_node) and fills the rx ring.  Runs in the kernel context ctx,
+ * which must be the channel CPU's.  Returns NULL with *err on failure.
+ */
+struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
+		     const struct pp_policy *pol, struct kctx *ctx,
+		     const char **err);
+/* Frees the queue's memory; pages go with the machine. */
+void rxq_free(struct rxq *q);
+
+/* NIC: n packets arrive; returns how many found a descriptor.  Adds the
+ * bytes crossing PCIe to *pcie_bytes. */
+int rxq_nic_rx(struct rxq *q, int n, double *pcie_bytes);
+/* NIC: sends what XDP_TX posted; returns frames sent. */
+int rxq_nic_tx(struct rxq *q, double *pcie_bytes);
+/* Completions waiting for NAPI. */
+int rxq_pending(const struct rxq *q);
+
+/* One NAPI poll on core (in kernel context ctx: its node and softirq). */
+void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out);
+/* The doorbell after the refill: descriptors become the NIC's. */
+void rxq_post(struct rxq *q);
+
+const struct rxq_stats *rxq_stats(const struct rxq *q);
+struct pp_pool *rxq_pool(const struct rxq *q);
+
+/*
+ * Conservation: pages the queue holds (rx ring, send queue, page cache)
+ * plus the pool's own equal what the allocator has out, and the pool's
+ * inflight count matches.  Returns 0, or -1 with why.
+ */
+int rxq_check(const struct rxq *q, char *why, size_t len);
+
+#endif

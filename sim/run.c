@@ -1,0 +1,580 @@
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_statistics_double.h>
+#include "config.h"
+#include "run.h"
+#include "sim.h"
+
+#define RUN_MAX_SET	32
+#define RUN_MAX_REPS	100
+
+enum run_format { FMT_TABLE, FMT_CSV, FMT_JSON };
+
+struct run_opts {
+	const char *file;
+	const char *only_case;
+	const char *only_policy;
+	double duration;	/* s; 0 = the scenario's */
+	int reps;
+	unsigned long seed;
+	int jobs;
+	enum run_format format;
+	const char *out;
+	struct scn_override set[RUN_MAX_SET];
+	int nr_set;
+};
+
+/* One (case, policy) and its replications. */
+struct run_row {
+	const struct scn_case *c;
+	const char *policy;
+	struct sim_result *res;	/* reps results */
+	double measured;	/* Mpps; NAN if none */
+};
+
+/* One figure of a row: mean and 95 % confidence half-width. */
+struct figure {
+	double mean, ci95;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ppsim run FILE [OPTIONS]\n"
+"\n"
+"Simulates every case of the scenario FILE under each policy it compares\n"
+"and prints the predicted rate beside the measured one, with the figures\n"
+"that explain it.\n"
+"\n"
+"  --case NAME        run only this case\n"
+"  --policy P         run only this policy\n"
+"  --duration S       simulated seconds measured per case (e.g. 10ms)\n"
+"  --reps N           independent replications (default 3): mean, 95%% CI\n"
+"  --seed S           first seed (default 1); replication r uses S + r\n"
+"  --set KEY=VALUE    override a key (nic.rx_ring=512, duration=20ms)\n"
+"  -j, --jobs N       simulations run in parallel (default 1)\n"
+"  --format F         table (default), csv or json\n"
+"  --out DIR          also write DIR/results.csv and DIR/transient.csv\n"
+"\n"
+"The columns are described in ppsim(1), section RUN OUTPUT.\n");
+}
+
+static int parse_opts(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option opts[] = {
+		{ "case", required_argument, NULL, 'c' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "set", required_argument, NULL, 'S' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int ch;
+
+	*o = (struct run_opts){ .reps = 3, .seed = 1, .jobs = 1 };
+	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'c': o->only_case = optarg; break;
+		case 'p': o->only_policy = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'h': usage(stdout); exit(0);
+		case 'd':
+			o->duration = strtod(optarg, &end);
+			if (!strcmp(end, "ms"))
+				o->duration *= 1e-3;
+			else if (!strcmp(end, "us"))
+				o->duration *= 1e-6;
+			else if (*end && strcmp(end, "s"))
+				o->duration = -1;
+			if (!(o->duration > 0) || o->duration > 3600) {
+				fprintf(stderr, "ppsim run: --duration %s: "
+					"expected a time such as 50ms\n", optarg);
+				return -1;
+			}
+			break;
+		case 'r':
+			o->reps = (int)strtol(optarg, &end, 10);
+			if (*end || o->reps < 1 || o->reps > RUN_MAX_REPS) {
+				fprintf(stderr, "ppsim run: --reps %s: expected "
+					"1 to %d\n", optarg, RUN_MAX_REPS);
+				return -1;
+			}
+			break;
+		case 's':
+			errno = 0;
+			o->seed = strtoul(optarg, &end, 10);
+			if (*end || errno || optarg[0] == '-') {
+				fprintf(stderr, "ppsim run: --seed %s: expected "
+					"a whole number\n", optarg);
+				return -1;
+			}
+			break;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*end || o->jobs < 1 || o->jobs > 256) {
+				fprintf(stderr, "ppsim run: -j %s: expected 1 "
+					"to 256\n", optarg);
+				return -1;
+			}
+			break;
+		case 'f':
+			if (!strcmp(optarg, "table"))
+				o->format = FMT_TABLE;
+			else if (!strcmp(optarg, "csv"))
+				o->format = FMT_CSV;
+			else if (!strcmp(optarg, "json"))
+				o->format = FMT_JSON;
+			else {
+				fprintf(stderr, "ppsim run: --format %s: "
+					"expected table, csv or json\n", optarg);
+				return -1;
+			}
+			break;
+		case 'S': {
+			char *eq = strchr(optarg, '=');
+
+			if (!eq || eq == optarg || o->nr_set == RUN_MAX_SET) {
+				fprintf(stderr, "ppsim run: --set %s: expected "
+					"KEY=VALUE (at most %d)\n", optarg,
+					RUN_MAX_SET);
+				return -1;
+			}
+			*eq = '\0';
+			o->set[o->nr_set++] = (struct scn_override){ optarg,
+								     eq + 1 };
+			break;
+		}
+		default:
+			usage(stderr);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "ppsim run: expected one scenario FILE\n");
+		usage(stderr);
+		return -1;
+	}
+	o->file = argv[optind];
+	return 0;
+}
+
+/* ---- running ---- */
+
+struct job {
+	struct run_row *row;
+	int rep;
+	int pid, fd;
+};
+
+static void progress(int done, int total, const struct job *j)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[K[%d/%d] %s %s rep %d", done, total,
+		j->row->c->name, j->row->policy, j->rep + 1);
+	if (done == total)
+		fprintf(stderr, "\r\033[K");
+}
+
+/* Runs every (row, rep) with at most jobs children at a time. */
+static int run_all(struct run_row *rows, int nr_rows, const struct run_opts *o)
+{
+	int total = nr_rows * o->reps, started = 0, done = 0, failed = 0;
+	struct job *running = calloc((size_t)o->jobs, sizeof(*running));
+	int nr_running = 0;
+
+	while (done < total) {
+		while (nr_running < o->jobs && started < total) {
+			struct job *j = &running[nr_running];
+
+			j->row = &rows[started / o->reps];
+			j->rep = started % o->reps;
+			j->pid = sim_start(j->row->c, j->row->policy,
+					   o->seed + (unsigned long)j->rep,
+					   &j->fd);
+			if (j->pid < 0) {
+				fprintf(stderr, "ppsim: fork: %s\n",
+					strerror(errno));
+				free(running);
+				return -1;
+			}
+			nr_running++;
+			started++;
+		}
+		/* oldest first: results come back in a fixed order */
+		{
+			struct job j = running[0];
+			struct sim_result *r = &j.row->res[j.rep];
+
+			sim_collect(j.pid, j.fd, r);
+			if (r->status) {
+				fprintf(stderr, "%s: case %s, policy %s: %s\n",
+					o->file, j.row->c->name, j.row->policy,
+					r->why);
+				failed++;
+			}
+			memmove(&running[0], &running[1],
+				(size_t)(nr_running - 1) * sizeof(*running));
+			nr_running--;
+			progress(++done, total, &j);
+		}
+	}
+	free(running);
+	return failed ? -1 : 0;
+}
+
+/* ---- figures ---- */
+
+typedef double (*metric_fn)(const struct sim_result *r);
+
+static struct figure figure_of(const struct run_row *row, int reps,
+			       metric_fn fn)
+{
+	double v[RUN_MAX_REPS] = { 0 };
+	struct figure f;
+
+	for (int i = 0; i < reps; i++)
+		v[i] = fn(&row->res[i]);
+	f.mean = gsl_stats_mean(v, 1, (size_t)reps);
+	f.ci95 = reps > 1 ? gsl_cdf_tdist_Pinv(0.975, reps - 1) *
+			    gsl_stats_sd(v, 1, (size_t)reps) / sqrt(reps)
+			  : NAN;
+	return f;
+}
+
+#define METRIC(name, expr) \
+	static double m_##name(const struct sim_result *r) { return (expr); }
+METRIC(rate, r->pps / 1e6)
+METRIC(cpu, r->cpu_ns)
+METRIC(stall, r->stall_ns)
+METRIC(idle, r->idle_ns)
+METRIC(busy, r->busy * 100)
+METRIC(pkt_remote, (r->pkt_place[MEM_RCACHE] + r->pkt_place[MEM_RDRAM]) * 100)
+METRIC(pkt_rcache, r->pkt_place[MEM_RCACHE] * 100)
+METRIC(pkt_rdram, r->pkt_place[MEM_RDRAM] * 100)
+METRIC(pkt_llc, r->pkt_place[MEM_LLC] * 100)
+METRIC(pkt_dram, r->pkt_place[MEM_DRAM] * 100)
+METRIC(cqe_remote, r->cqe_remote * 100)
+METRIC(local_pages, r->local_pages * 100)
+METRIC(oob, r->oob_pps / 1e6)
+METRIC(phy, r->phy_pps / 1e6)
+METRIC(pcie, r->pcie_util * 100)
+METRIC(qpi, r->qpi_gbs)
+METRIC(snoops, r->nic_snoops)
+METRIC(pp_fast, r->pp_fast)
+METRIC(pp_slow, r->pp_slow_pages)
+METRIC(pp_cached, r->pp_cached)
+METRIC(pp_ring, r->pp_ring)
+METRIC(pp_released, r->pp_released)
+METRIC(pp_waive, r->pp_waive)
+
+static const struct {
+	const char *name;
+	const char *unit;
+	metric_fn fn;
+	const char *help;
+} metrics[] = {
+	{ "rate", "Mpps", m_rate, "packets handled by XDP per second" },
+	{ "cpu_time", "ns/pkt", m_cpu, "NAPI core working" },
+	{ "stall_time", "ns/pkt", m_stall, "NAPI core waiting on memory" },
+	{ "idle_time", "ns/pkt", m_idle, "NAPI core idle, waiting for packets" },
+	{ "cpu_busy", "%", m_busy, "NAPI core busy" },
+	{ "pkt_remote", "%", m_pkt_remote, "packet reads served by the other socket" },
+	{ "pkt_remote_cache", "%", m_pkt_rcache, "packet reads from the other socket's caches" },
+	{ "pkt_remote_dram", "%", m_pkt_rdram, "packet reads from remote DRAM" },
+	{ "pkt_llc", "%", m_pkt_llc, "packet reads from the local LLC (DDIO)" },
+	{ "pkt_dram", "%", m_pkt_dram, "packet reads from local DRAM" },
+	{ "cqe_remote", "%", m_cqe_remote, "completion reads from the other socket" },
+	{ "local_pages", "%", m_local_pages, "packets in a page on NAPI's node" },
+	{ "drop_no_desc", "Mpps", m_oob, "dropped: no rx descriptor (rx_out_of_buffer)" },
+	{ "drop_nic", "Mpps", m_phy, "dropped: over the NIC's rate (rx_discards_phy)" },
+	{ "pcie_util", "%", m_pcie, "PCIe link NIC to host" },
+	{ "qpi", "GB/s", m_qpi, "interconnect traffic" },
+	{ "dma_snoops", "/pkt", m_snoops, "DMA writes invalidating the other socket's copy" },
+	{ "pp_alloc_fast", "/pkt", m_pp_fast, "page_pool alloc from the cache" },
+	{ "pp_pages_allocated", "/pkt", m_pp_slow, "pages page_pool took from the allocator" },
+	{ "pp_recycle_cached", "/pkt", m_pp_cached, "page_pool direct recycles" },
+	{ "pp_recycle_ring", "/pkt", m_pp_ring, "page_pool ring recycles" },
+	{ "pp_pages_released", "/pkt", m_pp_released, "pages page_pool let go" },
+	{ "pp_alloc_waive", "/pkt", m_pp_waive, "ring pages of the wrong node given back" },
+};
+#define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+static const char *saturated(const struct run_row *row, int reps)
+{
+	struct figure busy = figure_of(row, reps, m_busy);
+	struct figure phy = figure_of(row, reps, m_phy);
+	struct figure pcie = figure_of(row, reps, m_pcie);
+	struct figure rate = figure_of(row, reps, m_rate);
+
+	if (busy.mean >= 95)
+		return "cpu";
+	if (pcie.mean >= 90)
+		return "pcie";
+	if (phy.mean > 0.01 * rate.mean)
+		return "nic";
+	return "none";
+}
+
+static double error_pct(double predicted, double measured)
+{
+	return isnan(measured) ? NAN : (predicted - measured) / measured * 100;
+}
+
+/* ---- output ---- */
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, ",");
+	else
+		fprintf(f, ",%.6g", v);
+}
+
+static void write_csv(FILE *f, const struct run_row *rows, int nr_rows,
+		      int reps)
+{
+	fprintf(f, "case,policy,metric,unit,value,ci95,measured,error_pct\n");
+	for (int i = 0; i < nr_rows; i++) {
+		const struct run_row *row = &rows[i];
+
+		for (size_t m = 0; m < NR_METRICS; m++) {
+			struct figure fg = figure_of(row, reps, metrics[m].fn);
+			bool is_rate = m == 0;
+
+			fprintf(f, "%s,%s,%s,%s", row->c->name, row->policy,
+				metrics[m].name, metrics[m].unit);
+			csv_num(f, fg.mean);
+			csv_num(f, fg.ci95);
+			csv_num(f, is_rate ? row->measured : NAN);
+			csv_num(f, is_rate ? error_pct(fg.mean, row->measured)
+					   : NAN);
+			fputc('\n', f);
+		}
+		fprintf(f, "%s,%s,saturated,resource,%s,,,\n", row->c->name,
+			row->policy, saturated(row, reps));
+	}
+}
+
+static void json_num(FILE *f, const char *key, double v, bool last)
+{
+	if (isnan(v))
+		fprintf(f, "\"%s\": null%s", key, last ? "" : ", ");
+	else
+		fprintf(f, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
+}
+
+static void write_json(FILE *f, const struct run_row *rows, int nr_rows,
+		       int reps, const struct run_opts *o)
+{
+	fprintf(f, "{\"ppsim\": \"%s\", \"scenario\": \"%s\", \"seed\": %lu, "
+		"\"reps\": %d, \"rows\": [\n", PACKAGE_VERSION, o->file,
+		o->seed, reps);
+	for (int i = 0; i < nr_rows; i++) {
+		const struct run_row *row = &rows[i];
+
+		fprintf(f, "  {\"case\": \"%s\", \"policy\": \"%s\", "
+			"\"saturated\": \"%s\", \"metrics\": {\n",
+			row->c->name, row->policy, saturated(row, reps));
+		for (size_t m = 0; m < NR_METRICS; m++) {
+			struct figure fg = figure_of(row, reps, metrics[m].fn);
+
+			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
+				metrics[m].name, metrics[m].unit);
+			json_num(f, "value", fg.mean, false);
+			json_num(f, "ci95", fg.ci95, m != 0);
+			if (m == 0) {
+				json_num(f, "measured", row->measured, false);
+				json_num(f, "error_pct",
+					 error_pct(fg.mean, row->measured), true);
+			}
+			fprintf(f, "}%s\n", m + 1 < NR_METRICS ? "," : "");
+		}
+		fprintf(f, "  }}%s\n", i + 1 < nr_rows ? "," : "");
+	}
+	fprintf(f, "]}\n");
+}
+
+static void fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+static void write_table(FILE *f, const struct run_row *rows, int nr_rows,
+			int reps, const struct run_opts *o)
+{
+	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
+		PACKAGE_VERSION, o->file, o->seed, reps);
+	fprintf(f, "%-12s %-6s %7s %6s %6s %7s %7s %7s %7s %7s %7s %6s %-9s "
+		"%7s %7s\n", "case", "policy", "Mpps", "ci95", "meas", "err%",
+		"cpu_ns", "stall", "idle", "remote%", "local%", "cqe_r%",
+		"saturated", "pp_new", "pp_rel");
+	for (int i = 0; i < nr_rows; i++) {
+		const struct run_row *row = &rows[i];
+		struct figure rate = figure_of(row, reps, m_rate);
+		char ci[16], meas[16], err[16];
+
+		fmt_or_dash(ci, sizeof(ci), "%.2f", rate.ci95);
+		fmt_or_dash(meas, sizeof(meas), "%.2f", row->measured);
+		fmt_or_dash(err, sizeof(err), "%+.1f",
+			    error_pct(rate.mean, row->measured));
+		fprintf(f, "%-12s %-6s %7.2f %6s %6s %7s %7.1f %7.1f %7.1f "
+			"%7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n", row->c->name,
+			row->policy, rate.mean, ci, meas, err,
+			figure_of(row, reps, m_cpu).mean,
+			figure_of(row, reps, m_stall).mean,
+			figure_of(row, reps, m_idle).mean,
+			figure_of(row, reps, m_pkt_remote).mean,
+			figure_of(row, reps, m_local_pages).mean,
+			figure_of(row, reps, m_cqe_remote).mean,
+			saturated(row, reps),
+			figure_of(row, reps, m_pp_slow).mean,
+			figure_of(row, reps, m_pp_released).mean);
+	}
+	fprintf(f, "# remote%%: packet reads served by the other socket; "
+		"local%%: packets in a page on NAPI's node;\n# pp_new/pp_rel: "
+		"pages page_pool took from / gave back to the allocator per "
+		"packet.  All columns: ppsim(1).\n");
+}
+
+static void write_transient(FILE *f, const struct run_row *rows, int nr_rows,
+			    int reps)
+{
+	fprintf(f, "case,policy,rep,t_s,rate_mpps,local_pages\n");
+	for (int i = 0; i < nr_rows; i++)
+		for (int r = 0; r < reps; r++) {
+			const struct sim_result *res = &rows[i].res[r];
+
+			for (int s = 0; s < res->nr_samples; s++) {
+				fprintf(f, "%s,%s,%d,%.6f,%.6g", rows[i].c->name,
+					rows[i].policy, r + 1,
+					res->samples[s].t,
+					res->samples[s].pps / 1e6);
+				csv_num(f, res->samples[s].local);
+				fputc('\n', f);
+			}
+		}
+}
+
+static int write_out(const char *dir, const struct run_row *rows,
+		     int nr_rows, int reps)
+{
+	char path[4096];
+	FILE *f;
+
+	if (mkdir(dir, 0777) && errno != EEXIST) {
+		fprintf(stderr, "ppsim run: --out %s: %s\n", dir,
+			strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (!(f = fopen(path, "w")))
+		goto fail;
+	write_csv(f, rows, nr_rows, reps);
+	if (fclose(f))
+		goto fail;
+	snprintf(path, sizeof(path), "%s/transient.csv", dir);
+	if (!(f = fopen(path, "w")))
+		goto fail;
+	write_transient(f, rows, nr_rows, reps);
+	if (fclose(f))
+		goto fail;
+	return 0;
+fail:
+	fprintf(stderr, "ppsim run: %s: %s\n", path, strerror(errno));
+	return -1;
+}
+
+/* ---- the command ---- */
+
+static double measured_of(const struct scn_case *c, const char *policy)
+{
+	for (int i = 0; i < c->nr_measured; i++)
+		if (!strcmp(c->measured[i].policy, policy))
+			return c->measured[i].value;
+	return NAN;
+}
+
+static int select_rows(struct scenario *scn, const struct run_opts *o,
+		       struct run_row *rows)
+{
+	int n = 0;
+
+	for (int i = 0; i < scn->nr_cases; i++) {
+		struct scn_case *c = &scn->cases[i];
+
+		if (o->only_case && strcmp(o->only_case, c->name))
+			continue;
+		if (o->duration > 0)
+			c->duration = o->duration;
+		for (int p = 0; p < c->nr_policies; p++) {
+			if (o->only_policy && strcmp(o->only_policy,
+						     c->policies[p]))
+				continue;
+			rows[n] = (struct run_row){ c, c->policies[p], NULL,
+				measured_of(c, c->policies[p]) };
+			n++;
+		}
+	}
+	return n;
+}
+
+int run_main(int argc, char **argv)
+{
+	struct run_row rows[SCN_MAX_CASES * SCN_MAX_POLICIES];
+	struct scenario *scn;
+	struct run_opts o;
+	int nr_rows, status = 0;
+
+	gsl_set_error_handler_off();
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	scn = scn_load(o.file, o.set, o.nr_set);
+	if (!scn)
+		return 2;
+	nr_rows = select_rows(scn, &o, rows);
+	if (!nr_rows) {
+		fprintf(stderr, "ppsim run: %s: no case%s%s matches%s%s\n",
+			o.file, o.only_case ? " " : "",
+			o.only_case ? o.only_case : "",
+			o.only_policy ? " with policy " : "",
+			o.only_policy ? o.only_policy : "");
+		scn_free(scn);
+		return 2;
+	}
+	for (int i = 0; i < nr_rows; i++)
+		rows[i].res = calloc((size_t)o.reps, sizeof(struct sim_result));
+	if (run_all(rows, nr_rows, &o))
+		status = 1;
+	if (!status) {
+		if (o.format == FMT_CSV)
+			write_csv(stdout, rows, nr_rows, o.reps);
+		else if (o.format == FMT_JSON)
+			write_json(stdout, rows, nr_rows, o.reps, &o);
+		else
+			write_table(stdout, rows, nr_rows, o.reps, &o);
+		if (o.out && write_out(o.out, rows, nr_rows, o.reps))
+			status = 1;
+	}
+	for (int i = 0; i < nr_rows; i++)
+		free(rows[i].res);
+	scn_free(scn);
+	return status;
+}

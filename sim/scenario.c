@@ -1,0 +1,863 @@
+#include <errno.h>
+#include <ini.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include "datadir.h"
+#include "scenario.h"
+#include "../model/page_pool/pp.h"
+
+#define SCN_LINE_MAX	198	/* characters; inih's buffer is 200 */
+#define SCN_INCLUDE_DEPTH 8
+
+enum scn_type {
+	T_INT, T_REAL, T_TIME, T_SIZE, T_FREQ, T_BYTERATE, T_BITRATE,
+	T_PKTRATE, T_WORKLOAD, T_POLICIES, T_MEASURED,
+};
+
+struct scn_key {
+	const char *section;	/* "case": [global] or [case NAME] */
+	const char *name;
+	enum scn_type type;
+	size_t offset;
+	const char *def;	/* default, as a file would write it */
+	double min, max;	/* base units: s, bytes, Hz, bytes/s, bits/s */
+	const char *unit;	/* unit of a bare number */
+	const char *help;
+};
+
+#define K(sec, name, type, field, def, min, max, unit, help) \
+	{ sec, name, type, offsetof(struct scn_case, field), def, min, max, \
+	  unit, help }
+
+static const struct scn_key scn_keys[] = {
+K("cpu", "sockets", T_INT, sockets, "2", 1, 8, "", "NUMA nodes, one socket each"),
+K("cpu", "cores", T_INT, cores, "6", 1, 64, "", "cores per socket"),
+K("cpu", "freq", T_FREQ, freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock"),
+K("cache", "l2_size", T_SIZE, l2_size, "256K", 4096, 1 << 30, "B", "private cache per core (L1 is folded in)"),
+K("cache", "l2_ways", T_INT, l2_ways, "8", 1, 64, "", "its associativity"),
+K("cache", "l2_lat", T_TIME, l2_lat, "7ns", 0, 1e-6, "ns", "private cache hit"),
+K("cache", "llc_size", T_SIZE, llc_size, "15M", 65536, 1ull << 36, "B", "shared last-level cache per socket"),
+K("cache", "llc_ways", T_INT, llc_ways, "20", 2, 64, "", "its associativity"),
+K("cache", "ddio_ways", T_INT, ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into (0 = no DDIO)"),
+K("cache", "llc_lat", T_TIME, llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit"),
+K("cache", "rllc_lat", T_TIME, rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),
+K("mem", "dram_lat", T_TIME, dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
+K("mem", "rdram_lat", T_TIME, rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),
+K("mem", "bw", T_BYTERATE, mem_bw, "50GB/s", 1e8, 1e13, "B/s", "memory bandwidth per node"),
+K("mem", "pages", T_INT, pages, "65536", 256, 1 << 24, "", "order-0 pages per node the model manages"),
+K("qpi", "bw", T_BYTERATE, qpi_bw, "12.8GB/s", 1e8, 1e13, "B/s", "interconnect bandwidth per direction"),
+K("qpi", "lat", T_TIME, qpi_lat, "40ns", 0, 1e-5, "ns", "one crossing of the interconnect"),
+K("pcie", "bw", T_BYTERATE, pcie_bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth per direction"),
+K("pcie", "lat", T_TIME, pcie_lat, "250ns", 0, 1e-4, "ns", "PCIe one-way latency"),
+K("nic", "node", T_INT, nic_node, "0", 0, 7, "", "socket whose PCIe root the NIC hangs off"),
+K("nic", "line_rate", T_BITRATE, line_rate, "100Gbps", 1e6, 1e13, "bps", "link speed"),
+K("nic", "max_pps", T_PKTRATE, nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets per second the NIC delivers to one queue"),
+K("nic", "rx_ring", T_INT, rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
+K("nic", "tx_ring", T_INT, tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
+K("nic", "irq_delay", T_TIME, irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when idle"),
+K("driver", "budget", T_INT, budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
+K("driver", "page_cache", T_INT, page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
+K("cost", "rx_pkt", T_REAL, c_rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
+K("cost", "xdp", T_REAL, c_xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
+K("cost", "tx_pkt", T_REAL, c_tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),
+K("cost", "poll", T_REAL, c_poll, "300", 0, 1e7, "cycles", "per NAPI poll"),
+K("cost", "pp_fast", T_REAL, c_pp_fast, "19", 0, 1e6, "cycles", "page_pool cache alloc or put"),
+K("cost", "pp_ring", T_REAL, c_pp_ring, "54", 0, 1e6, "cycles", "page_pool ptr_ring produce or consume"),
+K("cost", "page_alloc", T_REAL, c_page_alloc, "120", 0, 1e6, "cycles", "page allocator, one page"),
+K("cost", "page_free", T_REAL, c_page_free, "100", 0, 1e6, "cycles", "page allocator free, one page"),
+K("cost", "dma_map", T_REAL, c_dma_map, "30", 0, 1e6, "cycles", "dma map + unmap of a page"),
+K("cost", "doorbell", T_REAL, c_doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
+K("model", "mlp_stream", T_REAL, mlp_stream, "8", 1, 64, "", "overlap of sequential ring accesses (prefetchers)"),
+K("model", "mlp_random", T_REAL, mlp_random, "1.5", 1, 64, "", "overlap of packet data and struct page misses"),
+K("model", "store_exposure", T_REAL, store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
+K("case", "workload", T_WORKLOAD, workload, "xdp_drop", 0, 1, "", "xdp_drop or xdp_tx"),
+K("case", "pkt_size", T_SIZE, pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
+K("case", "rate", T_PKTRATE, rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
+K("case", "irq_cpu", T_INT, irq_cpu, "0", 0, 511, "", "CPU running NAPI at the start (node = cpu / cores)"),
+K("case", "migrate_at", T_TIME, migrate_at, "-1", -1, 3600, "s", "when the irq moves (negative: never)"),
+K("case", "migrate_cpu", T_INT, migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
+K("case", "warmup", T_TIME, warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
+K("case", "duration", T_TIME, duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
+K("case", "sample", T_TIME, sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples"),
+K("case", "policies", T_POLICIES, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
+K("case", "measured", T_MEASURED, measured, "", 0, 0, "Mpps", "measured rates: POLICY:VALUE ..."),
+};
+
+#define NR_KEYS (sizeof(scn_keys) / sizeof(scn_keys[0]))
+
+static const char *const hw_sections[] = {
+	"cpu", "cache", "mem", "qpi", "pcie", "nic", "driver", "cost",
+	"model", NULL,
+};
+
+/* ---- values ---- */
+
+struct suffix {
+	const char *s;
+	double mult;
+};
+
+static const struct suffix time_sfx[] = {
+	{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 }, { 0, 0 } };
+static const struct suffix size_sfx[] = {
+	{ "B", 1 }, { "K", 1024 }, { "KiB", 1024 }, { "M", 1 << 20 },
+	{ "MiB", 1 << 20 }, { "G", 1 << 30 }, { "GiB", 1 << 30 }, { 0, 0 } };
+static const struct suffix freq_sfx[] = {
+	{ "Hz", 1 }, { "kHz", 1e3 }, { "MHz", 1e6 }, { "GHz", 1e9 }, { 0, 0 } };
+static const struct suffix byterate_sfx[] = {
+	{ "B/s", 1 }, { "MB/s", 1e6 }, { "GB/s", 1e9 }, { "Mbps", 1e6 / 8 },
+	{ "Gbps", 1e9 / 8 }, { 0, 0 } };
+static const struct suffix bitrate_sfx[] = {
+	{ "bps", 1 }, { "Mbps", 1e6 }, { "Gbps", 1e9 }, { 0, 0 } };
+static const struct suffix pktrate_sfx[] = {
+	{ "pps", 1 }, { "Kpps", 1e3 }, { "Mpps", 1e6 }, { 0, 0 } };
+static const struct suffix none_sfx[] = { { "", 1 }, { 0, 0 } };
+
+static const struct suffix *suffixes(enum scn_type t)
+{
+	switch (t) {
+	case T_TIME: return time_sfx;
+	case T_SIZE: return size_sfx;
+	case T_FREQ: return freq_sfx;
+	case T_BYTERATE: return byterate_sfx;
+	case T_BITRATE: return bitrate_sfx;
+	case T_PKTRATE: return pktrate_sfx;
+	default: return none_sfx;
+	}
+}
+
+static int parse_number(const struct scn_key *k, const char *text, double *v,
+			char *why, size_t len)
+{
+	const struct suffix *sfx = suffixes(k->type);
+	const char *unit;
+	char *end;
+
+	errno = 0;
+	*v = strtod(text, &end);
+	if (end == text || errno || !isfinite(*v)) {
+		snprintf(why, len, "'%s' is not a number", text);
+		return -1;
+	}
+	/* a bare number is in the key's unit; plain numbers take no suffix */
+	unit = *end || sfx == none_sfx ? end : k->unit;
+	for (; sfx->s; sfx++) {
+		if (!strcmp(unit, sfx->s)) {
+			*v *= sfx->mult;
+			break;
+		}
+	}
+	if (!sfx->s) {
+		snprintf(why, len, "'%s': unknown unit '%s'", text, end);
+		return -1;
+	}
+	if (k->type == T_INT && *v != floor(*v)) {
+		snprintf(why, len, "'%s' is not a whole number", text);
+		return -1;
+	}
+	if (*v < k->min || *v > k->max) {
+		snprintf(why, len, "%s is out of range [%g, %g]%s%s", text,
+			 k->min, k->max, *k->unit ? " " : "",
+			 *k->unit && k->type != T_TIME ? k->unit :
+			 k->type == T_TIME ? "s" : "");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_policies(struct scn_case *c, const char *text, char *why,
+			  size_t len)
+{
+	char buf[SCN_LINE_MAX + 1], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	c->nr_policies = 0;
+	for (char *p = strtok_r(buf, " \t,", &save); p;
+	     p = strtok_r(NULL, " \t,", &save)) {
+		if (!pp_policy_find(p)) {
+			snprintf(why, len, "unknown policy '%s'", p);
+			return -1;
+		}
+		if (c->nr_policies == SCN_MAX_POLICIES) {
+			snprintf(why, len, "at most %d policies",
+				 SCN_MAX_POLICIES);
+			return -1;
+		}
+		snprintf(c->policies[c->nr_policies++], 16, "%s", p);
+	}
+	if (!c->nr_policies) {
+		snprintf(why, len, "no policy named");
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_measured(struct scn_case *c, const char *text, char *why,
+			  size_t len)
+{
+	char buf[SCN_LINE_MAX + 1], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", text);
+	c->nr_measured = 0;
+	for (char *p = strtok_r(buf, " \t,", &save); p;
+	     p = strtok_r(NULL, " \t,", &save)) {
+		struct scn_measured *m = &c->measured[c->nr_measured];
+		char *colon = strchr(p, ':'), *end;
+
+		if (!colon) {
+			snprintf(why, len, "'%s': expected POLICY:VALUE", p);
+			return -1;
+		}
+		*colon = '\0';
+		if (!pp_policy_find(p)) {
+			snprintf(why, len, "unknown policy '%s'", p);
+			return -1;
+		}
+		if (c->nr_measured == SCN_MAX_POLICIES) {
+			snprintf(why, len, "at most %d measurements",
+				 SCN_MAX_POLICIES);
+			return -1;
+		}
+		errno = 0;
+		m->value = strtod(colon + 1, &end);
+		if (end == colon + 1 || *end || errno || !(m->value > 0)) {
+			snprintf(why, len, "'%s' is not a positive number",
+				 colon + 1);
+			return -1;
+		}
+		snprintf(m->policy, sizeof(m->policy), "%s", p);
+		c->nr_measured++;
+	}
+	return 0;
+}
+
+/* Sets one key of a case from its text; on error, why says what. */
+static int set_value(struct scn_case *c, const struct scn_key *k,
+		     const char *text, char *why, size_t len)
+{
+	void *field = (char *)c + k->offset;
+	double v;
+
+	switch (k->type) {
+	case T_WORKLOAD:
+		if (!strcmp(text, "xdp_drop"))
+			*(enum scn_workload *)field = SCN_XDP_DROP;
+		else if (!strcmp(text, "xdp_tx"))
+			*(enum scn_workload *)field = SCN_XDP_TX;
+		else {
+			snprintf(why, len, "'%s': expected xdp_drop or xdp_tx",
+				 text);
+			return -1;
+		}
+		return 0;
+	case T_POLICIES:
+		return parse_policies(c, text, why, len);
+	case T_MEASURED:
+		return parse_measured(c, text, why, len);
+	default:
+		break;
+	}
+	if (parse_number(k, text, &v, why, len))
+		return -1;
+	if (k->type == T_INT || (k->type == T_SIZE &&
+				 k->offset == offsetof(struct scn_case, pkt_size)))
+		*(int *)field = (int)v;
+	else
+		*(double *)field = v;
+	return 0;
+}
+
+/* ---- keys by name ---- */
+
+static const struct scn_key *find_key(const char *section, const char *name)
+{
+	for (size_t i = 0; i < NR_KEYS; i++)
+		if (!strcmp(scn_keys[i].section, section) &&
+		    !strcmp(scn_keys[i].name, name))
+			return &scn_keys[i];
+	return NULL;
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[64][64];
+
+	if (la >= 64 || lb >= 64)
+		return 64;
+	for (size_t i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (size_t j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		for (size_t j = 1; j <= lb; j++) {
+			size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+
+			d[i][j] = sub < del ? (sub < ins ? sub : ins)
+					    : (del < ins ? del : ins);
+		}
+	}
+	return d[la][lb];
+}
+
+/* "section.name" of the key closest to what was written, or "" */
+static void suggest(const char *section, const char *name, char *out,
+		    size_t len)
+{
+	char want[160], have[160];
+	size_t best = 4;
+
+	snprintf(want, sizeof(want), "%s.%s", section, name);
+	out[0] = '\0';
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		size_t d;
+
+		snprintf(have, sizeof(have), "%s.%s", scn_keys[i].section,
+			 scn_keys[i].name);
+		d = edit_distance(want, have);
+		if (strcmp(scn_keys[i].section, section) == 0)
+			d = edit_distance(name, scn_keys[i].name);
+		if (d < best) {
+			best = d;
+			snprintf(out, len, "%s%s%s",
+				 strcmp(scn_keys[i].section, "case") ?
+				 scn_keys[i].section : "",
+				 strcmp(scn_keys[i].section, "case") ? "." : "",
+				 scn_keys[i].name);
+		}
+	}
+}
+
+/* ---- reading files ---- */
+
+struct assignment {
+	const char *file;
+	int line;
+	char section[SCN_NAME_MAX + 8];
+	char key[SCN_NAME_MAX];
+	char value[SCN_LINE_MAX + 1];
+};
+
+struct loader {
+	struct scenario *scn;
+	struct assignment *as;
+	int nr_as, cap_as;
+	int errors;
+	/* the file being read */
+	const char *file;
+	FILE *f;
+	int line;
+	char *text;
+	size_t textcap;
+	const char *stack[SCN_INCLUDE_DEPTH];	/* real paths being read */
+	int depth;
+};
+
+static void error_at(struct loader *ld, const char *file, int line,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s:%d: ", file, line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	ld->errors++;
+}
+
+static char *trim(char *s)
+{
+	char *end;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	end = s + strlen(s);
+	while (end > s && strchr(" \t\r\n", end[-1]))
+		*--end = '\0';
+	return s;
+}
+
+static bool section_known(const char *section)
+{
+	for (int i = 0; hw_sections[i]; i++)
+		if (!strcmp(section, hw_sections[i]))
+			return true;
+	return !strcmp(section, "global") ||
+	       (!strncmp(section, "case ", 5) && section[5]);
+}
+
+static struct assignment *new_assignment(struct loader *ld)
+{
+	if (ld->nr_as == ld->cap_as) {
+		ld->cap_as = ld->cap_as ? 2 * ld->cap_as : 128;
+		ld->as = realloc(ld->as, ld->cap_as * sizeof(*ld->as));
+		if (!ld->as) {
+			fprintf(stderr, "ppsim: out of memory\n");
+			exit(1);
+		}
+	}
+	ld->as[ld->nr_as] = (struct assignment){ .file = ld->file,
+						 .line = ld->line };
+	return &ld->as[ld->nr_as++];
+}
+
+/* A section header: an unknown one is an error at its line; a case is
+ * recorded even if it sets no key (it runs with the defaults). */
+static void section_seen(struct loader *ld, char *header)
+{
+	char buf[SCN_NAME_MAX + 8], *name;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)strlen(header) - 2,
+		 header + 1);
+	name = trim(buf);
+	if (!section_known(name)) {
+		error_at(ld, ld->file, ld->line, "unknown section [%s]: "
+			 "expected [global], [case NAME] or a hardware "
+			 "section ([cpu], [cache], [mem], [qpi], [pcie], "
+			 "[nic], [driver], [cost], [model])", name);
+		return;
+	}
+	if (!strncmp(name, "case ", 5))
+		snprintf(new_assignment(ld)->section, SCN_NAME_MAX + 8, "%s",
+			 name);
+}
+
+/*
+ * inih's reader: hands inih one line at a time, after checking it, so that
+ * every bad line is reported with its number (inih reports only the first,
+ * with no reason), over-long lines are refused (inih would cut them and
+ * shift every later line number), and indentation is not read as a
+ * continuation line.  Comments (# or ; to the end of the line) go here too.
+ */
+static char *ini_reader_checked(char *str, int num, void *stream)
+{
+	struct loader *ld = stream;
+	ssize_t len = getline(&ld->text, &ld->textcap, ld->f);
+	char *s;
+
+	if (len < 0)
+		return NULL;
+	ld->line++;
+	snprintf(str, num, "\n");
+	if ((size_t)len != strlen(ld->text)) {
+		error_at(ld, ld->file, ld->line, "NUL byte: not a text file");
+		return str;
+	}
+	s = ld->text + strcspn(ld->text, "#;");
+	*s = '\0';
+	s = trim(ld->text);
+	if (!*s)
+		return str;
+	if (strlen(s) > SCN_LINE_MAX || (int)strlen(s) + 2 > num) {
+		error_at(ld, ld->file, ld->line,
+			 "line longer than %d characters", SCN_LINE_MAX);
+		return str;
+	}
+	if (*s == '[' ? s[strlen(s) - 1] != ']' : !strchr(s, '=') ||
+	    *s == '=') {
+		error_at(ld, ld->file, ld->line, *s == '[' ?
+			 "expected ']' at the end of a section name" :
+			 "expected KEY = VALUE, [SECTION] or a comment");
+		return str;
+	}
+	if (*s == '[')
+		section_seen(ld, s);
+	snprintf(str, num, "%s\n", s);
+	return str;
+}
+
+static int load_file(struct loader *ld, const char *path, const char *from,
+		     int from_line);
+
+static void include_file(struct loader *ld, const char *value)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *file = ld->file;
+	int line = ld->line;
+	FILE *f = ld->f;
+	char *text = ld->text;
+	size_t textcap = ld->textcap;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	if (value[0] == '/' || !strchr(file, '/'))
+		snprintf(path, sizeof(path), "%s", value);
+	else
+		snprintf(path, sizeof(path), "%s/%s", dirname(dir), value);
+	ld->text = NULL;
+	ld->textcap = 0;
+	load_file(ld, path, file, line);
+	free(ld->text);
+	ld->file = file;
+	ld->line = line;
+	ld->f = f;
+	ld->text = text;
+	ld->textcap = textcap;
+}
+
+static int ini_handler_record(void *user, const char *section,
+			      const char *name, const char *value)
+{
+	struct loader *ld = user;
+	struct assignment *a;
+
+	if (!*section) {
+		error_at(ld, ld->file, ld->line, "%s: set before any [section]",
+			 name);
+		return 1;
+	}
+	if (!section_known(section))
+		return 1;	/* reported at its header */
+	if (!strcmp(name, "include")) {
+		include_file(ld, value);
+		return 1;
+	}
+	if (!*value) {
+		error_at(ld, ld->file, ld->line, "%s: empty value", name);
+		return 1;
+	}
+	a = new_assignment(ld);
+	snprintf(a->section, sizeof(a->section), "%s", section);
+	snprintf(a->key, sizeof(a->key), "%s", name);
+	snprintf(a->value, sizeof(a->value), "%s", value);
+	return 1;
+}
+
+static const char *keep_name(struct loader *ld, const char *name)
+{
+	struct scenario *scn = ld->scn;
+
+	scn->files = realloc(scn->files, (scn->nr_files + 1) *
+			     sizeof(*scn->files));
+	scn->files[scn->nr_files] = strdup(name);
+	return scn->files[scn->nr_files++];
+}
+
+static int load_file(struct loader *ld, const char *path, const char *from,
+		     int from_line)
+{
+	char found[PATH_MAX], real[PATH_MAX];
+	FILE *f = datadir_fopen(path, found, sizeof(found));
+	int rc;
+
+	if (!f) {
+		if (from)
+			error_at(ld, from, from_line, "include %s: %s", path,
+				 strerror(errno));
+		else {
+			fprintf(stderr, "%s: cannot open: %s\n", path,
+				strerror(errno));
+			ld->errors++;
+		}
+		return -1;
+	}
+	if (!realpath(found, real))
+		snprintf(real, sizeof(real), "%s", found);
+	for (int i = 0; i < ld->depth; i++) {
+		if (!strcmp(ld->stack[i], real)) {
+			error_at(ld, from, from_line, "include %s: includes "
+				 "itself (include cycle)", path);
+			fclose(f);
+			return -1;
+		}
+	}
+	if (ld->depth == SCN_INCLUDE_DEPTH) {
+		error_at(ld, from, from_line, "include %s: more than %d "
+			 "levels of include", path, SCN_INCLUDE_DEPTH);
+		fclose(f);
+		return -1;
+	}
+	ld->stack[ld->depth++] = keep_name(ld, real);
+	ld->file = keep_name(ld, from ? found : path);
+	ld->f = f;
+	ld->line = 0;
+	rc = ini_parse_stream(ini_reader_checked, ld, ini_handler_record, ld);
+	if (rc < 0)
+		error_at(ld, ld->file, ld->line + 1, "read error");
+	if (ld->line == 0 && !from)
+		error_at(ld, ld->file, 1, "empty scenario: no case");
+	ld->depth--;
+	fclose(f);
+	return 0;
+}
+
+/* ---- building cases ---- */
+
+struct origin {
+	const char *file;
+	int line;
+};
+
+static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
+		 const struct assignment *a, bool in_case)
+{
+	const char *section = in_case || !strcmp(a->section, "global")
+			      ? "case" : a->section;
+	const struct scn_key *k = find_key(section, a->key);
+	char why[200], hint[80];
+
+	if (!k) {
+		const struct scn_key *elsewhere = NULL;
+
+		for (size_t i = 0; i < NR_KEYS && !elsewhere; i++)
+			if (!strcmp(scn_keys[i].name, a->key))
+				elsewhere = &scn_keys[i];
+		if (elsewhere && !strcmp(elsewhere->section, "case")) {
+			error_at(ld, a->file, a->line, "'%s' belongs in "
+				 "[global] or a [case]", a->key);
+		} else if (elsewhere) {
+			error_at(ld, a->file, a->line, "'%s' belongs in "
+				 "[%s]", a->key, elsewhere->section);
+		} else {
+			suggest(section, a->key, hint, sizeof(hint));
+			error_at(ld, a->file, a->line, "unknown key '%s'%s%s%s",
+				 a->key, *hint ? " (did you mean " : "", hint,
+				 *hint ? "?)" : "");
+		}
+		return -1;
+	}
+	if (set_value(c, k, a->value, why, sizeof(why))) {
+		error_at(ld, a->file, a->line, "%s: %s", a->key, why);
+		return -1;
+	}
+	org[k - scn_keys] = (struct origin){ a->file, a->line };
+	return 0;
+}
+
+static void check_duplicates(struct loader *ld)
+{
+	for (int i = 0; i < ld->nr_as; i++) {
+		for (int j = 0; j < i; j++) {
+			const struct assignment *a = &ld->as[i], *b = &ld->as[j];
+
+			if (a->file == b->file && *a->key &&
+			    !strcmp(a->key, b->key) &&
+			    !strcmp(a->section, b->section)) {
+				error_at(ld, a->file, a->line, "duplicate key "
+					 "'%s' in [%s] (first set at line %d)",
+					 a->key, a->section, b->line);
+				break;
+			}
+		}
+	}
+}
+
+#define CHECK(cond, key, ...) do { if (!(cond)) { \
+	const struct origin *o = &org[find_key_index(key)]; \
+	error_at(ld, o->file ? o->file : c->file, \
+		 o->file ? o->line : c->line, __VA_ARGS__); ok = false; } \
+	} while (0)
+
+static size_t find_key_index(const char *dotted)
+{
+	char section[32];
+	const char *dot = strchr(dotted, '.');
+
+	snprintf(section, sizeof(section), "%.*s", (int)(dot - dotted), dotted);
+	return (size_t)(find_key(section, dot + 1) - scn_keys);
+}
+
+static bool is_pow2(int v)
+{
+	return v > 0 && !(v & (v - 1));
+}
+
+/* What one key cannot say: the keys against each other. */
+static bool validate(struct loader *ld, struct scn_case *c,
+		     const struct origin *org)
+{
+	int cpus = c->sockets * c->cores;
+	bool ok = true;
+
+	CHECK(c->irq_cpu < cpus, "case.irq_cpu", "irq_cpu %d does not exist: "
+	      "the machine has %d CPUs (%d sockets x %d cores)", c->irq_cpu,
+	      cpus, c->sockets, c->cores);
+	CHECK(c->migrate_at < 0 || c->migrate_cpu < cpus, "case.migrate_cpu",
+	      "migrate_cpu %d does not exist: the machine has %d CPUs",
+	      c->migrate_cpu, cpus);
+	CHECK(c->nic_node < c->sockets, "nic.node", "nic.node %d does not "
+	      "exist: the machine has %d sockets", c->nic_node, c->sockets);
+	CHECK(c->ddio_ways < c->llc_ways, "cache.ddio_ways", "ddio_ways %d "
+	      "must be below llc_ways %d", c->ddio_ways, c->llc_ways);
+	CHECK(fmod(c->llc_size, 64.0 * c->llc_ways) == 0, "cache.llc_size",
+	      "llc_size must be a multiple of 64 bytes x llc_ways");
+	CHECK(fmod(c->l2_size, 64.0 * c->l2_ways) == 0, "cache.l2_size",
+	      "l2_size must be a multiple of 64 bytes x l2_ways");
+	CHECK(is_pow2(c->rx_ring), "nic.rx_ring", "rx_ring %d is not a power "
+	      "of 2", c->rx_ring);
+	CHECK(is_pow2(c->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "
+	      "of 2", c->tx_ring);
+	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
+	 * the tx ring may all sit on one node, clear of its watermarks */
+	CHECK(2 * c->rx_ring + c->tx_ring + 256 + c->page_cache <=
+	      c->pages / 2, "mem.pages",
+	      "%d pages per node cannot hold an rx ring of %d pages with its "
+	      "page_pool: raise mem.pages or lower nic.rx_ring", c->pages,
+	      c->rx_ring);
+	for (int i = 0; i < c->nr_measured; i++) {
+		bool found = false;
+
+		for (int p = 0; p < c->nr_policies; p++)
+			found |= !strcmp(c->policies[p], c->measured[i].policy);
+		CHECK(found, "case.measured", "measured figure for %s, which "
+		      "is not among the policies", c->measured[i].policy);
+	}
+	return ok;
+}
+
+static bool apply_overrides(struct loader *ld, struct scn_case *c,
+			    struct origin *org, const struct scn_override *set,
+			    int nr_set)
+{
+	bool ok = true;
+
+	for (int i = 0; i < nr_set; i++) {
+		struct assignment a = { .file = "--set", .line = i + 1 };
+		const char *dot = strchr(set[i].key, '.');
+
+		if (dot) {
+			snprintf(a.section, sizeof(a.section), "%.*s",
+				 (int)(dot - set[i].key), set[i].key);
+			snprintf(a.key, sizeof(a.key), "%s", dot + 1);
+		} else {
+			snprintf(a.section, sizeof(a.section), "global");
+			snprintf(a.key, sizeof(a.key), "%s", set[i].key);
+		}
+		snprintf(a.value, sizeof(a.value), "%s", set[i].value);
+		if (!section_known(a.section)) {
+			error_at(ld, a.file, a.line, "%s: unknown section '%s'",
+				 set[i].key, a.section);
+			ok = false;
+			continue;
+		}
+		ok &= !apply(ld, c, org, &a, false);
+	}
+	return ok;
+}
+
+static void set_defaults(struct scn_case *c)
+{
+	char why[200];
+
+	memset(c, 0, sizeof(*c));
+	for (size_t i = 0; i < NR_KEYS; i++)
+		if (*scn_keys[i].def &&
+		    set_value(c, &scn_keys[i], scn_keys[i].def, why,
+			      sizeof(why))) {
+			fprintf(stderr, "ppsim: bad default for %s.%s: %s\n",
+				scn_keys[i].section, scn_keys[i].name, why);
+			abort();
+		}
+	snprintf(c->metric_unit, sizeof(c->metric_unit), "Mpps");
+}
+
+static void build_cases(struct loader *ld, const struct scn_override *set,
+			int nr_set)
+{
+	struct scenario *scn = ld->scn;
+	struct origin base_org[NR_KEYS] = { { 0, 0 } };
+	struct scn_case base;
+
+	set_defaults(&base);
+	for (int i = 0; i < ld->nr_as; i++)
+		if (strncmp(ld->as[i].section, "case ", 5))
+			apply(ld, &base, base_org, &ld->as[i], false);
+	for (int i = 0; i < ld->nr_as; i++) {
+		const struct assignment *a = &ld->as[i];
+		struct origin org[NR_KEYS];
+		struct scn_case *c;
+		bool seen = false;
+
+		if (strncmp(a->section, "case ", 5))
+			continue;
+		for (int j = 0; j < scn->nr_cases && !seen; j++)
+			seen = !strcmp(scn->cases[j].name, a->section + 5);
+		if (seen)
+			continue;
+		if (scn->nr_cases == SCN_MAX_CASES) {
+			error_at(ld, a->file, a->line, "more than %d cases",
+				 SCN_MAX_CASES);
+			return;
+		}
+		c = &scn->cases[scn->nr_cases++];
+		*c = base;
+		memcpy(org, base_org, sizeof(org));
+		snprintf(c->name, sizeof(c->name), "%s", a->section + 5);
+		c->file = a->file;
+		c->line = a->line;
+		for (int j = i; j < ld->nr_as; j++)
+			if (!strcmp(ld->as[j].section, a->section) &&
+			    *ld->as[j].key)
+				apply(ld, c, org, &ld->as[j], true);
+		if (!apply_overrides(ld, c, org, set, nr_set))
+			return;
+		validate(ld, c, org);
+	}
+}
+
+struct scenario *scn_load(const char *path, const struct scn_override *set,
+			  int nr_set)
+{
+	struct loader ld = { 0 };
+
+	ld.scn = calloc(1, sizeof(*ld.scn));
+	if (!ld.scn)
+		return NULL;
+	ld.scn->path = strdup(path);
+	if (!load_file(&ld, path, NULL, 0)) {
+		check_duplicates(&ld);
+		build_cases(&ld, set, nr_set);
+		if (!ld.scn->nr_cases && !ld.errors)
+			error_at(&ld, path, ld.line ? ld.line : 1,
+				 "no [case NAME] section: nothing to run");
+	}
+	free(ld.as);
+	if (ld.errors) {
+		scn_free(ld.scn);
+		return NULL;
+	}
+	return ld.scn;
+}
+
+void scn_free(struct scenario *scn)
+{
+	if (!scn)
+		return;
+	for (int i = 0; i < scn->nr_files; i++)
+		free(scn->files[i]);
+	free(scn->files);
+	free(scn->path);
+	free(scn);
+}
+
+void scn_print_keys(FILE *f, bool man)
+{
+	const char *section = "";
+
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		const struct scn_key *k = &scn_keys[i];
+		bool is_case = !strcmp(k->section, "case");
+
+		if (strcmp(section, k->section)) {
+			section = k->section;
+			if (man)
+				fprintf(f, ".SS [%s]\n", is_case ?
+					"global] and [case NAME" : section);
+			else
+				fprintf(f, "\n[%s]\n", is_case ?
+					"global] and [case NAME" : section);
+		}
+		if (man)
+			fprintf(f, ".TP\n.B %s\n%s.\nDefault: %s%s%s.\n",
+				k->name, k->help, *k->def ? k->def : "none",
+				*k->unit ? "; bare numbers in " : "", k->unit);
+		else
+			fprintf(f, "  %-14s %-10s %-7s %s\n", k->name,
+				*k->def ? k->def : "-", k->unit, k->help);
+	}
+}

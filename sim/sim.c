@@ -1,0 +1,497 @@
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <simgrid/actor.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <xbt/config.h>
+#include <xbt/log.h>
+#include "sim.h"
+#include "../model/nic/rxq.h"
+
+#define NIC_TICK	1e-6	/* s between the NIC's DMA bursts */
+#define ETH_OVERHEAD	24	/* preamble, SFD, FCS, inter-frame gap: bytes */
+
+/* Counters the monitor snapshots. */
+struct snap {
+	double t;
+	struct rxq_stats q;
+	struct mem_stats m;
+	struct pp_stats pp;
+	double cpu_s, stall_s, idle_s;
+	double pcie_bytes;
+	u64 arrived, phy_drops;
+};
+
+/* Everything one simulation shares between its actors. */
+struct world {
+	const struct scn_case *c;
+	const struct pp_policy *pol;
+	struct mm *mm;
+	struct mem *mem;
+	struct rxq *q;
+	struct kctx napi_ctx;
+	gsl_rng *rng;
+	sg_sem_t irq;
+	bool irq_armed;
+	sg_mailbox_t pcie_mb;
+	double offered_pps;
+	double t_start, t_end;
+	/* accumulators */
+	double cpu_s, stall_s, idle_s;
+	double pcie_bytes;
+	u64 arrived, phy_drops;
+	struct snap a, b;
+	struct sim_result *res;
+};
+
+/* ---- the platform ---- */
+
+static int write_platform(const struct scn_case *c, char *path, size_t len)
+{
+	int fd;
+	FILE *f;
+
+	snprintf(path, len, "%s/ppsim-platform-XXXXXX",
+		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0 || !(f = fdopen(fd, "w")))
+		return -1;
+	fprintf(f, "<?xml version='1.0'?>\n"
+		"<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+		"<platform version=\"4.1\">\n<zone id=\"machine\" "
+		"routing=\"Full\">\n");
+	for (int i = 0; i < c->sockets * c->cores; i++)
+		fprintf(f, "<host id=\"cpu%d\" speed=\"%.17gf\"/>\n", i,
+			c->freq);
+	fprintf(f, "<host id=\"nic\" speed=\"1Gf\"/>\n");
+	for (int s = 0; s < c->sockets; s++)
+		fprintf(f, "<host id=\"root%d\" speed=\"1Gf\"/>\n", s);
+	fprintf(f, "<link id=\"pcie\" bandwidth=\"%.17gBps\" "
+		"latency=\"%.17gs\"/>\n", c->pcie_bw, c->pcie_lat);
+	for (int s = 0; s < c->sockets; s++)
+		for (int t = s + 1; t < c->sockets; t++)
+			fprintf(f, "<link id=\"qpi%d-%d\" bandwidth=\"%.17gBps\" "
+				"latency=\"%.17gs\"/>\n", s, t, c->qpi_bw,
+				c->qpi_lat);
+	for (int s = 0; s < c->sockets; s++) {
+		fprintf(f, "<route src=\"nic\" dst=\"root%d\"><link_ctn "
+			"id=\"pcie\"/>", s);
+		if (s != c->nic_node)
+			fprintf(f, "<link_ctn id=\"qpi%d-%d\"/>",
+				s < c->nic_node ? s : c->nic_node,
+				s < c->nic_node ? c->nic_node : s);
+		fprintf(f, "</route>\n");
+		for (int t = s + 1; t < c->sockets; t++)
+			fprintf(f, "<route src=\"root%d\" dst=\"root%d\">"
+				"<link_ctn id=\"qpi%d-%d\"/></route>\n", s, t,
+				s, t);
+	}
+	fprintf(f, "</zone>\n</platform>\n");
+	return fclose(f);
+}
+
+static sg_host_t cpu_host(int cpu)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "cpu%d", cpu);
+	return sg_host_by_name(name);
+}
+
+/* ---- actors ---- */
+
+static struct world *self_world(void)
+{
+	return sg_actor_self_get_data();
+}
+
+/* Receives the NIC's DMA traffic at the NIC's root port: the transfer
+ * time is what SimGrid's network model makes of it. */
+static void pcie_sink(int argc, char **argv)
+{
+	struct world *w = self_world();
+
+	(void)argc;
+	(void)argv;
+	for (;;)
+		sg_mailbox_get(w->pcie_mb);
+}
+
+static void nic_actor(int argc, char **argv)
+{
+	struct world *w = self_world();
+	const struct scn_case *c = w->c;
+	double last = simgrid_get_clock(), carry = 0;
+
+	(void)argc;
+	(void)argv;
+	for (;;) {
+		double now, elapsed, bytes = 0;
+		unsigned int arrived;
+		int take;
+
+		sg_actor_sleep_for(NIC_TICK);
+		now = simgrid_get_clock();
+		elapsed = now - last;
+		last = now;
+		arrived = gsl_ran_poisson(w->rng, w->offered_pps * elapsed);
+		carry += c->nic_max_pps * elapsed;
+		take = arrived < carry ? (int)arrived : (int)carry;
+		carry -= take;
+		if (carry > c->budget)	/* no credit hoarding while idle */
+			carry = c->budget;
+		w->arrived += arrived;
+		w->phy_drops += arrived - (unsigned int)take;
+		rxq_nic_rx(w->q, take, &bytes);
+		rxq_nic_tx(w->q, &bytes);
+		if (bytes > 0) {
+			w->pcie_bytes += bytes;
+			sg_mailbox_put(w->pcie_mb, w, (long)bytes);
+		}
+		if (w->irq_armed && rxq_pending(w->q)) {
+			w->irq_armed = false;
+			sg_sem_release(w->irq);
+		}
+	}
+}
+
+static void napi_actor(int argc, char **argv)
+{
+	struct world *w = self_world();
+	const struct scn_case *c = w->c;
+	bool migrated = c->migrate_at < 0;
+
+	(void)argc;
+	(void)argv;
+	for (;;) {
+		struct rxq_poll poll;
+		double t0;
+
+		if (!migrated && simgrid_get_clock() >= c->migrate_at) {
+			sg_actor_set_host(sg_actor_self(),
+					  cpu_host(c->migrate_cpu));
+			w->napi_ctx.cpu = c->migrate_cpu;
+			w->napi_ctx.node = c->migrate_cpu / c->cores;
+			migrated = true;
+		}
+		if (!rxq_pending(w->q)) {
+			t0 = simgrid_get_clock();
+			w->irq_armed = true;
+			if (!migrated)
+				sg_sem_acquire_timeout(w->irq, c->migrate_at - t0);
+			else
+				sg_sem_acquire(w->irq);
+			w->irq_armed = false;
+			if (c->irq_delay > 0)
+				sg_actor_sleep_for(c->irq_delay);
+			w->idle_s += simgrid_get_clock() - t0;
+			continue;
+		}
+		kctx_cur = &w->napi_ctx;
+		rxq_napi_poll(w->q, w->napi_ctx.cpu, &poll);
+		sg_actor_execute(poll.cycles + poll.stall * c->freq);
+		rxq_post(w->q);
+		w->cpu_s += poll.cycles / c->freq;
+		w->stall_s += poll.stall;
+	}
+}
+
+static void take_snap(struct world *w, struct snap *s)
+{
+	s->t = simgrid_get_clock();
+	s->q = *rxq_stats(w->q);
+	s->m = *mem_stats(w->mem);
+	w->pol->stats(rxq_pool(w->q), &s->pp);
+	s->cpu_s = w->cpu_s;
+	s->stall_s = w->stall_s;
+	s->idle_s = w->idle_s;
+	s->pcie_bytes = w->pcie_bytes;
+	s->arrived = w->arrived;
+	s->phy_drops = w->phy_drops;
+}
+
+static void monitor_actor(int argc, char **argv)
+{
+	struct world *w = self_world();
+	struct sim_result *r = w->res;
+	double step = w->c->sample;
+	struct snap prev, now;
+
+	(void)argc;
+	(void)argv;
+	take_snap(w, &prev);
+	if (w->t_start <= prev.t)
+		w->a = prev;
+	while (simgrid_get_clock() < w->t_end - 1e-12) {
+		double next = fmin(prev.t + step, w->t_end);
+
+		if (prev.t < w->t_start && next > w->t_start)
+			next = w->t_start;
+		sg_actor_sleep_until(next);
+		take_snap(w, &now);
+		if (fabs(now.t - w->t_start) < 1e-12)
+			w->a = now;
+		if (r->nr_samples < SIM_MAX_SAMPLES && now.t > prev.t) {
+			double n = (double)(now.q.rx_packets - prev.q.rx_packets);
+			struct sim_sample *s = &r->samples[r->nr_samples++];
+
+			s->t = now.t;
+			s->pps = n / (now.t - prev.t);
+			s->local = n ? (now.q.pkts_local - prev.q.pkts_local) / n
+				     : NAN;
+		}
+		prev = now;
+	}
+	w->b = prev;
+}
+
+/* ---- the figures ---- */
+
+static double frac(u64 part, u64 whole)
+{
+	return whole ? (double)part / (double)whole : 0;
+}
+
+static void summarize(struct world *w)
+{
+	const struct snap *a = &w->a, *b = &w->b;
+	struct sim_result *r = w->res;
+	double dt = b->t - a->t;
+	double pkts = (double)(b->q.rx_packets - a->q.rx_packets);
+	u64 reads[MEM_NR_PLACES], total = 0, cqe_total = 0, cqe_remote;
+
+	r->pps = pkts / dt;
+	r->offered_pps = w->offered_pps;
+	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
+	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
+	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
+	r->busy = ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) / dt;
+	for (int p = 0; p < MEM_NR_PLACES; p++) {
+		reads[p] = b->m.cpu_reads[MEM_PKT][p] - a->m.cpu_reads[MEM_PKT][p];
+		total += reads[p];
+		cqe_total += b->m.cpu_reads[MEM_CQE][p] -
+			     a->m.cpu_reads[MEM_CQE][p];
+	}
+	for (int p = 0; p < MEM_NR_PLACES; p++)
+		r->pkt_place[p] = frac(reads[p], total);
+	cqe_remote = b->m.cpu_reads[MEM_CQE][MEM_RCACHE] -
+		     a->m.cpu_reads[MEM_CQE][MEM_RCACHE] +
+		     b->m.cpu_reads[MEM_CQE][MEM_RDRAM] -
+		     a->m.cpu_reads[MEM_CQE][MEM_RDRAM];
+	r->cqe_remote = frac(cqe_remote, cqe_total);
+	r->local_pages = frac(b->q.pkts_local - a->q.pkts_local,
+			      b->q.rx_packets - a->q.rx_packets);
+	r->oob_pps = (double)(b->q.rx_out_of_buffer - a->q.rx_out_of_buffer) / dt;
+	r->phy_pps = (double)(b->phy_drops - a->phy_drops) / dt;
+	r->pcie_util = (b->pcie_bytes - a->pcie_bytes) / dt / w->c->pcie_bw;
+	r->qpi_gbs = 0;
+	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
+		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);
+	r->qpi_gbs /= dt * 1e9;
+	if (pkts) {
+		r->nic_snoops = (b->m.nic_snoops - a->m.nic_snoops) / pkts;
+		r->pp_fast = (b->pp.alloc_fast - a->pp.alloc_fast) / pkts;
+		r->pp_slow_pages = (b->pp.hold - a->pp.hold) / pkts;
+		r->pp_cached = (b->pp.recycle_cached - a->pp.recycle_cached) / pkts;
+		r->pp_ring = (b->pp.recycle_ring - a->pp.recycle_ring) / pkts;
+		r->pp_released = (b->pp.release - a->pp.release) / pkts;
+		r->pp_waive = (b->pp.alloc_waive - a->pp.alloc_waive) / pkts;
+	}
+}
+
+/* ---- one run, in the child ---- */
+
+static int build_world(struct world *w, const struct scn_case *c,
+		       const char **err)
+{
+	struct mm_params mp = { c->sockets, (u32)c->pages, 0 };
+	struct mem_config mc = {
+		.sockets = c->sockets, .cores = c->cores,
+		.priv_size = (uint64_t)c->l2_size, .priv_ways = c->l2_ways,
+		.llc_size = (uint64_t)c->llc_size, .llc_ways = c->llc_ways,
+		.ddio_ways = c->ddio_ways, .nic_socket = c->nic_node,
+		.priv_lat = c->l2_lat, .llc_lat = c->llc_lat,
+		.rcache_lat = c->rllc_lat, .dram_lat = c->dram_lat,
+		.rdram_lat = c->rdram_lat, .qpi_lat = c->qpi_lat,
+	};
+	struct rxq_config qc = {
+		.workload = c->workload == SCN_XDP_TX ? RXQ_XDP_TX : RXQ_XDP_DROP,
+		.pkt_size = c->pkt_size, .rx_ring = c->rx_ring,
+		.tx_ring = c->tx_ring, .budget = c->budget,
+		.page_cache = c->page_cache,
+		.channel_node = c->irq_cpu / c->cores,
+		.nic_node = c->nic_node, .pages_per_node = (u32)c->pages,
+		.freq = c->freq,
+		.c_rx_pkt = c->c_rx_pkt, .c_xdp = c->c_xdp,
+		.c_tx_pkt = c->c_tx_pkt, .c_poll = c->c_poll,
+		.c_pp_fast = c->c_pp_fast, .c_pp_ring = c->c_pp_ring,
+		.c_page_alloc = c->c_page_alloc, .c_page_free = c->c_page_free,
+		.c_dma_map = c->c_dma_map, .c_doorbell = c->c_doorbell,
+		.mlp_stream = c->mlp_stream, .mlp_random = c->mlp_random,
+		.store_exposure = c->store_exposure, .qpi_lat = c->qpi_lat,
+	};
+
+	w->mm = mm_create(&mp, err);
+	if (!w->mm)
+		return -1;
+	w->mem = mem_create(&mc, err);
+	if (!w->mem)
+		return -1;
+	w->napi_ctx = (struct kctx){ .mm = w->mm, .cpu = c->irq_cpu,
+				     .node = c->irq_cpu / c->cores,
+				     .softirq = true };
+	w->q = rxq_open(&qc, w->mem, w->pol, &w->napi_ctx, err);
+	return w->q ? 0 : -1;
+}
+
+static void start_actor(const char *name, sg_host_t host,
+			void (*code)(int, char **), struct world *w,
+			bool daemon)
+{
+	sg_actor_t a = sg_actor_init(name, host);
+
+	sg_actor_set_data(a, w);
+	sg_actor_start_(a, (xbt_main_func_t)code, 0, NULL);
+	if (daemon)
+		sg_actor_daemonize(a);
+}
+
+static void child_run(const struct scn_case *c, const char *policy,
+		      uint64_t seed, struct sim_result *r)
+{
+	struct world w = { .c = c, .res = r };
+	const char *err = NULL;
+	char platform[256], why[200];
+	double wire = 8.0 * (c->pkt_size + ETH_OVERHEAD);
+
+	w.pol = pp_policy_find(policy);
+	w.offered_pps = c->rate > 0 ? fmin(c->rate, c->line_rate / wire)
+				    : c->line_rate / wire;
+	w.t_start = (c->migrate_at >= 0 ? c->migrate_at : 0) + c->warmup;
+	w.t_end = w.t_start + c->duration;
+	if (build_world(&w, c, &err)) {
+		r->status = 1;
+		snprintf(r->why, sizeof(r->why), "%s", err);
+		return;
+	}
+	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(w.rng, (unsigned long)seed);
+	xbt_log_control_set("root.thresh:warning");
+	sg_cfg_set_string("network/model", "CM02");
+	sg_cfg_set_boolean("network/crosstraffic", "no");
+	sg_cfg_set_double("surf/precision", 1e-12);
+	if (write_platform(c, platform, sizeof(platform))) {
+		r->status = 1;
+		snprintf(r->why, sizeof(r->why), "cannot write the platform: "
+			 "%s", strerror(errno));
+		return;
+	}
+	simgrid_load_platform(platform);
+	unlink(platform);
+	w.irq = sg_sem_init(0);
+	w.pcie_mb = sg_mailbox_by_name("pcie");
+	snprintf(why, sizeof(why), "root%d", c->nic_node);
+	start_actor("pcie-sink", sg_host_by_name(why), pcie_sink, &w, true);
+	start_actor("nic", sg_host_by_name("nic"), nic_actor, &w, true);
+	start_actor("napi", cpu_host(c->irq_cpu), napi_actor, &w, true);
+	start_actor("monitor", sg_host_by_name("nic"), monitor_actor, &w,
+		    false);
+	simgrid_run();
+	summarize(&w);
+	if (rxq_check(w.q, why, sizeof(why)) ||
+	    mm_check(w.mm, why, sizeof(why))) {
+		r->status = 1;
+		snprintf(r->why, sizeof(r->why), "page conservation violated: "
+			 "%s", why);
+	}
+}
+
+int sim_start(const struct scn_case *c, const char *policy, uint64_t seed,
+	      int *fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		struct sim_result *r = calloc(1, sizeof(*r));
+		const char *buf = (const char *)r;
+		size_t left = sizeof(*r);
+
+		close(p[0]);
+		child_run(c, policy, seed, r);
+		while (left) {
+			ssize_t n = write(p[1], buf, left);
+
+			if (n <= 0)
+				_exit(1);
+			buf += n;
+			left -= (size_t)n;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+int sim_collect(int pid, int fd, struct sim_result *out)
+{
+	char *buf = (char *)out;
+	size_t got = 0;
+	int status = 0;
+
+	while (got < sizeof(*out)) {
+		ssize_t n = read(fd, buf + got, sizeof(*out) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	waitpid(pid, &status, 0);
+	if (got != sizeof(*out)) {
+		memset(out, 0, sizeof(*out));
+		out->status = 1;
+		snprintf(out->why, sizeof(out->why), "the simulation died (%s)",
+			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
+					     : "no result");
+		return -1;
+	}
+	return 0;
+}
+
+int sim_run(const struct scn_case *c, const char *policy, uint64_t seed,
+	    struct sim_result *out)
+{
+	int fd, pid = sim_start(c, policy, seed, &fd);
+
+	if (pid < 0) {
+		memset(out, 0, sizeof(*out));
+		out->status = 1;
+		snprintf(out->why, sizeof(out->why), "fork: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return sim_collect(pid, fd, out);
+}

@@ -1,0 +1,66 @@
+/*
+ * One simulation: a case of a scenario, one page_pool policy, one seed.
+ *
+ * SimGrid schedules three actors: the NIC (packets arrive, DMA into
+ * posted pages, completions; PCIe transfers as SimGrid communications),
+ * NAPI on its CPU (one SimGrid execution per poll, costing the poll's
+ * cycles plus its memory stalls), and a monitor that samples the rate and
+ * takes the measurement window.  The page_pool and the memory model run
+ * inside each batch, for every packet.
+ *
+ * A SimGrid engine lives once per process, so every run is a child
+ * process: sim_run() forks, the child simulates and writes its result
+ * into a pipe.  Runs are independent and can go in parallel.
+ */
+#ifndef PPSIM_SIM_H
+#define PPSIM_SIM_H
+
+#include <stdint.h>
+#include "scenario.h"
+#include "../model/mem/mem.h"
+
+#define SIM_MAX_SAMPLES	2048
+
+struct sim_sample {
+	double t;		/* s, end of the interval */
+	double pps;		/* packets handled per second */
+	double local;		/* fraction of them whose page was CPU-local */
+};
+
+/* Figures of the measurement window (after warmup). */
+struct sim_result {
+	int status;		/* 0 ok; 1 the model broke an invariant */
+	char why[256];
+	double pps;		/* packets handled per second */
+	double offered_pps;
+	double cpu_ns;		/* per packet: the CPU working */
+	double stall_ns;	/* per packet: the CPU waiting on memory */
+	double idle_ns;		/* per packet: NAPI idle, waiting for packets */
+	double busy;		/* fraction of time NAPI's CPU is busy */
+	double pkt_place[MEM_NR_PLACES];	/* where packet reads were served */
+	double cqe_remote;	/* fraction of CQE reads from the other socket */
+	double local_pages;	/* packets whose page was on NAPI's node */
+	double oob_pps;		/* dropped: no rx descriptor posted */
+	double phy_pps;		/* dropped: beyond the NIC's packet rate */
+	double pcie_util;	/* of the PCIe link, NIC to host */
+	double qpi_gbs;		/* interconnect traffic, GB/s */
+	double nic_snoops;	/* DMA writes that invalidated a remote copy, per packet */
+	/* page_pool counters per packet */
+	double pp_fast, pp_slow_pages, pp_cached, pp_ring, pp_released,
+	       pp_waive;
+	int nr_samples;
+	struct sim_sample samples[SIM_MAX_SAMPLES];
+};
+
+/* Runs one simulation in a child process.  Returns 0, or -1 (the child
+ * died; *out says why). */
+int sim_run(const struct scn_case *c, const char *policy, uint64_t seed,
+	    struct sim_result *out);
+
+/* Starts a run without waiting: returns the child's pid and the pipe to
+ * read its result from with sim_collect(). */
+int sim_start(const struct scn_case *c, const char *policy, uint64_t seed,
+	      int *fd);
+int sim_collect(int pid, int fd, struct sim_result *out);
+
+#endif

@@ -121,6 +121,31 @@ static int cmd_keys(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * SimGrid's options (--cfg=, --log=) go to simgrid_init() and the rest stay
+ * ours: handing it all of argv would let it answer --help and --version.
+ */
+static void simgrid_args(int *argc, char **argv)
+{
+	char **sg_argv = calloc((size_t)*argc + 1, sizeof(*sg_argv));
+	int sg_argc = 1, kept = 1;
+
+	if (!sg_argv)
+		exit(1);
+	sg_argv[0] = argv[0];
+	for (int i = 1; i < *argc; i++) {
+		if (!strncmp(argv[i], "--cfg=", 6) ||
+		    !strncmp(argv[i], "--log=", 6))
+			sg_argv[sg_argc++] = argv[i];
+		else
+			argv[kept++] = argv[i];
+	}
+	argv[kept] = NULL;
+	*argc = kept;
+	simgrid_init(&sg_argc, sg_argv);
+	free(sg_argv);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -132,8 +157,7 @@ int main(int argc, char **argv)
 		{ "keys", cmd_keys },
 	};
 
-	/* SimGrid takes its --cfg= and --log= options out of argv first. */
-	simgrid_init(&argc, argv);
+	simgrid_args(&argc, argv);
 	if (argc < 2) {
 		usage(stderr);
 		return 2;

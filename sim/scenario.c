@@ -75,6 +75,7 @@ K("cost", "doorbell", T_REAL, c_doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell
 K("model", "mlp_stream", T_REAL, mlp_stream, "8", 1, 64, "", "overlap of sequential ring accesses (prefetchers)"),
 K("model", "mlp_random", T_REAL, mlp_random, "1.5", 1, 64, "", "overlap of packet data and struct page misses"),
 K("model", "store_exposure", T_REAL, store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
+K("model", "jitter", T_REAL, jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
 K("case", "workload", T_WORKLOAD, workload, "xdp_drop", 0, 1, "", "xdp_drop or xdp_tx"),
 K("case", "pkt_size", T_SIZE, pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
 K("case", "rate", T_PKTRATE, rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
@@ -417,10 +418,21 @@ static void section_seen(struct loader *ld, char *header)
 		 header + 1);
 	name = trim(buf);
 	if (!section_known(name)) {
-		error_at(ld, ld->file, ld->line, "unknown section [%s]: "
-			 "expected [global], [case NAME] or a hardware "
-			 "section ([cpu], [cache], [mem], [qpi], [pcie], "
-			 "[nic], [driver], [cost], [model])", name);
+		const char *near = edit_distance(name, "global") <= 2 ? "global"
+				   : NULL;
+
+		for (int i = 0; hw_sections[i] && !near; i++)
+			if (edit_distance(name, hw_sections[i]) <= 2)
+				near = hw_sections[i];
+		if (near)
+			error_at(ld, ld->file, ld->line, "unknown section "
+				 "[%s] (did you mean [%s]?)", name, near);
+		else
+			error_at(ld, ld->file, ld->line, "unknown section "
+				 "[%s]: expected [global], [case NAME] or a "
+				 "hardware section ([cpu], [cache], [mem], "
+				 "[qpi], [pcie], [nic], [driver], [cost], "
+				 "[model])", name);
 		return;
 	}
 	if (!strncmp(name, "case ", 5))
@@ -598,9 +610,21 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 {
 	const char *section = in_case || !strcmp(a->section, "global")
 			      ? "case" : a->section;
-	const struct scn_key *k = find_key(section, a->key);
-	char why[200], hint[80];
+	const char *dot = strchr(a->key, '.');
+	const struct scn_key *k;
+	char why[200], hint[80], hw[SCN_NAME_MAX];
 
+	/* a case may override a hardware key: nic.rx_ring = 512 */
+	if (dot && !strcmp(section, "case")) {
+		snprintf(hw, sizeof(hw), "%.*s", (int)(dot - a->key), a->key);
+		k = find_key(hw, dot + 1);
+		if (k && strcmp(hw, "case")) {
+			section = k->section;
+			goto found;
+		}
+	}
+	k = find_key(section, a->key);
+found:
 	if (!k) {
 		const struct scn_key *elsewhere = NULL;
 
@@ -614,7 +638,10 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 			error_at(ld, a->file, a->line, "'%s' belongs in "
 				 "[%s]", a->key, elsewhere->section);
 		} else {
-			suggest(section, a->key, hint, sizeof(hint));
+			if (dot)
+				suggest(hw, dot + 1, hint, sizeof(hint));
+			else
+				suggest(section, a->key, hint, sizeof(hint));
 			error_at(ld, a->file, a->line, "unknown key '%s'%s%s%s",
 				 a->key, *hint ? " (did you mean " : "", hint,
 				 *hint ? "?)" : "");

@@ -84,6 +84,7 @@ struct scn_case {
 	double mlp_stream;	/* overlap of sequential ring accesses */
 	double mlp_random;	/* overlap of packet and page accesses */
 	double store_exposure;	/* fraction of a store miss the core waits */
+	double jitter;		/* coefficient of variation of a poll's time */
 	/* [global] and [case] */
 	enum scn_workload workload;
 	int pkt_size;		/* bytes on the wire, without FCS */

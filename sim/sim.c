@@ -199,6 +199,15 @@ static void napi_actor(int argc, char **argv)
 		}
 		kctx_cur = &w->napi_ctx;
 		rxq_napi_poll(w->q, w->napi_ctx.cpu, &poll);
+		if (c->jitter > 0) {
+			/* the same noise on work and waiting: a poll runs
+			 * longer or shorter as a whole */
+			double f = fmax(0.5, 1 + gsl_ran_gaussian(w->rng,
+								    c->jitter));
+
+			poll.cycles *= f;
+			poll.stall *= f;
+		}
 		sg_actor_execute(poll.cycles + poll.stall * c->freq);
 		rxq_post(w->q);
 		w->cpu_s += poll.cycles / c->freq;
@@ -275,7 +284,9 @@ static void summarize(struct world *w)
 	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
 	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
 	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
-	r->busy = ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) / dt;
+	/* a poll is counted when it ends: clip the straddling one */
+	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
+		      dt);
 	for (int p = 0; p < MEM_NR_PLACES; p++) {
 		reads[p] = b->m.cpu_reads[MEM_PKT][p] - a->m.cpu_reads[MEM_PKT][p];
 		total += reads[p];

@@ -1,0 +1,143 @@
+/* The memory model: each place costs what the profile says, DDIO puts the
+ * NIC's writes where the hardware would, and coherence moves lines. */
+#include <check.h>
+#include <stdlib.h>
+#include "model/mem/mem.h"
+
+static struct mem *m;
+static const struct mem_config cfg = {
+	.sockets = 2, .cores = 2,
+	.priv_size = 64 * 8 * 4, .priv_ways = 4,	/* 8 sets */
+	.llc_size = 64 * 16 * 8, .llc_ways = 8,		/* 16 sets */
+	.ddio_ways = 2, .nic_socket = 0,
+	.priv_lat = 1e-9, .llc_lat = 10e-9, .rcache_lat = 100e-9,
+	.dram_lat = 80e-9, .rdram_lat = 130e-9, .qpi_lat = 40e-9,
+};
+/* cores 0, 1 on socket 0; 2, 3 on socket 1 */
+
+static void setup(void)
+{
+	const char *err = NULL;
+
+	m = mem_create(&cfg, &err);
+	ck_assert_msg(m, "%s", err ? err : "");
+}
+
+static void teardown(void)
+{
+	mem_destroy(m);
+}
+
+START_TEST(dram_then_private)
+{
+	uint32_t l0 = mem_region(m, 0, MEM_PKT, 1);
+	uint32_t l1 = mem_region(m, 1, MEM_PKT, 1);
+
+	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.dram_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.priv_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l1), cfg.rdram_lat);
+	ck_assert_int_eq(mem_stats(m)->cpu_reads[MEM_PKT][MEM_RDRAM], 1);
+	/* the other core of the socket finds it in the shared LLC */
+	ck_assert_double_eq(mem_cpu_read(m, 1, l1), cfg.llc_lat);
+}
+END_TEST
+
+/* A line modified on socket 0 costs a cache-to-cache transfer from
+ * socket 1, and a write there takes it away from socket 0. */
+START_TEST(remote_cache)
+{
+	uint32_t l = mem_region(m, 0, MEM_STATE, 1);
+
+	mem_cpu_write(m, 0, l);
+	ck_assert_int_eq(mem_where(m, 2, l), MEM_RCACHE);
+	ck_assert_double_eq(mem_cpu_read(m, 2, l), cfg.rcache_lat);
+	ck_assert_int_eq(mem_where(m, 2, l), MEM_PRIV);
+	mem_cpu_write(m, 2, l);
+	ck_assert_int_eq(mem_where(m, 0, l), MEM_RCACHE);
+}
+END_TEST
+
+/* DDIO: a DMA write to the NIC's node lands in that socket's LLC; to the
+ * other node, in DRAM there.  Either way CPU copies are invalidated. */
+START_TEST(ddio_placement)
+{
+	uint32_t local = mem_region(m, 0, MEM_PKT, 1);
+	uint32_t remote = mem_region(m, 1, MEM_PKT, 1);
+
+	mem_cpu_read(m, 0, local);
+	mem_cpu_read(m, 2, remote);
+	mem_nic_write(m, local);
+	mem_nic_write(m, remote);
+	ck_assert_int_eq(mem_where(m, 0, local), MEM_LLC);
+	ck_assert_int_eq(mem_where(m, 2, local), MEM_RCACHE);
+	ck_assert_int_eq(mem_where(m, 2, remote), MEM_DRAM);
+	ck_assert_int_eq(mem_where(m, 0, remote), MEM_RDRAM);
+	ck_assert_int_eq(mem_stats(m)->nic_ddio, 1);
+	ck_assert_int_eq(mem_stats(m)->nic_snoops, 1);
+}
+END_TEST
+
+/* DDIO allocates into ddio_ways of the LLC's ways only: after many DMA
+ * writes, 16 sets x 2 ways = 32 lines are in the LLC, the rest in DRAM. */
+START_TEST(ddio_ways_limit)
+{
+	uint32_t base = mem_region(m, 0, MEM_PKT, 4096);
+	int in_llc = 0;
+
+	for (uint32_t i = 0; i < 4096; i++)
+		mem_nic_write(m, base + i);
+	for (uint32_t i = 0; i < 4096; i++)
+		in_llc += mem_where(m, 0, base + i) == MEM_LLC;
+	ck_assert_int_eq(in_llc, 32);
+}
+END_TEST
+
+/* An LLC eviction takes the private copy with it (inclusive LLC). */
+START_TEST(inclusive_llc)
+{
+	uint32_t base = mem_region(m, 0, MEM_STATE, 4096);
+
+	mem_cpu_read(m, 0, base);
+	ck_assert_int_eq(mem_where(m, 0, base), MEM_PRIV);
+	/* core 1 streams through far more than the LLC holds */
+	for (uint32_t i = 1; i < 4096; i++)
+		mem_cpu_read(m, 1, base + i);
+	ck_assert_int_eq(mem_where(m, 0, base), MEM_DRAM);
+}
+END_TEST
+
+START_TEST(bad_config)
+{
+	struct mem_config c = cfg;
+	const char *err = NULL;
+
+	c.ddio_ways = 8;
+	ck_assert_ptr_null(mem_create(&c, &err));
+	ck_assert_ptr_nonnull(err);
+	c = cfg;
+	c.nic_socket = 2;
+	ck_assert_ptr_null(mem_create(&c, &err));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("mem");
+	TCase *tc = tcase_create("mem");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, dram_then_private);
+	tcase_add_test(tc, remote_cache);
+	tcase_add_test(tc, ddio_placement);
+	tcase_add_test(tc, ddio_ways_limit);
+	tcase_add_test(tc, inclusive_llc);
+	tcase_add_test(tc, bad_config);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_ENV);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -10,6 +10,7 @@
 #include "config.h"
 #include <simgrid/engine.h>
 #include "datadir.h"
+#include "fit.h"
 #include "run.h"
 #include "scenario.h"
 #include "trace.h"
@@ -21,6 +22,8 @@ static void usage(FILE *f)
 "\n"
 "Commands:\n"
 "  run       simulate a scenario's cases: predicted vs measured rates\n"
+"  validate  every measured figure beside its prediction, in or out of the fit\n"
+"  calibrate fit the scenario's free parameters on its calibration cases\n"
 "  trace     run a trace of page_pool operations through a kernel era\n"
 "  keys      list every scenario key with its default, unit and meaning\n"
 "\n"
@@ -153,6 +156,8 @@ int main(int argc, char **argv)
 		int (*run)(int argc, char **argv);
 	} commands[] = {
 		{ "run", run_main },
+		{ "validate", validate_main },
+		{ "calibrate", calibrate_main },
 		{ "trace", cmd_trace },
 		{ "keys", cmd_keys },
 	};

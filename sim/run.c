@@ -14,7 +14,6 @@
 #include "sim.h"
 
 #define RUN_MAX_SET	32
-#define RUN_MAX_REPS	100
 
 enum run_format { FMT_TABLE, FMT_CSV, FMT_JSON };
 
@@ -32,18 +31,6 @@ struct run_opts {
 	int nr_set;
 };
 
-/* One (case, policy) and its replications. */
-struct run_row {
-	const struct scn_case *c;
-	const char *policy;
-	struct sim_result *res;	/* reps results */
-	double measured;	/* Mpps; NAN if none */
-};
-
-/* One figure of a row: mean and 95 % confidence half-width. */
-struct figure {
-	double mean, ci95;
-};
 
 static void usage(FILE *f)
 {
@@ -190,22 +177,23 @@ static void progress(int done, int total, const struct job *j)
 		fprintf(stderr, "\r\033[K");
 }
 
-/* Runs every (row, rep) with at most jobs children at a time. */
-static int run_all(struct run_row *rows, int nr_rows, const struct run_opts *o)
+int run_rows(struct run_row *rows, int nr_rows, int reps,
+	     unsigned long seed, int jobs, const char *file)
 {
-	int total = nr_rows * o->reps, started = 0, done = 0, failed = 0;
-	struct job *running = calloc((size_t)o->jobs, sizeof(*running));
+	int total = nr_rows * reps, started = 0, done = 0, failed = 0;
+	struct job *running = calloc((size_t)jobs, sizeof(*running));
 	int nr_running = 0;
 
+	for (int i = 0; i < nr_rows; i++)
+		rows[i].res = calloc((size_t)reps, sizeof(struct sim_result));
 	while (done < total) {
-		while (nr_running < o->jobs && started < total) {
+		while (nr_running < jobs && started < total) {
 			struct job *j = &running[nr_running];
 
-			j->row = &rows[started / o->reps];
-			j->rep = started % o->reps;
+			j->row = &rows[started / reps];
+			j->rep = started % reps;
 			j->pid = sim_start(j->row->c, j->row->policy,
-					   o->seed + (unsigned long)j->rep,
-					   &j->fd);
+					   seed + (unsigned long)j->rep, &j->fd);
 			if (j->pid < 0) {
 				fprintf(stderr, "ppsim: fork: %s\n",
 					strerror(errno));
@@ -223,7 +211,7 @@ static int run_all(struct run_row *rows, int nr_rows, const struct run_opts *o)
 			sim_collect(j.pid, j.fd, r);
 			if (r->status) {
 				fprintf(stderr, "%s: case %s, policy %s: %s\n",
-					o->file, j.row->c->name, j.row->policy,
+					file, j.row->c->name, j.row->policy,
 					r->why);
 				failed++;
 			}
@@ -235,6 +223,14 @@ static int run_all(struct run_row *rows, int nr_rows, const struct run_opts *o)
 	}
 	free(running);
 	return failed ? -1 : 0;
+}
+
+void run_rows_free(struct run_row *rows, int nr_rows)
+{
+	for (int i = 0; i < nr_rows; i++) {
+		free(rows[i].res);
+		rows[i].res = NULL;
+	}
 }
 
 /* ---- figures ---- */
@@ -313,6 +309,11 @@ static const struct {
 	{ "pp_alloc_waive", "/pkt", m_pp_waive, "ring pages of the wrong node given back" },
 };
 #define NR_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+struct figure run_rate(const struct run_row *row, int reps)
+{
+	return figure_of(row, reps, m_rate);
+}
 
 static const char *saturated(const struct run_row *row, int reps)
 {
@@ -504,7 +505,7 @@ fail:
 
 /* ---- the command ---- */
 
-static double measured_of(const struct scn_case *c, const char *policy)
+double run_measured(const struct scn_case *c, const char *policy)
 {
 	for (int i = 0; i < c->nr_measured; i++)
 		if (!strcmp(c->measured[i].policy, policy))
@@ -529,7 +530,7 @@ static int select_rows(struct scenario *scn, const struct run_opts *o,
 						     c->policies[p]))
 				continue;
 			rows[n] = (struct run_row){ c, c->policies[p], NULL,
-				measured_of(c, c->policies[p]) };
+				run_measured(c, c->policies[p]) };
 			n++;
 		}
 	}
@@ -559,9 +560,7 @@ int run_main(int argc, char **argv)
 		scn_free(scn);
 		return 2;
 	}
-	for (int i = 0; i < nr_rows; i++)
-		rows[i].res = calloc((size_t)o.reps, sizeof(struct sim_result));
-	if (run_all(rows, nr_rows, &o))
+	if (run_rows(rows, nr_rows, o.reps, o.seed, o.jobs, o.file))
 		status = 1;
 	if (!status) {
 		if (o.format == FMT_CSV)
@@ -573,8 +572,7 @@ int run_main(int argc, char **argv)
 		if (o.out && write_out(o.out, rows, nr_rows, o.reps))
 			status = 1;
 	}
-	for (int i = 0; i < nr_rows; i++)
-		free(rows[i].res);
+	run_rows_free(rows, nr_rows);
 	scn_free(scn);
 	return status;
 }

@@ -1,9 +1,41 @@
 /*
- * ppsim run: every case of a scenario under every policy it compares,
- * with replications, as a table, CSV or JSON.
+ * Running a scenario's cases: ppsim run, and the rows that ppsim
+ * calibrate and ppsim validate run through the same machinery.
  */
 #ifndef PPSIM_RUN_H
 #define PPSIM_RUN_H
+
+#include "sim.h"
+
+#define RUN_MAX_REPS	100
+
+/* One (case, policy) and its replications. */
+struct run_row {
+	struct scn_case *c;
+	const char *policy;
+	struct sim_result *res;	/* reps results */
+	double measured;	/* Mpps; NAN if none */
+};
+
+struct figure {
+	double mean;
+	double ci95;		/* half-width; NAN with one replication */
+};
+
+/*
+ * Runs reps replications of every row (seeds seed, seed + 1, ...), at most
+ * jobs at a time, filling row->res (allocated here, freed by
+ * run_rows_free).  Failures are reported on stderr naming file; returns
+ * -1 if any run failed.
+ */
+int run_rows(struct run_row *rows, int nr_rows, int reps,
+	     unsigned long seed, int jobs, const char *file);
+void run_rows_free(struct run_row *rows, int nr_rows);
+
+/* The predicted rate (Mpps) of a row over its replications. */
+struct figure run_rate(const struct run_row *row, int reps);
+/* The measured rate of a case under a policy, NAN if none. */
+double run_measured(const struct scn_case *c, const char *policy);
 
 /* The command; returns the exit status. */
 int run_main(int argc, char **argv);

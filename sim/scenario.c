@@ -16,7 +16,7 @@
 
 enum scn_type {
 	T_INT, T_REAL, T_TIME, T_SIZE, T_FREQ, T_BYTERATE, T_BITRATE,
-	T_PKTRATE, T_WORKLOAD, T_POLICIES, T_MEASURED,
+	T_PKTRATE, T_WORKLOAD, T_POLICIES, T_MEASURED, T_TEXT,
 };
 
 struct scn_key {
@@ -87,13 +87,16 @@ K("case", "duration", T_TIME, duration, "50ms", 1e-6, 3600, "s", "simulated time
 K("case", "sample", T_TIME, sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples"),
 K("case", "policies", T_POLICIES, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
 K("case", "measured", T_MEASURED, measured, "", 0, 0, "Mpps", "measured rates: POLICY:VALUE ..."),
+K("calibrate", "free", T_TEXT, calib_free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
+K("calibrate", "cases", T_TEXT, calib_cases, "", 0, 0, "", "the cases they are fitted on (their measured figures)"),
+K("calibrate", "tolerance", T_REAL, tolerance, "25", 0, 1000, "%", "largest error ppsim validate accepts"),
 };
 
 #define NR_KEYS (sizeof(scn_keys) / sizeof(scn_keys[0]))
 
 static const char *const hw_sections[] = {
 	"cpu", "cache", "mem", "qpi", "pcie", "nic", "driver", "cost",
-	"model", NULL,
+	"model", "calibrate", NULL,
 };
 
 /* ---- values ---- */
@@ -237,6 +240,12 @@ static int parse_measured(struct scn_case *c, const char *text, char *why,
 	return 0;
 }
 
+static bool is_int_field(const struct scn_key *k)
+{
+	return k->type == T_INT ||
+	       k->offset == offsetof(struct scn_case, pkt_size);
+}
+
 /* Sets one key of a case from its text; on error, why says what. */
 static int set_value(struct scn_case *c, const struct scn_key *k,
 		     const char *text, char *why, size_t len)
@@ -260,13 +269,20 @@ static int set_value(struct scn_case *c, const struct scn_key *k,
 		return parse_policies(c, text, why, len);
 	case T_MEASURED:
 		return parse_measured(c, text, why, len);
+	case T_TEXT:
+		if (strlen(text) >= SCN_TEXT_MAX) {
+			snprintf(why, len, "longer than %d characters",
+				 SCN_TEXT_MAX - 1);
+			return -1;
+		}
+		snprintf((char *)field, SCN_TEXT_MAX, "%s", text);
+		return 0;
 	default:
 		break;
 	}
 	if (parse_number(k, text, &v, why, len))
 		return -1;
-	if (k->type == T_INT || (k->type == T_SIZE &&
-				 k->offset == offsetof(struct scn_case, pkt_size)))
+	if (is_int_field(k))
 		*(int *)field = (int)v;
 	else
 		*(double *)field = v;
@@ -332,6 +348,41 @@ static void suggest(const char *section, const char *name, char *out,
 				 scn_keys[i].name);
 		}
 	}
+}
+
+static const struct scn_key *find_dotted(const char *key)
+{
+	const char *dot = strchr(key, '.');
+	char section[32];
+
+	if (!dot)
+		return find_key("case", key);
+	snprintf(section, sizeof(section), "%.*s", (int)(dot - key), key);
+	return find_key(section, dot + 1);
+}
+
+int scn_case_get(const struct scn_case *c, const char *key, double *v)
+{
+	const struct scn_key *k = find_dotted(key);
+	const void *field;
+
+	if (!k || k->type >= T_WORKLOAD)
+		return -1;
+	field = (const char *)c + k->offset;
+	*v = is_int_field(k) ? *(const int *)field : *(const double *)field;
+	return 0;
+}
+
+int scn_case_set(struct scn_case *c, const char *key, const char *value,
+		 char *why, size_t len)
+{
+	const struct scn_key *k = find_dotted(key);
+
+	if (!k) {
+		snprintf(why, len, "unknown key '%s'", key);
+		return -1;
+	}
+	return set_value(c, k, value, why, len);
 }
 
 /* ---- reading files ---- */

@@ -22,6 +22,7 @@
 #define SCN_NAME_MAX	64
 #define SCN_MAX_POLICIES 4
 #define SCN_MAX_CASES	64
+#define SCN_TEXT_MAX	200
 
 enum scn_workload { SCN_XDP_DROP, SCN_XDP_TX };
 
@@ -100,6 +101,10 @@ struct scn_case {
 	struct scn_measured measured[SCN_MAX_POLICIES];
 	int nr_measured;
 	char metric_unit[8];	/* "Mpps" */
+	/* [calibrate]: the same for every case */
+	char calib_free[SCN_TEXT_MAX];	/* KEY:MIN:MAX ... */
+	char calib_cases[SCN_TEXT_MAX];	/* the cases fitted on */
+	double tolerance;	/* % error validate accepts */
 };
 
 struct scenario {
@@ -123,6 +128,14 @@ struct scn_override {
 struct scenario *scn_load(const char *path, const struct scn_override *set,
 			  int nr_set);
 void scn_free(struct scenario *scn);
+
+/* Sets one key ("nic.rx_ring", "duration") of a case as a file would;
+ * returns 0, or -1 with why. */
+int scn_case_set(struct scn_case *c, const char *key, const char *value,
+		 char *why, size_t len);
+
+/* Reads a numeric key back in its base unit; returns 0 or -1. */
+int scn_case_get(const struct scn_case *c, const char *key, double *v);
 
 /* Prints every key: section, name, default, range, unit, help. */
 void scn_print_keys(FILE *f, bool man);

@@ -1,0 +1,499 @@
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include "config.h"
+#include "fit.h"
+#include "run.h"
+
+#define FIT_MAX_PARAMS	8
+#define FIT_MAX_ROWS	(SCN_MAX_CASES * SCN_MAX_POLICIES)
+#define FIT_STEP	0.05	/* finite-difference step, in logit units */
+#define FLAT_PCT	2.0	/* a change smaller than this has no sign */
+
+struct fit_param {
+	char key[64];		/* "cost.rx_pkt" */
+	double lo, hi;
+	double start;
+};
+
+struct fit_opts {
+	const char *file;
+	const char *out;
+	int reps;
+	int jobs;
+	unsigned long seed;
+};
+
+/* What one evaluation of the residuals needs. */
+struct fit_work {
+	struct scenario *scn;
+	struct fit_param p[FIT_MAX_PARAMS];
+	int nr_params;
+	struct run_row rows[FIT_MAX_ROWS];
+	int nr_rows;
+	const struct fit_opts *o;
+	int evaluations;
+	int failed;
+};
+
+static int parse_common(int argc, char **argv, struct fit_opts *o,
+			const char *cmd, bool want_out)
+{
+	static const struct option opts[] = {
+		{ "out", required_argument, NULL, 'o' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int ch;
+
+	*o = (struct fit_opts){ .reps = want_out ? 1 : 3, .jobs = 1,
+				.seed = 1 };
+	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'o':
+			if (!want_out)
+				goto usage;
+			o->out = optarg;
+			break;
+		case 'r':
+			o->reps = (int)strtol(optarg, &end, 10);
+			if (*end || o->reps < 1 || o->reps > RUN_MAX_REPS)
+				goto usage;
+			break;
+		case 's':
+			o->seed = strtoul(optarg, &end, 10);
+			if (*end || optarg[0] == '-')
+				goto usage;
+			break;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*end || o->jobs < 1 || o->jobs > 256)
+				goto usage;
+			break;
+		case 'h':
+			printf("Usage: ppsim %s FILE [--reps N] [--seed S] "
+			       "[-j N]%s\n", cmd, want_out ? " [--out FILE]" : "");
+			exit(0);
+		default:
+			goto usage;
+		}
+	}
+	if (optind == argc - 1) {
+		o->file = argv[optind];
+		return 0;
+	}
+usage:
+	fprintf(stderr, "Usage: ppsim %s FILE [--reps N (1-%d)] [--seed S] "
+		"[-j N (1-256)]%s\n", cmd, RUN_MAX_REPS,
+		want_out ? " [--out FILE]" : "");
+	return -1;
+}
+
+static bool in_fit(const struct scenario *scn, const char *name)
+{
+	char buf[SCN_TEXT_MAX], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", scn->cases[0].calib_cases);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save))
+		if (!strcmp(t, name))
+			return true;
+	return false;
+}
+
+/* Every measured (case, policy), or only those of the fit cases. */
+static int measured_rows(struct scenario *scn, struct run_row *rows,
+			 bool fit_only)
+{
+	int n = 0;
+
+	for (int i = 0; i < scn->nr_cases; i++) {
+		struct scn_case *c = &scn->cases[i];
+
+		if (fit_only && !in_fit(scn, c->name))
+			continue;
+		for (int p = 0; p < c->nr_policies; p++) {
+			double m = run_measured(c, c->policies[p]);
+
+			if (!isnan(m))
+				rows[n++] = (struct run_row){ c, c->policies[p],
+							      NULL, m };
+		}
+	}
+	return n;
+}
+
+/* ---- calibrate ---- */
+
+static int parse_free(struct fit_work *w)
+{
+	const struct scn_case *c = &w->scn->cases[0];
+	char buf[SCN_TEXT_MAX], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", c->calib_free);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save)) {
+		struct fit_param *p = &w->p[w->nr_params];
+		char why[160], *end;
+		struct scn_case probe = *c;
+		double v;
+		char *c1 = strchr(t, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (w->nr_params == FIT_MAX_PARAMS || !c2) {
+			fprintf(stderr, "%s: calibrate.free: '%s': expected "
+				"KEY:MIN:MAX (at most %d)\n", w->o->file, t,
+				FIT_MAX_PARAMS);
+			return -1;
+		}
+		snprintf(p->key, sizeof(p->key), "%.*s", (int)(c1 - t), t);
+		p->lo = strtod(c1 + 1, &end);
+		p->hi = strtod(c2 + 1, &end);
+		if (*end || !(p->lo < p->hi) ||
+		    scn_case_set(&probe, p->key, c2 + 1, why, sizeof(why)) ||
+		    (scn_case_get(&probe, p->key, &v) &&
+		     snprintf(why, sizeof(why), "not a numeric key"))) {
+			fprintf(stderr, "%s: calibrate.free: '%s': %s\n",
+				w->o->file, t, *end || !(p->lo < p->hi) ?
+				"bounds must be numbers, MIN < MAX" : why);
+			return -1;
+		}
+		w->nr_params++;
+	}
+	if (!w->nr_params) {
+		fprintf(stderr, "%s: no [calibrate] free parameters: nothing "
+			"to fit\n", w->o->file);
+		return -1;
+	}
+	return 0;
+}
+
+static double to_param(const struct fit_param *p, double u)
+{
+	return p->lo + (p->hi - p->lo) / (1 + exp(-u));
+}
+
+static double to_logit(const struct fit_param *p, double v)
+{
+	double f = (v - p->lo) / (p->hi - p->lo);
+
+	f = fmin(fmax(f, 1e-6), 1 - 1e-6);
+	return log(f / (1 - f));
+}
+
+static void apply_params(struct fit_work *w, const gsl_vector *u)
+{
+	for (int i = 0; i < w->scn->nr_cases; i++)
+		for (int k = 0; k < w->nr_params; k++) {
+			char v[64], why[160];
+
+			snprintf(v, sizeof(v), "%.10g",
+				 to_param(&w->p[k], gsl_vector_get(u, k)));
+			scn_case_set(&w->scn->cases[i], w->p[k].key, v, why,
+				     sizeof(why));
+		}
+}
+
+/* Relative errors of the fit rows; the same seeds every time (common
+ * random numbers), so differences come from the parameters alone. */
+static int residuals(const gsl_vector *u, void *data, gsl_vector *f)
+{
+	struct fit_work *w = data;
+
+	apply_params(w, u);
+	if (run_rows(w->rows, w->nr_rows, w->o->reps, w->o->seed, w->o->jobs,
+		     w->o->file)) {
+		w->failed = 1;
+		run_rows_free(w->rows, w->nr_rows);
+		return GSL_EFAILED;
+	}
+	for (int i = 0; i < w->nr_rows; i++) {
+		double pred = run_rate(&w->rows[i], w->o->reps).mean;
+
+		gsl_vector_set(f, i, (pred - w->rows[i].measured) /
+				     w->rows[i].measured);
+	}
+	run_rows_free(w->rows, w->nr_rows);
+	w->evaluations++;
+	return GSL_SUCCESS;
+}
+
+/* Forward differences with a step large enough to see past the
+ * simulation's granularity. */
+static int jacobian(const gsl_vector *u, void *data, gsl_matrix *J)
+{
+	struct fit_work *w = data;
+	gsl_vector *f0 = gsl_vector_alloc(w->nr_rows);
+	gsl_vector *f1 = gsl_vector_alloc(w->nr_rows);
+	gsl_vector *v = gsl_vector_alloc(u->size);
+	int rc = residuals(u, data, f0);
+
+	for (size_t k = 0; k < u->size && rc == GSL_SUCCESS; k++) {
+		gsl_vector_memcpy(v, u);
+		gsl_vector_set(v, k, gsl_vector_get(u, k) + FIT_STEP);
+		rc = residuals(v, data, f1);
+		for (int i = 0; i < w->nr_rows && rc == GSL_SUCCESS; i++)
+			gsl_matrix_set(J, i, k, (gsl_vector_get(f1, i) -
+						 gsl_vector_get(f0, i)) / FIT_STEP);
+	}
+	gsl_vector_free(f0);
+	gsl_vector_free(f1);
+	gsl_vector_free(v);
+	return rc;
+}
+
+static void report_iteration(const size_t iter, void *data,
+			     const gsl_multifit_nlinear_workspace *ws)
+{
+	struct fit_work *w = data;
+	gsl_vector *x = gsl_multifit_nlinear_position(ws);
+	double chi = gsl_blas_dnrm2(gsl_multifit_nlinear_residual(ws));
+
+	fprintf(stderr, "iteration %zu: |residual| %.4f ", iter, chi);
+	for (int k = 0; k < w->nr_params; k++)
+		fprintf(stderr, " %s=%.4g", w->p[k].key,
+			to_param(&w->p[k], gsl_vector_get(x, k)));
+	fputc('\n', stderr);
+}
+
+static void default_out(const char *file, char *out, size_t len)
+{
+	char buf[4096];
+	const char *dot;
+
+	snprintf(buf, sizeof(buf), "%s", file);
+	dot = strrchr(buf, '.');
+	snprintf(out, len, "%.*s.cal.ini",
+		 (int)(dot && !strchr(dot, '/') ? dot - buf : (long)strlen(buf)),
+		 buf);
+}
+
+static int write_calibration(struct fit_work *w, const char *path,
+			     const gsl_vector *u, const gsl_vector *f,
+			     const gsl_matrix *covar, double s2, int dof)
+{
+	FILE *out = fopen(path, "w");
+	char section[32] = "";
+
+	if (!out) {
+		fprintf(stderr, "ppsim calibrate: %s: %s\n", path,
+			strerror(errno));
+		return -1;
+	}
+	fprintf(out, "; Written by ppsim %s calibrate from %s: the free "
+		"parameters fitted on\n; the cases '%s' only (%d measured "
+		"figures), seed %lu, %d replication(s).\n; Every other case "
+		"the scenario predicts is out of sample.\n",
+		PACKAGE_VERSION, w->o->file, w->scn->cases[0].calib_cases,
+		w->nr_rows, w->o->seed, w->o->reps);
+	for (int k = 0; k < w->nr_params; k++) {
+		const struct fit_param *p = &w->p[k];
+		const char *dot = strchr(p->key, '.');
+		double v = to_param(p, gsl_vector_get(u, k));
+		/* the delta method through the logistic transform */
+		double dv = (v - p->lo) * (p->hi - v) / (p->hi - p->lo);
+		double se = dof > 0 ? dv * sqrt(s2 * gsl_matrix_get(covar, k, k))
+				    : NAN;
+
+		if (strlen(section) != (size_t)(dot - p->key) ||
+		    strncmp(section, p->key, (size_t)(dot - p->key))) {
+			snprintf(section, sizeof(section), "%.*s",
+				 (int)(dot - p->key), p->key);
+			fprintf(out, "\n[%s]\n", section);
+		}
+		fprintf(out, "%s = %.6g", dot + 1, v);
+		if (isnan(se))
+			fprintf(out, "\t; standard error n/a (no degree of "
+				"freedom left)");
+		else
+			fprintf(out, "\t; standard error %.3g", se);
+		fprintf(out, "; start %g; bounds [%g, %g]\n", p->start, p->lo,
+			p->hi);
+	}
+	fprintf(out, "\n; residuals, (predicted - measured) / measured:\n");
+	for (int i = 0; i < w->nr_rows; i++)
+		fprintf(out, ";   %-14s %-6s %+.2f %%\n", w->rows[i].c->name,
+			w->rows[i].policy, 100 * gsl_vector_get(f, i));
+	return fclose(out);
+}
+
+int calibrate_main(int argc, char **argv)
+{
+	const gsl_multifit_nlinear_type *T = gsl_multifit_nlinear_trust;
+	gsl_multifit_nlinear_parameters params =
+		gsl_multifit_nlinear_default_parameters();
+	gsl_multifit_nlinear_fdf fdf;
+	gsl_multifit_nlinear_workspace *ws = NULL;
+	struct fit_work w = { 0 };
+	struct fit_opts o;
+	char out[4096];
+	gsl_vector *u0 = NULL;
+	gsl_matrix *covar = NULL;
+	int info, status = 1, dof;
+	double chisq = 0;
+
+	gsl_set_error_handler_off();
+	if (parse_common(argc, argv, &o, "calibrate", true))
+		return 2;
+	w.o = &o;
+	w.scn = scn_load(o.file, NULL, 0);
+	if (!w.scn)
+		return 2;
+	if (parse_free(&w))
+		goto bad;
+	w.nr_rows = measured_rows(w.scn, w.rows, true);
+	if (w.nr_rows < w.nr_params) {
+		fprintf(stderr, "%s: %d measured figures in the calibrate "
+			"cases ('%s') cannot fit %d parameters\n", o.file,
+			w.nr_rows, w.scn->cases[0].calib_cases, w.nr_params);
+		goto bad;
+	}
+	u0 = gsl_vector_alloc(w.nr_params);
+	for (int k = 0; k < w.nr_params; k++) {
+		scn_case_get(&w.scn->cases[0], w.p[k].key, &w.p[k].start);
+		gsl_vector_set(u0, k, to_logit(&w.p[k], w.p[k].start));
+	}
+	fdf = (gsl_multifit_nlinear_fdf){ .f = residuals, .df = jacobian,
+		.n = (size_t)w.nr_rows, .p = (size_t)w.nr_params,
+		.params = &w };
+	ws = gsl_multifit_nlinear_alloc(T, &params, fdf.n, fdf.p);
+	if (gsl_multifit_nlinear_init(u0, &fdf, ws) ||
+	    gsl_multifit_nlinear_driver(40, 1e-4, 1e-6, 1e-8,
+					report_iteration, &w, &info, ws) ||
+	    w.failed) {
+		fprintf(stderr, "ppsim calibrate: the fit failed%s\n",
+			w.failed ? ": a simulation failed" : "");
+		goto done;
+	}
+	covar = gsl_matrix_alloc(w.nr_params, w.nr_params);
+	gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(ws), 0.0, covar);
+	gsl_blas_ddot(gsl_multifit_nlinear_residual(ws),
+		      gsl_multifit_nlinear_residual(ws), &chisq);
+	dof = w.nr_rows - w.nr_params;
+	if (o.out)
+		snprintf(out, sizeof(out), "%s", o.out);
+	else
+		default_out(o.file, out, sizeof(out));
+	if (!write_calibration(&w, out, gsl_multifit_nlinear_position(ws),
+			       gsl_multifit_nlinear_residual(ws), covar,
+			       dof > 0 ? chisq / dof : NAN, dof)) {
+		printf("calibration written to %s after %d simulations of "
+		       "each fit case (%zu iterations)\n", out, w.evaluations,
+		       gsl_multifit_nlinear_niter(ws));
+		status = 0;
+	}
+done:
+	gsl_multifit_nlinear_free(ws);
+	gsl_vector_free(u0);
+	gsl_matrix_free(covar);
+	scn_free(w.scn);
+	return status;
+bad:
+	scn_free(w.scn);
+	return 2;
+}
+
+/* ---- validate ---- */
+
+static int sign_of(double before, double after)
+{
+	double pct = (after - before) / before * 100;
+
+	return pct > FLAT_PCT ? 1 : pct < -FLAT_PCT ? -1 : 0;
+}
+
+/* Does each case's change from its first policy to the others have the
+ * measured sign?  Prints one line a change; returns the mismatches. */
+static int direction_check(const struct run_row *rows, int nr_rows,
+			   int reps)
+{
+	static const char *const word[] = { "down", "flat", "up" };
+	int bad = 0;
+
+	for (int i = 0; i < nr_rows; i++) {
+		for (int j = i + 1; j < nr_rows; j++) {
+			int ms, ps;
+
+			if (rows[j].c != rows[i].c)
+				continue;
+			ms = sign_of(rows[i].measured, rows[j].measured);
+			ps = sign_of(run_rate(&rows[i], reps).mean,
+				     run_rate(&rows[j], reps).mean);
+			printf("# %-12s %s -> %s: measured %s, predicted %s%s\n",
+			       rows[i].c->name, rows[i].policy, rows[j].policy,
+			       word[ms + 1], word[ps + 1],
+			       ms == ps ? "" : "  MISMATCH");
+			bad += ms != ps;
+		}
+	}
+	return bad;
+}
+
+int validate_main(int argc, char **argv)
+{
+	struct run_row rows[FIT_MAX_ROWS];
+	struct scenario *scn;
+	struct fit_opts o;
+	int nr_rows, over = 0, out_n = 0, mismatches;
+	double tol, out_abs = 0;
+
+	gsl_set_error_handler_off();
+	if (parse_common(argc, argv, &o, "validate", false))
+		return 2;
+	scn = scn_load(o.file, NULL, 0);
+	if (!scn)
+		return 2;
+	nr_rows = measured_rows(scn, rows, false);
+	if (!nr_rows) {
+		fprintf(stderr, "%s: no case has a measured figure\n", o.file);
+		scn_free(scn);
+		return 2;
+	}
+	tol = scn->cases[0].tolerance;
+	if (run_rows(rows, nr_rows, o.reps, o.seed, o.jobs, o.file)) {
+		run_rows_free(rows, nr_rows);
+		scn_free(scn);
+		return 1;
+	}
+	printf("# ppsim %s validate %s  seed %lu  reps %d  tolerance %g %%\n",
+	       PACKAGE_VERSION, o.file, o.seed, o.reps, tol);
+	printf("%-12s %-6s %8s %9s %6s %7s %-4s\n", "case", "policy",
+	       "measured", "predicted", "ci95", "err%", "fit");
+	for (int i = 0; i < nr_rows; i++) {
+		struct figure f = run_rate(&rows[i], o.reps);
+		double err = (f.mean - rows[i].measured) / rows[i].measured * 100;
+		bool fit = in_fit(scn, rows[i].c->name);
+
+		printf("%-12s %-6s %8.2f %9.2f %6.2f %+7.1f %-4s%s\n",
+		       rows[i].c->name, rows[i].policy, rows[i].measured,
+		       f.mean, isnan(f.ci95) ? 0 : f.ci95, err,
+		       fit ? "in" : "out", fabs(err) > tol ? "  OVER" : "");
+		over += fabs(err) > tol;
+		if (!fit) {
+			out_abs += fabs(err);
+			out_n++;
+		}
+	}
+	if (out_n)
+		printf("# mean absolute error out of the fit: %.1f %% over %d "
+		       "figures\n", out_abs / out_n, out_n);
+	else
+		printf("# every measured figure was in the fit: nothing is "
+		       "validated out of sample\n");
+	mismatches = direction_check(rows, nr_rows, o.reps);
+	printf("# %d of %d figures over the tolerance, %d direction "
+	       "mismatches\n", over, nr_rows, mismatches);
+	run_rows_free(rows, nr_rows);
+	scn_free(scn);
+	return over || mismatches ? 1 : 0;
+}

@@ -82,8 +82,8 @@ struct scn_case {
 	double c_dma_map;	/* dma map + unmap, per page */
 	double c_doorbell;	/* MMIO doorbell write */
 	/* [model] */
-	double mlp_stream;	/* overlap of sequential ring accesses */
-	double mlp_random;	/* overlap of packet and page accesses */
+	double hide_stream;	/* s of a ring read prefetchers hide */
+	double hide_random;	/* s of a packet or page read prefetch hides */
 	double store_exposure;	/* fraction of a store miss the core waits */
 	double jitter;		/* coefficient of variation of a poll's time */
 	/* [global] and [case] */

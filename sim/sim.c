@@ -348,7 +348,7 @@ static int build_world(struct world *w, const struct scn_case *c,
 		.c_pp_fast = c->c_pp_fast, .c_pp_ring = c->c_pp_ring,
 		.c_page_alloc = c->c_page_alloc, .c_page_free = c->c_page_free,
 		.c_dma_map = c->c_dma_map, .c_doorbell = c->c_doorbell,
-		.mlp_stream = c->mlp_stream, .mlp_random = c->mlp_random,
+		.hide_stream = c->hide_stream, .hide_random = c->hide_random,
 		.store_exposure = c->store_exposure, .qpi_lat = c->qpi_lat,
 	};
 

@@ -99,12 +99,13 @@ static u32 spage_line(const struct rxq *q, const struct page *page)
 
 /* ---- CPU accesses, charged to the poll being run ---- */
 
-static void cpu_read(struct rxq *q, u32 line, double mlp)
+/* A read the core waits for beyond what prefetching hid (hide, s). */
+static void cpu_read(struct rxq *q, u32 line, double hide)
 {
 	double lat = mem_cpu_read(q->m, q->core, line);
 
-	if (q->cur && lat > q->hit)
-		q->cur->stall += (lat - q->hit) / mlp;
+	if (q->cur && lat > q->hit + hide)
+		q->cur->stall += lat - q->hit - hide;
 }
 
 static void cpu_store(struct rxq *q, u32 line)
@@ -153,7 +154,7 @@ static struct page *cache_get(struct rxq *q)
 		return NULL;
 	}
 	page = q->pc[q->pc_head & q->pc_mask];
-	cpu_read(q, spage_line(q, page), q->cfg.mlp_random);
+	cpu_read(q, spage_line(q, page), q->cfg.hide_random);
 	if (page_ref_count(page) != 1) {
 		q->st.cache_busy++;
 		return NULL;
@@ -166,7 +167,7 @@ static struct page *cache_get(struct rxq *q)
 /* mlx5e_page_release(rq, di, recycle = true) */
 static void release_page(struct rxq *q, struct page *page)
 {
-	cpu_read(q, spage_line(q, page), q->cfg.mlp_random);
+	cpu_read(q, spage_line(q, page), q->cfg.hide_random);
 	if (q->cfg.page_cache && cache_put(q, page))
 		return;
 	q->cur->cycles += q->cfg.c_dma_map / 2;		/* unmap */
@@ -342,7 +343,7 @@ static void poll_tx_cq(struct rxq *q)
 	while (q->tx_cqe_cons != q->tx_cqe_prod && budget > 0) {
 		u32 c = q->tx_cqe_cons & q->tx_mask;
 
-		cpu_read(q, q->l.tx_cqe + c, q->cfg.mlp_stream);
+		cpu_read(q, q->l.tx_cqe + c, q->cfg.hide_stream);
 		while (q->tx_cons != q->tx_cqe_end[c] && budget-- > 0) {
 			struct page *page = q->tx_page[q->tx_cons & q->tx_mask];
 
@@ -379,7 +380,7 @@ static void poll_rx_cq(struct rxq *q, int budget)
 		u32 i = q->cq_cons & q->rx_mask;
 		struct page *page = q->rx_page[i];
 
-		cpu_read(q, q->l.cqe + i, q->cfg.mlp_stream);
+		cpu_read(q, q->l.cqe + i, q->cfg.hide_stream);
 		q->rx_page[i] = NULL;
 		q->cq_cons++;
 		if (page_to_nid(page) == numa_mem_id()) {
@@ -388,7 +389,7 @@ static void poll_rx_cq(struct rxq *q, int budget)
 		}
 		/* the XDP program reads the headers */
 		for (int k = 0; k < q->pkt_lines && k < 2; k++)
-			cpu_read(q, pkt_line(q, page, k), q->cfg.mlp_random);
+			cpu_read(q, pkt_line(q, page, k), q->cfg.hide_random);
 		q->cur->cycles += q->cfg.c_rx_pkt + q->cfg.c_xdp;
 		q->cur->rx++;
 		q->st.rx_packets++;
@@ -427,7 +428,7 @@ void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out)
 	q->pol->stats(q->pool, &before);
 	q->st.polls++;
 	out->cycles += q->cfg.c_poll;
-	cpu_read(q, q->l.state + ST_POOL, q->cfg.mlp_random);
+	cpu_read(q, q->l.state + ST_POOL, q->cfg.hide_random);
 
 	poll_tx_cq(q);
 	if (q->pol->driver_nid_check == PP_NID_AT_POLL)

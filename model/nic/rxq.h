@@ -39,8 +39,9 @@ struct rxq_config {
 	/* cycles */
 	double c_rx_pkt, c_xdp, c_tx_pkt, c_poll, c_pp_fast, c_pp_ring;
 	double c_page_alloc, c_page_free, c_dma_map, c_doorbell;
-	/* how much of a miss the core waits for */
-	double mlp_stream, mlp_random, store_exposure;
+	/* how much of a miss the core waits for: prefetching hides the
+	 * first hide_* seconds of a read; a store stalls for a fraction */
+	double hide_stream, hide_random, store_exposure;
 	double qpi_lat;		/* s, for a remote MMIO doorbell */
 };
 

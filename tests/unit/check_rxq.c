@@ -26,7 +26,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 		.c_rx_pkt = 100, .c_xdp = 10, .c_tx_pkt = 50, .c_poll = 100,
 		.c_pp_fast = 19, .c_pp_ring = 54, .c_page_alloc = 100,
 		.c_page_free = 100, .c_dma_map = 30, .c_doorbell = 50,
-		.mlp_stream = 4, .mlp_random = 1, .store_exposure = 0.25,
+		.hide_stream = 20e-9, .hide_random = 0, .store_exposure = 0.25,
 		.qpi_lat = 50e-9,
 	};
 }

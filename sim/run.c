@@ -10,6 +10,7 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_statistics_double.h>
 #include "config.h"
+#include "plot.h"
 #include "run.h"
 #include "sim.h"
 
@@ -474,33 +475,124 @@ static void write_transient(FILE *f, const struct run_row *rows, int nr_rows,
 		}
 }
 
-static int write_out(const char *dir, const struct run_row *rows,
-		     int nr_rows, int reps)
+/* The flat tables the plot scripts read. */
+static void write_plot_data(FILE *rates, FILE *split,
+			    const struct run_row *rows, int nr_rows, int reps)
 {
-	char path[4096];
+	fprintf(rates, "label,case,policy,measured_mpps,predicted_mpps,ci95\n");
+	fprintf(split, "label,case,policy,cpu_ns,stall_ns,idle_ns\n");
+	for (int i = 0; i < nr_rows; i++) {
+		const struct run_row *row = &rows[i];
+		struct figure rate = figure_of(row, reps, m_rate);
+
+		fprintf(rates, "%s %s,%s,%s", row->c->name, row->policy,
+			row->c->name, row->policy);
+		csv_num(rates, row->measured);
+		csv_num(rates, rate.mean);
+		csv_num(rates, isnan(rate.ci95) ? 0 : rate.ci95);
+		fputc('\n', rates);
+		fprintf(split, "%s %s,%s,%s,%.6g,%.6g,%.6g\n", row->c->name,
+			row->policy, row->c->name, row->policy,
+			figure_of(row, reps, m_cpu).mean,
+			figure_of(row, reps, m_stall).mean,
+			figure_of(row, reps, m_idle).mean);
+	}
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path,
+		      size_t len)
+{
 	FILE *f;
+
+	snprintf(path, len, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		fprintf(stderr, "ppsim run: %s: %s\n", path, strerror(errno));
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	if (fclose(f)) {
+		fprintf(stderr, "ppsim run: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Every case that compares policies across time gets its transient. */
+static int draw_plots(const char *dir, const struct run_row *rows,
+		      int nr_rows, const struct run_opts *o)
+{
+	char vars[2048], out[4096], title[512];
+	int rc = 0;
+
+	if (!plot_available())
+		return 0;
+	snprintf(title, sizeof(title), "%s (ppsim %s, seed %lu, %d reps)",
+		 o->file, PACKAGE_VERSION, o->seed, o->reps);
+	snprintf(vars, sizeof(vars), "data='%s/rates.csv'; title='%s'", dir,
+		 title);
+	snprintf(out, sizeof(out), "%s/rates", dir);
+	rc |= plot_draw("rates.gp", vars, out);
+	snprintf(vars, sizeof(vars), "data='%s/split.csv'; title='%s'", dir,
+		 title);
+	snprintf(out, sizeof(out), "%s/split", dir);
+	rc |= plot_draw("split.gp", vars, out);
+	for (int i = 0; i < nr_rows; i++) {
+		const struct scn_case *c = rows[i].c;
+		char policies[128] = "";
+
+		if (i && rows[i - 1].c == c)
+			continue;
+		for (int j = i; j < nr_rows && rows[j].c == c; j++)
+			snprintf(policies + strlen(policies),
+				 sizeof(policies) - strlen(policies), "%s%s",
+				 j > i ? " " : "", rows[j].policy);
+		snprintf(vars, sizeof(vars), "data='%s/transient.csv'; "
+			 "case='%s'; policies='%s'; migrate=%g; title='%s: %s'",
+			 dir, c->name, policies, c->migrate_at, c->name, title);
+		snprintf(out, sizeof(out), "%s/transient-%s", dir, c->name);
+		rc |= plot_draw("transient.gp", vars, out);
+	}
+	return rc ? -1 : 0;
+}
+
+static int write_out(const char *dir, const struct run_row *rows,
+		     int nr_rows, const struct run_opts *o)
+{
+	char p1[4096], p2[4096];
+	FILE *f, *g;
+	int rc = 0;
 
 	if (mkdir(dir, 0777) && errno != EEXIST) {
 		fprintf(stderr, "ppsim run: --out %s: %s\n", dir,
 			strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	if (!(f = fopen(path, "w")))
-		goto fail;
-	write_csv(f, rows, nr_rows, reps);
-	if (fclose(f))
-		goto fail;
-	snprintf(path, sizeof(path), "%s/transient.csv", dir);
-	if (!(f = fopen(path, "w")))
-		goto fail;
-	write_transient(f, rows, nr_rows, reps);
-	if (fclose(f))
-		goto fail;
-	return 0;
-fail:
-	fprintf(stderr, "ppsim run: %s: %s\n", path, strerror(errno));
-	return -1;
+	if (!(f = open_out(dir, "results.csv", p1, sizeof(p1))))
+		return -1;
+	write_csv(f, rows, nr_rows, o->reps);
+	rc |= close_out(f, p1);
+	if (!(f = open_out(dir, "transient.csv", p1, sizeof(p1))))
+		return -1;
+	write_transient(f, rows, nr_rows, o->reps);
+	rc |= close_out(f, p1);
+	f = open_out(dir, "rates.csv", p1, sizeof(p1));
+	g = open_out(dir, "split.csv", p2, sizeof(p2));
+	if (!f || !g) {
+		if (f)
+			fclose(f);
+		if (g)
+			fclose(g);
+		return -1;
+	}
+	write_plot_data(f, g, rows, nr_rows, o->reps);
+	rc |= close_out(f, p1);
+	rc |= close_out(g, p2);
+	if (rc)
+		return -1;
+	return draw_plots(dir, rows, nr_rows, o);
 }
 
 /* ---- the command ---- */
@@ -569,7 +661,7 @@ int run_main(int argc, char **argv)
 			write_json(stdout, rows, nr_rows, o.reps, &o);
 		else
 			write_table(stdout, rows, nr_rows, o.reps, &o);
-		if (o.out && write_out(o.out, rows, nr_rows, o.reps))
+		if (o.out && write_out(o.out, rows, nr_rows, &o))
 			status = 1;
 	}
 	run_rows_free(rows, nr_rows);

@@ -24,7 +24,7 @@ bad() {
 	fi
 }
 
-echo "1..26"
+echo "1..28"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -65,6 +65,15 @@ local55=$(awk -F, '$1 == "far-drop" && $2 == "v5.5" && $3 == "local_pages" { pri
 grep -q '^far-tx,v5.5,saturated,resource,cpu,' "$tmp/a.csv" && ok "saturated resource named" || not_ok "saturated resource named"
 [ -s "$tmp/o/transient.csv" ] && head -1 "$tmp/o/transient.csv" | grep -q '^case,policy,rep,t_s,rate_mpps,local_pages$' &&
 	ok "transient written" || not_ok "transient written"
+
+head -1 "$tmp/o/rates.csv" | grep -qx 'label,case,policy,measured_mpps,predicted_mpps,ci95' &&
+	grep -q '^far-drop v5.4,far-drop,v5.4,4.4,' "$tmp/o/rates.csv" && ok "plot data written" || not_ok "plot data written"
+if command -v gnuplot >/dev/null 2>&1; then
+	[ -s "$tmp/o/rates.png" ] && [ -s "$tmp/o/split.svg" ] && [ -s "$tmp/o/transient-far-drop.png" ] &&
+		ok "plots drawn" || not_ok "plots drawn"
+else
+	ok "plots drawn # SKIP gnuplot is not installed"
+fi
 
 # same seed, same bytes; another seed, other figures
 "$ppsim" run "$tiny" --format csv >"$tmp/b.csv" 2>/dev/null

@@ -1,0 +1,37 @@
+# The rate and the fraction of packets in CPU-local pages over time, across
+# the irq migration, one line per policy (first replication).
+# Input: DIR/transient.csv written by ppsim run --out DIR
+#   case,policy,rep,t_s,rate_mpps,local_pages
+# Use: gnuplot -e "data='transient.csv'; case='far-drop'; policies='v5.4 v5.5';
+#                  out='far-drop.png'; title='...'" transient.gp
+if (!exists("data")) data = 'transient.csv'
+if (!exists("case")) case = 'far-drop'
+if (!exists("policies")) policies = 'v5.4 v5.5'
+if (!exists("out")) out = case.'.png'
+if (!exists("title")) title = 'ppsim: '.case
+if (!exists("migrate")) migrate = -1
+if (out[strlen(out)-3:] eq '.svg') {
+	set terminal svg size 900,600 dynamic font 'sans,11'
+} else {
+	set terminal pngcairo size 900,600 font 'sans,10'
+}
+set output out
+set datafile separator ','
+set termoption noenhanced
+set multiplot layout 2,1 title title
+set lmargin 10
+set grid
+set key bottom right
+if (migrate >= 0) { set arrow 1 from migrate*1e3, graph 0 to migrate*1e3, graph 1 nohead dt 2 lc rgb '#888888' }
+set ylabel 'packet rate (Mpps)'
+set yrange [0:*]
+set format x ''
+plot for [p in policies] data using ($4*1e3):((strcol(1) eq case && strcol(2) eq p && $3 == 1) ? $5 : NaN) \
+	with lines lw 2 title p
+set ylabel 'packets in local pages (%)'
+set xlabel 'simulated time (ms)'
+set format x '%g'
+set yrange [-5:105]
+plot for [p in policies] data using ($4*1e3):((strcol(1) eq case && strcol(2) eq p && $3 == 1) ? 100*$6 : NaN) \
+	with lines lw 2 title p
+unset multiplot

@@ -9,6 +9,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <simgrid/actor.h>
+#include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
@@ -43,7 +44,7 @@ struct world {
 	gsl_rng *rng;
 	sg_sem_t irq;
 	bool irq_armed;
-	sg_mailbox_t pcie_mb;
+	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
 	double offered_pps;
 	double t_start, t_end;
 	/* accumulators */
@@ -75,7 +76,9 @@ static int write_platform(const struct scn_case *c, char *path, size_t len)
 			c->freq);
 	fprintf(f, "<host id=\"nic\" speed=\"1Gf\"/>\n");
 	for (int s = 0; s < c->sockets; s++)
-		fprintf(f, "<host id=\"root%d\" speed=\"1Gf\"/>\n", s);
+		fprintf(f, "<host id=\"mem%d\" speed=\"1Gf\"/>\n"
+			"<link id=\"dram%d\" bandwidth=\"%.17gBps\" "
+			"latency=\"0s\"/>\n", s, s, c->mem_bw);
 	fprintf(f, "<link id=\"pcie\" bandwidth=\"%.17gBps\" "
 		"latency=\"%.17gs\"/>\n", c->pcie_bw, c->pcie_lat);
 	for (int s = 0; s < c->sockets; s++)
@@ -83,16 +86,18 @@ static int write_platform(const struct scn_case *c, char *path, size_t len)
 			fprintf(f, "<link id=\"qpi%d-%d\" bandwidth=\"%.17gBps\" "
 				"latency=\"%.17gs\"/>\n", s, t, c->qpi_bw,
 				c->qpi_lat);
+	/* DMA to node s: PCIe, the interconnect if s is not the NIC's
+	 * node, then node s's memory channels */
 	for (int s = 0; s < c->sockets; s++) {
-		fprintf(f, "<route src=\"nic\" dst=\"root%d\"><link_ctn "
+		fprintf(f, "<route src=\"nic\" dst=\"mem%d\"><link_ctn "
 			"id=\"pcie\"/>", s);
 		if (s != c->nic_node)
 			fprintf(f, "<link_ctn id=\"qpi%d-%d\"/>",
 				s < c->nic_node ? s : c->nic_node,
 				s < c->nic_node ? c->nic_node : s);
-		fprintf(f, "</route>\n");
+		fprintf(f, "<link_ctn id=\"dram%d\"/></route>\n", s);
 		for (int t = s + 1; t < c->sockets; t++)
-			fprintf(f, "<route src=\"root%d\" dst=\"root%d\">"
+			fprintf(f, "<route src=\"mem%d\" dst=\"mem%d\">"
 				"<link_ctn id=\"qpi%d-%d\"/></route>\n", s, t,
 				s, t);
 	}
@@ -115,16 +120,34 @@ static struct world *self_world(void)
 	return sg_actor_self_get_data();
 }
 
-/* Receives the NIC's DMA traffic at the NIC's root port: the transfer
- * time is what SimGrid's network model makes of it. */
-static void pcie_sink(int argc, char **argv)
+/* Receives the NIC's DMA traffic at a node's memory: the transfer time is
+ * what SimGrid's network model makes of PCIe, the interconnect and the
+ * memory channels, shared between every flow on them. */
+static void dma_sink(int argc, char **argv)
 {
 	struct world *w = self_world();
+	int node = atoi(argv[0]);
 
 	(void)argc;
-	(void)argv;
 	for (;;)
-		sg_mailbox_get(w->pcie_mb);
+		sg_mailbox_get(w->dma_mb[node]);
+}
+
+/* One DMA burst: the bytes for every node move at once. */
+static void dma_transfer(struct world *w, const double bytes[])
+{
+	sg_comm_t comms[MEM_MAX_SOCKETS];
+	size_t n = 0;
+
+	for (int s = 0; s < w->c->sockets; s++) {
+		if (bytes[s] <= 0)
+			continue;
+		w->pcie_bytes += bytes[s];
+		comms[n++] = sg_mailbox_put_async(w->dma_mb[s], w,
+						  (long)bytes[s]);
+	}
+	if (n)
+		sg_comm_wait_all(comms, n);
 }
 
 static void nic_actor(int argc, char **argv)
@@ -136,7 +159,7 @@ static void nic_actor(int argc, char **argv)
 	(void)argc;
 	(void)argv;
 	for (;;) {
-		double now, elapsed, bytes = 0;
+		double now, elapsed, bytes[MEM_MAX_SOCKETS] = { 0 };
 		unsigned int arrived;
 		int take;
 
@@ -152,12 +175,9 @@ static void nic_actor(int argc, char **argv)
 			carry = c->budget;
 		w->arrived += arrived;
 		w->phy_drops += arrived - (unsigned int)take;
-		rxq_nic_rx(w->q, take, &bytes);
-		rxq_nic_tx(w->q, &bytes);
-		if (bytes > 0) {
-			w->pcie_bytes += bytes;
-			sg_mailbox_put(w->pcie_mb, w, (long)bytes);
-		}
+		rxq_nic_rx(w->q, take, bytes);
+		rxq_nic_tx(w->q, bytes);
+		dma_transfer(w, bytes);
 		if (w->irq_armed && rxq_pending(w->q)) {
 			w->irq_armed = false;
 			sg_sem_release(w->irq);
@@ -367,12 +387,13 @@ static int build_world(struct world *w, const struct scn_case *c,
 
 static void start_actor(const char *name, sg_host_t host,
 			void (*code)(int, char **), struct world *w,
-			bool daemon)
+			bool daemon, const char *arg)
 {
 	sg_actor_t a = sg_actor_init(name, host);
+	const char *argv[] = { arg, NULL };
 
 	sg_actor_set_data(a, w);
-	sg_actor_start_(a, (xbt_main_func_t)code, 0, NULL);
+	sg_actor_start_(a, (xbt_main_func_t)code, arg ? 1 : 0, argv);
 	if (daemon)
 		sg_actor_daemonize(a);
 }
@@ -410,13 +431,19 @@ static void child_run(const struct scn_case *c, const char *policy,
 	simgrid_load_platform(platform);
 	unlink(platform);
 	w.irq = sg_sem_init(0);
-	w.pcie_mb = sg_mailbox_by_name("pcie");
-	snprintf(why, sizeof(why), "root%d", c->nic_node);
-	start_actor("pcie-sink", sg_host_by_name(why), pcie_sink, &w, true);
-	start_actor("nic", sg_host_by_name("nic"), nic_actor, &w, true);
-	start_actor("napi", cpu_host(c->irq_cpu), napi_actor, &w, true);
+	for (int s = 0; s < c->sockets; s++) {
+		char node[8], mem[16];
+
+		snprintf(node, sizeof(node), "%d", s);
+		snprintf(mem, sizeof(mem), "mem%d", s);
+		w.dma_mb[s] = sg_mailbox_by_name(mem);
+		start_actor("dma-sink", sg_host_by_name(mem), dma_sink, &w,
+			    true, node);
+	}
+	start_actor("nic", sg_host_by_name("nic"), nic_actor, &w, true, NULL);
+	start_actor("napi", cpu_host(c->irq_cpu), napi_actor, &w, true, NULL);
 	start_actor("monitor", sg_host_by_name("nic"), monitor_actor, &w,
-		    false);
+		    false, NULL);
 	simgrid_run();
 	summarize(&w);
 	if (rxq_check(w.q, why, sizeof(why)) ||

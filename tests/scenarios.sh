@@ -24,7 +24,7 @@ bad() {
 	fi
 }
 
-echo "1..28"
+echo "1..30"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -74,6 +74,18 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	ok "plots drawn # SKIP gnuplot is not installed"
 fi
+
+# the resource that limits: a narrow PCIe link, or the offered load
+"$ppsim" run "$tiny" --case close-drop --policy v5.5 --reps 1 --format csv \
+	--set pcie.bw=0.5GB/s >"$tmp/p.csv" 2>"$tmp/out"
+grep -q '^close-drop,v5.5,saturated,resource,pcie,' "$tmp/p.csv" &&
+	awk -F, '$3 == "rate" { exit !($5 > 2.2 && $5 < 2.7) }' "$tmp/p.csv" &&
+	ok "PCIe-bound: ~0.5 GB/s of ~200-byte transfers" || not_ok "PCIe-bound ($(grep -E ',rate,|saturated' "$tmp/p.csv" | tr '\n' ' '))"
+"$ppsim" run "$tiny" --case close-drop --policy v5.5 --reps 1 --format csv \
+	--set rate=3Mpps >"$tmp/l.csv" 2>"$tmp/out"
+grep -q '^close-drop,v5.5,saturated,resource,none,' "$tmp/l.csv" &&
+	awk -F, '$3 == "rate" { r = $5 } $3 == "idle_time" { i = $5 } END { exit !(r > 2.9 && r < 3.1 && i > 100) }' "$tmp/l.csv" &&
+	ok "under load: the offered rate, NAPI idle" || not_ok "under load ($(grep -E ',rate,|idle_time|saturated' "$tmp/l.csv" | tr '\n' ' '))"
 
 # same seed, same bytes; another seed, other figures
 "$ppsim" run "$tiny" --format csv >"$tmp/b.csv" 2>/dev/null

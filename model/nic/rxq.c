@@ -275,34 +275,34 @@ static double pcie_bytes_of(int payload)
 		((payload + PCIE_MPS - 1) / PCIE_MPS);
 }
 
-int rxq_nic_rx(struct rxq *q, int n, double *pcie_bytes)
+int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS])
 {
-	int accepted = 0;
+	int accepted = 0, cq_node = q->cfg.channel_node;
 
+	if (q->posted - q->cq_prod < (u32)n) {
+		q->st.rx_out_of_buffer += (u32)n - (q->posted - q->cq_prod);
+		n = (int)(q->posted - q->cq_prod);
+	}
 	for (int i = 0; i < n; i++) {
 		u32 idx = q->cq_prod & q->rx_mask;
-		struct page *page;
+		struct page *page = q->rx_page[idx];
 
-		if (q->cq_prod == q->posted) {
-			q->st.rx_out_of_buffer++;
-			continue;
-		}
-		page = q->rx_page[idx];
-		if (idx % WQE_PER_LINE == 0)	/* descriptor fetch */
+		if (idx % WQE_PER_LINE == 0) {	/* descriptor fetch */
 			mem_nic_read(q->m, q->l.rx_wqe + idx / WQE_PER_LINE);
+			bytes[q->cfg.nic_node] += pcie_bytes_of(MEM_LINE);
+		}
 		for (int k = 0; k < q->pkt_lines; k++)
 			mem_nic_write(q->m, pkt_line(q, page, k));
 		mem_nic_write(q->m, q->l.cqe + idx);
 		q->cq_prod++;
 		accepted++;
-		*pcie_bytes += pcie_bytes_of(q->cfg.pkt_size) +
-			       pcie_bytes_of(MEM_LINE) +
-			       pcie_bytes_of(16);
+		bytes[page_to_nid(page)] += pcie_bytes_of(q->cfg.pkt_size);
+		bytes[cq_node] += pcie_bytes_of(MEM_LINE);
 	}
 	return accepted;
 }
 
-int rxq_nic_tx(struct rxq *q, double *pcie_bytes)
+int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS])
 {
 	int sent = 0;
 
@@ -317,14 +317,14 @@ int rxq_nic_tx(struct rxq *q, double *pcie_bytes)
 			mem_nic_read(q->m, pkt_line(q, page, k));
 		q->tx_sent++;
 		sent++;
-		*pcie_bytes += pcie_bytes_of(q->cfg.pkt_size) +
-			       pcie_bytes_of(MEM_LINE);
+		bytes[page_to_nid(page)] += pcie_bytes_of(q->cfg.pkt_size);
+		bytes[q->cfg.nic_node] += pcie_bytes_of(MEM_LINE);
 	}
 	/* one completion for the doorbell's batch */
 	q->tx_cqe_end[q->tx_cqe_prod & q->tx_mask] = q->tx_sent;
 	mem_nic_write(q->m, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask));
 	q->tx_cqe_prod++;
-	*pcie_bytes += pcie_bytes_of(MEM_LINE);
+	bytes[q->cfg.channel_node] += pcie_bytes_of(MEM_LINE);
 	return sent;
 }
 

@@ -83,10 +83,11 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 void rxq_free(struct rxq *q);
 
 /* NIC: n packets arrive; returns how many found a descriptor.  Adds the
- * bytes crossing PCIe to *pcie_bytes. */
-int rxq_nic_rx(struct rxq *q, int n, double *pcie_bytes);
+ * bytes its DMA moves across PCIe to bytes[node], by the node of the
+ * memory they go to or come from. */
+int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS]);
 /* NIC: sends what XDP_TX posted; returns frames sent. */
-int rxq_nic_tx(struct rxq *q, double *pcie_bytes);
+int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS]);
 /* Completions waiting for NAPI. */
 int rxq_pending(const struct rxq *q);
 

@@ -13,6 +13,7 @@
 #include "fit.h"
 #include "run.h"
 #include "scenario.h"
+#include "sweep.h"
 #include "trace.h"
 
 static void usage(FILE *f)
@@ -24,6 +25,8 @@ static void usage(FILE *f)
 "  run       simulate a scenario's cases: predicted vs measured rates\n"
 "  validate  every measured figure beside its prediction, in or out of the fit\n"
 "  calibrate fit the scenario's free parameters on its calibration cases\n"
+"  sweep     run a scenario across the values of one or more keys\n"
+"  merge     join the CSV files of sweeps run separately\n"
 "  trace     run a trace of page_pool operations through a kernel era\n"
 "  keys      list every scenario key with its default, unit and meaning\n"
 "\n"
@@ -158,6 +161,8 @@ int main(int argc, char **argv)
 		{ "run", run_main },
 		{ "validate", validate_main },
 		{ "calibrate", calibrate_main },
+		{ "sweep", sweep_main },
+		{ "merge", merge_main },
 		{ "trace", cmd_trace },
 		{ "keys", cmd_keys },
 	};

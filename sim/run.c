@@ -316,7 +316,7 @@ struct figure run_rate(const struct run_row *row, int reps)
 	return figure_of(row, reps, m_rate);
 }
 
-static const char *saturated(const struct run_row *row, int reps)
+const char *run_saturated(const struct run_row *row, int reps)
 {
 	struct figure busy = figure_of(row, reps, m_busy);
 	struct figure phy = figure_of(row, reps, m_phy);
@@ -347,29 +347,37 @@ static void csv_num(FILE *f, double v)
 		fprintf(f, ",%.6g", v);
 }
 
+void run_csv_header(FILE *f, const char *prefix)
+{
+	fprintf(f, "%scase,policy,metric,unit,value,ci95,measured,error_pct\n",
+		prefix);
+}
+
+void run_csv_row(FILE *f, const char *prefix, const struct run_row *row,
+		 int reps)
+{
+	for (size_t m = 0; m < NR_METRICS; m++) {
+		struct figure fg = figure_of(row, reps, metrics[m].fn);
+		bool is_rate = m == 0;
+
+		fprintf(f, "%s%s,%s,%s,%s", prefix, row->c->name, row->policy,
+			metrics[m].name, metrics[m].unit);
+		csv_num(f, fg.mean);
+		csv_num(f, fg.ci95);
+		csv_num(f, is_rate ? row->measured : NAN);
+		csv_num(f, is_rate ? error_pct(fg.mean, row->measured) : NAN);
+		fputc('\n', f);
+	}
+	fprintf(f, "%s%s,%s,saturated,resource,%s,,,\n", prefix, row->c->name,
+		row->policy, run_saturated(row, reps));
+}
+
 static void write_csv(FILE *f, const struct run_row *rows, int nr_rows,
 		      int reps)
 {
-	fprintf(f, "case,policy,metric,unit,value,ci95,measured,error_pct\n");
-	for (int i = 0; i < nr_rows; i++) {
-		const struct run_row *row = &rows[i];
-
-		for (size_t m = 0; m < NR_METRICS; m++) {
-			struct figure fg = figure_of(row, reps, metrics[m].fn);
-			bool is_rate = m == 0;
-
-			fprintf(f, "%s,%s,%s,%s", row->c->name, row->policy,
-				metrics[m].name, metrics[m].unit);
-			csv_num(f, fg.mean);
-			csv_num(f, fg.ci95);
-			csv_num(f, is_rate ? row->measured : NAN);
-			csv_num(f, is_rate ? error_pct(fg.mean, row->measured)
-					   : NAN);
-			fputc('\n', f);
-		}
-		fprintf(f, "%s,%s,saturated,resource,%s,,,\n", row->c->name,
-			row->policy, saturated(row, reps));
-	}
+	run_csv_header(f, "");
+	for (int i = 0; i < nr_rows; i++)
+		run_csv_row(f, "", &rows[i], reps);
 }
 
 static void json_num(FILE *f, const char *key, double v, bool last)
@@ -391,7 +399,7 @@ static void write_json(FILE *f, const struct run_row *rows, int nr_rows,
 
 		fprintf(f, "  {\"case\": \"%s\", \"policy\": \"%s\", "
 			"\"saturated\": \"%s\", \"metrics\": {\n",
-			row->c->name, row->policy, saturated(row, reps));
+			row->c->name, row->policy, run_saturated(row, reps));
 		for (size_t m = 0; m < NR_METRICS; m++) {
 			struct figure fg = figure_of(row, reps, metrics[m].fn);
 
@@ -446,7 +454,7 @@ static void write_table(FILE *f, const struct run_row *rows, int nr_rows,
 			figure_of(row, reps, m_pkt_remote).mean,
 			figure_of(row, reps, m_local_pages).mean,
 			figure_of(row, reps, m_cqe_remote).mean,
-			saturated(row, reps),
+			run_saturated(row, reps),
 			figure_of(row, reps, m_pp_slow).mean,
 			figure_of(row, reps, m_pp_released).mean);
 	}

@@ -34,6 +34,14 @@ void run_rows_free(struct run_row *rows, int nr_rows);
 
 /* The predicted rate (Mpps) of a row over its replications. */
 struct figure run_rate(const struct run_row *row, int reps);
+/* What limits a row's rate: "cpu", "pcie", "nic" or "none". */
+const char *run_saturated(const struct run_row *row, int reps);
+/* The CSV header and a row's metric lines, each line starting with
+ * prefix (extra leading columns, e.g. swept values: "256,"). */
+void run_csv_header(FILE *f, const char *prefix);
+void run_csv_row(FILE *f, const char *prefix, const struct run_row *row,
+		 int reps);
+
 /* The measured rate of a case under a policy, NAN if none. */
 double run_measured(const struct scn_case *c, const char *policy);
 

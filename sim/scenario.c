@@ -441,7 +441,8 @@ static bool section_known(const char *section)
 		if (!strcmp(section, hw_sections[i]))
 			return true;
 	return !strcmp(section, "global") ||
-	       (!strncmp(section, "case ", 5) && section[5]);
+	       (!strncmp(section, "case ", 5) && section[5]) ||
+	       (!strncmp(section, "sweep ", 6) && section[6]);
 }
 
 static struct assignment *new_assignment(struct loader *ld)
@@ -834,6 +835,58 @@ static void set_defaults(struct scn_case *c)
 	snprintf(c->metric_unit, sizeof(c->metric_unit), "Mpps");
 }
 
+static struct scn_sweep *sweep_named(struct scenario *scn, const char *name)
+{
+	for (int i = 0; i < scn->nr_sweeps; i++)
+		if (!strcmp(scn->sweeps[i].name, name))
+			return &scn->sweeps[i];
+	return NULL;
+}
+
+/* [sweep NAME] sections: vary = KEY=V1,V2 ..., cases = NAME ... */
+static void build_sweeps(struct loader *ld)
+{
+	struct scenario *scn = ld->scn;
+
+	for (int i = 0; i < ld->nr_as; i++) {
+		const struct assignment *a = &ld->as[i];
+		struct scn_sweep *sw;
+		char *field;
+
+		if (strncmp(a->section, "sweep ", 6) || !*a->key)
+			continue;
+		sw = sweep_named(scn, a->section + 6);
+		if (!sw) {
+			if (scn->nr_sweeps == SCN_MAX_SWEEPS) {
+				error_at(ld, a->file, a->line, "more than %d "
+					 "sweeps", SCN_MAX_SWEEPS);
+				return;
+			}
+			sw = &scn->sweeps[scn->nr_sweeps++];
+			snprintf(sw->name, sizeof(sw->name), "%s",
+				 a->section + 6);
+			sw->file = a->file;
+			sw->line = a->line;
+		}
+		field = !strcmp(a->key, "vary") ? sw->vary :
+			!strcmp(a->key, "cases") ? sw->cases : NULL;
+		if (!field) {
+			error_at(ld, a->file, a->line, "unknown key '%s' in a "
+				 "[sweep]: expected vary or cases", a->key);
+			continue;
+		}
+		if (strlen(a->value) >= SCN_TEXT_MAX)
+			error_at(ld, a->file, a->line, "%s: longer than %d "
+				 "characters", a->key, SCN_TEXT_MAX - 1);
+		else
+			snprintf(field, SCN_TEXT_MAX, "%s", a->value);
+	}
+	for (int i = 0; i < scn->nr_sweeps; i++)
+		if (!scn->sweeps[i].vary[0])
+			error_at(ld, scn->sweeps[i].file, scn->sweeps[i].line,
+				 "[sweep %s] has no 'vary'", scn->sweeps[i].name);
+}
+
 static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
@@ -843,7 +896,8 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 
 	set_defaults(&base);
 	for (int i = 0; i < ld->nr_as; i++)
-		if (strncmp(ld->as[i].section, "case ", 5))
+		if (strncmp(ld->as[i].section, "case ", 5) &&
+		    strncmp(ld->as[i].section, "sweep ", 6))
 			apply(ld, &base, base_org, &ld->as[i], false);
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];
@@ -890,6 +944,7 @@ struct scenario *scn_load(const char *path, const struct scn_override *set,
 	if (!load_file(&ld, path, NULL, 0)) {
 		check_duplicates(&ld);
 		build_cases(&ld, set, nr_set);
+		build_sweeps(&ld);
 		if (!ld.scn->nr_cases && !ld.errors)
 			error_at(&ld, path, ld.line ? ld.line : 1,
 				 "no [case NAME] section: nothing to run");

@@ -107,10 +107,23 @@ struct scn_case {
 	double tolerance;	/* % error validate accepts */
 };
 
+/* A [sweep NAME] section: what ppsim sweep varies. */
+struct scn_sweep {
+	char name[SCN_NAME_MAX];
+	char vary[SCN_TEXT_MAX];	/* KEY=V1,V2,... KEY=... */
+	char cases[SCN_TEXT_MAX];	/* the cases to run, empty = all */
+	const char *file;
+	int line;
+};
+
+#define SCN_MAX_SWEEPS	16
+
 struct scenario {
 	char *path;
 	struct scn_case cases[SCN_MAX_CASES];
 	int nr_cases;
+	struct scn_sweep sweeps[SCN_MAX_SWEEPS];
+	int nr_sweeps;
 	char **files;		/* every file read (names kept for messages) */
 	int nr_files;
 };

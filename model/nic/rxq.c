@@ -131,8 +131,7 @@ static void page_hook(void *arg, struct page *page, bool alloc)
  * reusable here (pfmemalloc, or not on numa_mem_id()). */
 static bool cache_put(struct rxq *q, struct page *page)
 {
-	if (q->pc_tail - q->pc_head == q->pc_mask + 1 ||
-	    q->pc_tail - q->pc_head == (u32)q->cfg.page_cache) {
+	if (q->pc_tail - q->pc_head == (u32)q->cfg.page_cache) {
 		q->st.cache_full++;
 		return false;
 	}
@@ -141,6 +140,7 @@ static bool cache_put(struct rxq *q, struct page *page)
 		return false;
 	}
 	q->pc[q->pc_tail++ & q->pc_mask] = page;
+	q->cur->cycles += q->cfg.c_pp_fast;	/* as cheap as page_pool's */
 	return true;
 }
 
@@ -161,6 +161,8 @@ static struct page *cache_get(struct rxq *q)
 	}
 	q->pc_head++;
 	q->st.cache_reuse++;
+	if (q->cur)	/* and dma_sync_single_for_device(), a no-op here */
+		q->cur->cycles += q->cfg.c_pp_fast;
 	return page;
 }
 

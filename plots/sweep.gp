@@ -1,0 +1,31 @@
+# The predicted rate against a swept key, one line per case and policy
+# (and value of any other swept key), with the 95 % confidence interval.
+# Input: DIR/sweep-rate.dat written by ppsim sweep --out DIR: one block
+# ("x mpps ci95" lines) per line of the plot, in the order of 'series'.
+# Use: gnuplot -e "data='sweep-rate.dat'; series='far-drop v5.4|far-drop v5.5';
+#                  xlabel='nic.rx_ring'; out='sweep.png'; title='...'" sweep.gp
+if (!exists("data")) data = 'sweep-rate.dat'
+if (!exists("out")) out = 'sweep.png'
+if (!exists("xlabel")) xlabel = 'swept value'
+if (!exists("title")) title = 'ppsim sweep'
+if (!exists("series")) series = ''
+if (out[strlen(out)-3:] eq '.svg') {
+	set terminal svg size 900,500 dynamic font 'sans,11'
+} else {
+	set terminal pngcairo size 900,500 font 'sans,10'
+}
+set output out
+set termoption noenhanced
+set title title
+set xlabel xlabel
+set ylabel 'packet rate (Mpps)'
+set yrange [0:*]
+set grid
+set key outside right top
+stats data using 1 nooutput
+if (STATS_min > 0 && STATS_max / STATS_min >= 16) { set logscale x 2 }
+set offsets graph 0.03, graph 0.03, 0, 0
+# the k-th of the '|'-separated names
+item(s, k) = (k == 1 ? (strstrt(s, '|') ? s[1:strstrt(s, '|')-1] : s) : item(s[strstrt(s, '|')+1:], k-1))
+nseries = STATS_blocks
+plot for [k=1:nseries] data index (k-1) using 1:2:3 with yerrorlines lw 2 pt 7 title item(series, k)

@@ -1,0 +1,539 @@
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <gsl/gsl_errno.h>
+#include "config.h"
+#include "plot.h"
+#include "run.h"
+#include "sweep.h"
+
+#define SWEEP_MAX_AXES	4
+#define SWEEP_MAX_VALUES 32
+#define SWEEP_MAX_POINTS 256
+
+struct axis {
+	char key[64];
+	char values[SWEEP_MAX_VALUES][48];
+	int nr_values;
+};
+
+struct sweep_opts {
+	const char *file;
+	const char *name;		/* [sweep NAME], or NULL */
+	const char *only_case;
+	const char *only_policy;
+	struct axis axes[SWEEP_MAX_AXES];
+	int nr_axes;
+	int reps, jobs;
+	unsigned long seed;
+	bool csv, emit_jobs;
+	const char *out;
+};
+
+struct point {
+	struct scenario *scn;
+	char prefix[256];	/* the swept values, as leading CSV columns */
+	double x;		/* the first axis's value in its base unit */
+	int first_row, nr_rows;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: ppsim sweep FILE [NAME] [--set KEY=V1,V2,...]... [OPTIONS]\n"
+"\n"
+"Runs the scenario at every point of the cross product of the values\n"
+"(and of [sweep NAME] in FILE), every point's cases in parallel.\n"
+"\n"
+"  --set KEY=V1,V2   values of a key (nic.rx_ring=256,1024), up to %d keys\n"
+"  --case NAME       only this case (else the sweep's cases, else all)\n"
+"  --policy P        only this policy\n"
+"  --reps N, --seed S, -j N   as for ppsim run\n"
+"  --format csv      one CSV for all points (default: a table)\n"
+"  --out DIR         DIR/sweep.csv and a plot of the rate against the\n"
+"                    first key\n"
+"  --emit-jobs       print one 'ppsim sweep' command a point instead, for\n"
+"                    GNU parallel or a batch system; join their outputs\n"
+"                    with 'ppsim merge'\n", SWEEP_MAX_AXES);
+}
+
+static int add_axis(struct sweep_opts *o, const char *spec)
+{
+	char buf[1024], *eq, *save = NULL;
+	struct axis *a;
+
+	snprintf(buf, sizeof(buf), "%s", spec);
+	eq = strchr(buf, '=');
+	if (!eq || eq == buf || o->nr_axes == SWEEP_MAX_AXES) {
+		fprintf(stderr, "ppsim sweep: --set %s: expected KEY=V1,V2,... "
+			"(at most %d keys)\n", spec, SWEEP_MAX_AXES);
+		return -1;
+	}
+	*eq = '\0';
+	a = &o->axes[o->nr_axes++];
+	memset(a, 0, sizeof(*a));
+	snprintf(a->key, sizeof(a->key), "%.63s", buf);
+	for (char *v = strtok_r(eq + 1, ",", &save); v;
+	     v = strtok_r(NULL, ",", &save)) {
+		if (a->nr_values == SWEEP_MAX_VALUES) {
+			fprintf(stderr, "ppsim sweep: --set %s: at most %d "
+				"values\n", a->key, SWEEP_MAX_VALUES);
+			return -1;
+		}
+		snprintf(a->values[a->nr_values++], 48, "%s", v);
+	}
+	if (!a->nr_values) {
+		fprintf(stderr, "ppsim sweep: --set %s: no value\n", spec);
+		return -1;
+	}
+	return 0;
+}
+
+static int parse_opts(int argc, char **argv, struct sweep_opts *o)
+{
+	static const struct option opts[] = {
+		{ "set", required_argument, NULL, 'S' },
+		{ "case", required_argument, NULL, 'c' },
+		{ "policy", required_argument, NULL, 'p' },
+		{ "reps", required_argument, NULL, 'r' },
+		{ "seed", required_argument, NULL, 's' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "format", required_argument, NULL, 'f' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "emit-jobs", no_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int ch;
+
+	*o = (struct sweep_opts){ .reps = 1, .jobs = 1, .seed = 1 };
+	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'S':
+			if (add_axis(o, optarg))
+				return -1;
+			break;
+		case 'c': o->only_case = optarg; break;
+		case 'p': o->only_policy = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'e': o->emit_jobs = true; break;
+		case 'r':
+			o->reps = (int)strtol(optarg, &end, 10);
+			if (*end || o->reps < 1 || o->reps > RUN_MAX_REPS)
+				goto bad;
+			break;
+		case 's':
+			o->seed = strtoul(optarg, &end, 10);
+			if (*end || optarg[0] == '-')
+				goto bad;
+			break;
+		case 'j':
+			o->jobs = (int)strtol(optarg, &end, 10);
+			if (*end || o->jobs < 1 || o->jobs > 256)
+				goto bad;
+			break;
+		case 'f':
+			if (strcmp(optarg, "csv") && strcmp(optarg, "table"))
+				goto bad;
+			o->csv = !strcmp(optarg, "csv");
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			goto bad;
+		}
+	}
+	if (optind < argc)
+		o->file = argv[optind++];
+	if (optind < argc)
+		o->name = argv[optind++];
+	if (o->file && optind == argc)
+		return 0;
+bad:
+	usage(stderr);
+	return -1;
+}
+
+/* The axes of [sweep NAME] come first, the command line's after. */
+static int take_named(struct sweep_opts *o, const struct scenario *scn,
+		      const char **cases)
+{
+	struct axis cli[SWEEP_MAX_AXES];
+	int nr_cli = o->nr_axes;
+	char buf[SCN_TEXT_MAX], *save = NULL;
+	const struct scn_sweep *sw = NULL;
+
+	for (int i = 0; i < scn->nr_sweeps; i++)
+		if (!strcmp(scn->sweeps[i].name, o->name))
+			sw = &scn->sweeps[i];
+	if (!sw) {
+		fprintf(stderr, "ppsim sweep: %s has no [sweep %s]", o->file,
+			o->name);
+		for (int i = 0; i < scn->nr_sweeps; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "; it has: ",
+				scn->sweeps[i].name);
+		fputc('\n', stderr);
+		return -1;
+	}
+	memcpy(cli, o->axes, sizeof(cli));
+	o->nr_axes = 0;
+	snprintf(buf, sizeof(buf), "%s", sw->vary);
+	for (char *t = strtok_r(buf, " \t", &save); t;
+	     t = strtok_r(NULL, " \t", &save))
+		if (add_axis(o, t))
+			return -1;
+	for (int i = 0; i < nr_cli; i++) {
+		if (o->nr_axes == SWEEP_MAX_AXES)
+			return -1;
+		o->axes[o->nr_axes++] = cli[i];
+	}
+	*cases = sw->cases;
+	return 0;
+}
+
+static bool wanted(const char *name, const char *only, const char *list)
+{
+	char buf[SCN_TEXT_MAX], *save = NULL;
+
+	if (only)
+		return !strcmp(name, only);
+	if (!list || !*list)
+		return true;
+	snprintf(buf, sizeof(buf), "%s", list);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save))
+		if (!strcmp(t, name))
+			return true;
+	return false;
+}
+
+/* The index-th point of the cross product: one value of every axis. */
+static void point_values(const struct sweep_opts *o, int index,
+			 struct scn_override *set)
+{
+	for (int a = o->nr_axes - 1; a >= 0; a--) {
+		set[a].key = o->axes[a].key;
+		set[a].value = o->axes[a].values[index % o->axes[a].nr_values];
+		index /= o->axes[a].nr_values;
+	}
+}
+
+static void emit_jobs(const struct sweep_opts *o, int nr_points)
+{
+	for (int i = 0; i < nr_points; i++) {
+		struct scn_override set[SWEEP_MAX_AXES];
+
+		point_values(o, i, set);
+		printf("ppsim sweep '%s'", o->file);
+		for (int a = 0; a < o->nr_axes; a++)
+			printf(" --set '%s=%s'", set[a].key, set[a].value);
+		if (o->only_case)
+			printf(" --case '%s'", o->only_case);
+		if (o->only_policy)
+			printf(" --policy '%s'", o->only_policy);
+		printf(" --reps %d --seed %lu --format csv > sweep-%03d.csv\n",
+		       o->reps, o->seed, i + 1);
+	}
+}
+
+static void write_table(const struct sweep_opts *o, const struct point *pts,
+			int nr_points, const struct run_row *rows)
+{
+	printf("# ppsim %s sweep %s  seed %lu  reps %d\n", PACKAGE_VERSION,
+	       o->file, o->seed, o->reps);
+	for (int a = 0; a < o->nr_axes; a++)
+		printf("%-14s ", o->axes[a].key);
+	printf("%-12s %-6s %7s %6s %7s %-9s %7s\n", "case", "policy", "Mpps",
+	       "ci95", "err%", "saturated", "local%");
+	for (int p = 0; p < nr_points; p++) {
+		for (int r = pts[p].first_row;
+		     r < pts[p].first_row + pts[p].nr_rows; r++) {
+			struct figure f = run_rate(&rows[r], o->reps);
+			struct scn_override set[SWEEP_MAX_AXES];
+			double err = (f.mean - rows[r].measured) /
+				     rows[r].measured * 100;
+			double local = 0;
+
+			point_values(o, p, set);
+			for (int a = 0; a < o->nr_axes; a++)
+				printf("%-14s ", set[a].value);
+			for (int k = 0; k < o->reps; k++)
+				local += rows[r].res[k].local_pages / o->reps;
+			printf("%-12s %-6s %7.2f %6.2f ", rows[r].c->name,
+			       rows[r].policy, f.mean,
+			       isnan(f.ci95) ? 0 : f.ci95);
+			if (isnan(err))
+				printf("%7s ", "-");
+			else
+				printf("%+7.1f ", err);
+			printf("%-9s %7.1f\n", run_saturated(&rows[r], o->reps),
+			       100 * local);
+		}
+	}
+}
+
+static void write_csv(FILE *f, const struct sweep_opts *o,
+		      const struct point *pts, int nr_points,
+		      const struct run_row *rows)
+{
+	char header[512] = "";
+
+	for (int a = 0; a < o->nr_axes; a++)
+		snprintf(header + strlen(header), sizeof(header) - strlen(header),
+			 "%s,", o->axes[a].key);
+	run_csv_header(f, header);
+	for (int p = 0; p < nr_points; p++)
+		for (int r = pts[p].first_row;
+		     r < pts[p].first_row + pts[p].nr_rows; r++)
+			run_csv_row(f, pts[p].prefix, &rows[r], o->reps);
+}
+
+/* The name of a row's line in the plot: case, policy, other keys. */
+static void series_name(const struct point *pt, const struct run_row *row,
+			char *name, size_t len)
+{
+	const char *rest = strchr(pt->prefix, ',') + 1;
+
+	snprintf(name, len, "%s %s%s%.*s", row->c->name, row->policy,
+		 *rest ? " " : "", (int)strlen(rest) - (*rest ? 1 : 0), rest);
+}
+
+/* The rate against the first key, one line per case, policy and value of
+ * the other keys: one data block per line, as gnuplot's index reads. */
+static int write_plot(const struct sweep_opts *o, const struct point *pts,
+		      int nr_points, const struct run_row *rows)
+{
+	char path[2048], vars[8192], series[2048] = "", out[4096];
+	char name[256], other[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.2000s/sweep-rate.dat", o->out);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "ppsim sweep: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# x mpps ci95, one block per line of the plot\n");
+	for (int p = 0; p < nr_points; p++) {
+		for (int r = pts[p].first_row;
+		     r < pts[p].first_row + pts[p].nr_rows; r++) {
+			series_name(&pts[p], &rows[r], name, sizeof(name));
+			if (strstr(series, name))
+				continue;
+			snprintf(series + strlen(series),
+				 sizeof(series) - strlen(series), "%s%s",
+				 *series ? "|" : "", name);
+			fprintf(f, "\n\n# %s\n", name);
+			for (int q = 0; q < nr_points; q++) {
+				for (int k = pts[q].first_row;
+				     k < pts[q].first_row + pts[q].nr_rows;
+				     k++) {
+					struct figure fg;
+
+					series_name(&pts[q], &rows[k], other,
+						    sizeof(other));
+					if (strcmp(name, other))
+						continue;
+					fg = run_rate(&rows[k], o->reps);
+					fprintf(f, "%.10g %.6g %.6g\n", pts[q].x,
+						fg.mean,
+						isnan(fg.ci95) ? 0 : fg.ci95);
+				}
+			}
+		}
+	}
+	if (fclose(f))
+		return -1;
+	if (!plot_available())
+		return 0;
+	snprintf(vars, sizeof(vars), "data='%s'; series='%s'; xlabel='%s'; "
+		 "title='%s: rate against %s (ppsim %s, seed %lu)'", path,
+		 series, o->axes[0].key, o->file, o->axes[0].key,
+		 PACKAGE_VERSION, o->seed);
+	snprintf(out, sizeof(out), "%.4000s/sweep", o->out);
+	return plot_draw("sweep.gp", vars, out);
+}
+
+static int write_out(const struct sweep_opts *o, const struct point *pts,
+		     int nr_points, const struct run_row *rows)
+{
+	char path[4096];
+	FILE *f;
+
+	if (mkdir(o->out, 0777) && errno != EEXIST) {
+		fprintf(stderr, "ppsim sweep: --out %s: %s\n", o->out,
+			strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%.2000s/sweep.csv", o->out);
+	f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "ppsim sweep: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	write_csv(f, o, pts, nr_points, rows);
+	if (fclose(f))
+		return -1;
+	return write_plot(o, pts, nr_points, rows);
+}
+
+/* Loads every point's scenario and lays out its rows. */
+static int build_points(struct sweep_opts *o, const char *cases,
+			struct point *pts, int nr_points,
+			struct run_row *rows, int *nr_rows)
+{
+	*nr_rows = 0;
+	for (int p = 0; p < nr_points; p++) {
+		struct scn_override set[SWEEP_MAX_AXES];
+		struct point *pt = &pts[p];
+
+		point_values(o, p, set);
+		pt->scn = scn_load(o->file, set, o->nr_axes);
+		if (!pt->scn)
+			return -1;
+		pt->prefix[0] = '\0';
+		for (int a = 0; a < o->nr_axes; a++)
+			snprintf(pt->prefix + strlen(pt->prefix),
+				 sizeof(pt->prefix) - strlen(pt->prefix),
+				 "%s,", set[a].value);
+		pt->first_row = *nr_rows;
+		for (int i = 0; i < pt->scn->nr_cases; i++) {
+			struct scn_case *c = &pt->scn->cases[i];
+
+			if (!wanted(c->name, o->only_case, cases))
+				continue;
+			if (scn_case_get(c, o->axes[0].key, &pt->x))
+				pt->x = p;	/* not numeric: the index */
+			for (int k = 0; k < c->nr_policies; k++) {
+				if (o->only_policy &&
+				    strcmp(o->only_policy, c->policies[k]))
+					continue;
+				rows[(*nr_rows)++] = (struct run_row){ c,
+					c->policies[k], NULL,
+					run_measured(c, c->policies[k]) };
+			}
+		}
+		pt->nr_rows = *nr_rows - pt->first_row;
+	}
+	if (!*nr_rows) {
+		fprintf(stderr, "ppsim sweep: %s: no case matches\n", o->file);
+		return -1;
+	}
+	return 0;
+}
+
+int sweep_main(int argc, char **argv)
+{
+	static struct run_row rows[SWEEP_MAX_POINTS * 16];
+	struct point *pts = NULL;
+	struct sweep_opts o;
+	const char *cases = NULL;
+	int nr_points = 1, nr_rows = 0, status = 2;
+
+	gsl_set_error_handler_off();
+	if (parse_opts(argc, argv, &o))
+		return 2;
+	if (o.name) {
+		struct scenario *scn = scn_load(o.file, NULL, 0);
+
+		if (!scn)
+			return 2;
+		if (take_named(&o, scn, &cases)) {
+			scn_free(scn);
+			return 2;
+		}
+		scn_free(scn);
+	}
+	if (!o.nr_axes) {
+		fprintf(stderr, "ppsim sweep: nothing varies: give --set "
+			"KEY=V1,V2 or a [sweep NAME]\n");
+		return 2;
+	}
+	for (int a = 0; a < o.nr_axes; a++)
+		nr_points *= o.axes[a].nr_values;
+	if (nr_points > SWEEP_MAX_POINTS) {
+		fprintf(stderr, "ppsim sweep: %d points: at most %d\n",
+			nr_points, SWEEP_MAX_POINTS);
+		return 2;
+	}
+	if (o.emit_jobs) {
+		emit_jobs(&o, nr_points);
+		return 0;
+	}
+	pts = calloc((size_t)nr_points, sizeof(*pts));
+	if (build_points(&o, cases, pts, nr_points, rows, &nr_rows))
+		goto done;
+	if ((size_t)nr_rows > sizeof(rows) / sizeof(rows[0])) {
+		fprintf(stderr, "ppsim sweep: too many runs\n");
+		goto done;
+	}
+	status = 1;
+	if (run_rows(rows, nr_rows, o.reps, o.seed, o.jobs, o.file))
+		goto done;
+	if (o.csv)
+		write_csv(stdout, &o, pts, nr_points, rows);
+	else
+		write_table(&o, pts, nr_points, rows);
+	status = o.out && write_out(&o, pts, nr_points, rows) ? 1 : 0;
+done:
+	run_rows_free(rows, nr_rows);
+	for (int p = 0; p < nr_points && pts; p++)
+		scn_free(pts[p].scn);
+	free(pts);
+	return status;
+}
+
+int merge_main(int argc, char **argv)
+{
+	char *line = NULL, *header = NULL;
+	size_t cap = 0;
+	int status = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "Usage: ppsim merge FILE.csv...\n");
+		return 2;
+	}
+	for (int i = 1; i < argc; i++) {
+		FILE *f = fopen(argv[i], "r");
+		ssize_t len;
+		int n = 0;
+
+		if (!f) {
+			fprintf(stderr, "%s: cannot open: %s\n", argv[i],
+				strerror(errno));
+			status = 2;
+			continue;
+		}
+		while ((len = getline(&line, &cap, f)) >= 0) {
+			if (++n > 1) {
+				fputs(line, stdout);
+				continue;
+			}
+			if (!header) {
+				header = strdup(line);
+				fputs(line, stdout);
+			} else if (strcmp(header, line)) {
+				fprintf(stderr, "%s:1: its columns differ from "
+					"%s's: not the same sweep\n", argv[i],
+					argv[1]);
+				status = 2;
+				break;
+			}
+		}
+		if (n == 0) {
+			fprintf(stderr, "%s:1: empty: not a ppsim CSV\n",
+				argv[i]);
+			status = 2;
+		}
+		fclose(f);
+	}
+	free(line);
+	free(header);
+	return status;
+}

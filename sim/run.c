@@ -11,6 +11,7 @@
 #include <gsl/gsl_statistics_double.h>
 #include "config.h"
 #include "plot.h"
+#include "../model/page_pool/pp.h"
 #include "run.h"
 #include "sim.h"
 
@@ -339,6 +340,30 @@ static double error_pct(double predicted, double measured)
 
 /* ---- output ---- */
 
+/* Says which tree the kernel policy is, once, where it appears. */
+static void note_policies(FILE *f, const struct run_row *rows, int nr_rows)
+{
+	for (int i = 0; i < nr_rows; i++) {
+		if (!strcmp(rows[i].policy, "kernel")) {
+			fprintf(f, "# kernel: %s\n",
+				pp_policy_find("kernel")->summary);
+			return;
+		}
+	}
+}
+
+/* A policy's name in plots: the kernel one with its tree's version. */
+static const char *policy_label(const char *policy, char *buf, size_t len)
+{
+	const struct pp_policy *pol = pp_policy_find(policy);
+	const char *v = pol ? strstr(pol->summary, "linux ") : NULL;
+
+	if (strcmp(policy, "kernel") || !v)
+		return policy;
+	snprintf(buf, len, "kernel %.*s", (int)strcspn(v + 6, " "), v + 6);
+	return buf;
+}
+
 static void csv_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -432,6 +457,7 @@ static void write_table(FILE *f, const struct run_row *rows, int nr_rows,
 {
 	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
 		PACKAGE_VERSION, o->file, o->seed, reps);
+	note_policies(f, rows, nr_rows);
 	fprintf(f, "%-12s %-6s %7s %6s %6s %7s %7s %7s %7s %7s %7s %6s %-9s "
 		"%7s %7s\n", "case", "policy", "Mpps", "ci95", "meas", "err%",
 		"cpu_ns", "stall", "idle", "remote%", "local%", "cqe_r%",
@@ -492,15 +518,17 @@ static void write_plot_data(FILE *rates, FILE *split,
 	for (int i = 0; i < nr_rows; i++) {
 		const struct run_row *row = &rows[i];
 		struct figure rate = figure_of(row, reps, m_rate);
+		char buf[64];
+		const char *label = policy_label(row->policy, buf, sizeof(buf));
 
-		fprintf(rates, "%s %s,%s,%s", row->c->name, row->policy,
+		fprintf(rates, "%s %s,%s,%s", row->c->name, label,
 			row->c->name, row->policy);
 		csv_num(rates, row->measured);
 		csv_num(rates, rate.mean);
 		csv_num(rates, isnan(rate.ci95) ? 0 : rate.ci95);
 		fputc('\n', rates);
 		fprintf(split, "%s %s,%s,%s,%.6g,%.6g,%.6g\n", row->c->name,
-			row->policy, row->c->name, row->policy,
+			label, row->c->name, row->policy,
 			figure_of(row, reps, m_cpu).mean,
 			figure_of(row, reps, m_stall).mean,
 			figure_of(row, reps, m_idle).mean);

@@ -184,7 +184,9 @@ static int parse_policies(struct scn_case *c, const char *text, char *why,
 	for (char *p = strtok_r(buf, " \t,", &save); p;
 	     p = strtok_r(NULL, " \t,", &save)) {
 		if (!pp_policy_find(p)) {
-			snprintf(why, len, "unknown policy '%s'", p);
+			snprintf(why, len, !strcmp(p, "kernel") ?
+				 "policy 'kernel' needs ppsim configured "
+				 "--with-linux=DIR" : "unknown policy '%s'", p);
 			return -1;
 		}
 		if (c->nr_policies == SCN_MAX_POLICIES) {

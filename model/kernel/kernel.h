@@ -15,10 +15,17 @@
 #include <stdint.h>
 #include <errno.h>
 
+typedef uint8_t u8;
+typedef uint16_t u16;
 typedef uint32_t u32;
 typedef int32_t s32;
 typedef uint64_t u64;
+typedef int64_t s64;
 typedef unsigned int gfp_t;
+
+/* One CPU's code runs at a time: atomics are plain integers. */
+typedef struct { int counter; } atomic_t;
+typedef struct { long counter; } atomic_long_t;
 
 #define GFP_ATOMIC	0x1u
 #define __GFP_NOWARN	0x2u
@@ -53,17 +60,11 @@ static inline int smp_processor_id(void)
 	return kctx_cur->cpu;
 }
 
-static inline bool in_serving_softirq(void)
-{
-	return kctx_cur->softirq;
-}
-
-/* The model has no bottom-half-disabled process context, so in_softirq()
+/* Macros, as in the kernel: page_pool.c names a variable in_softirq.
+ * The model has no bottom-half-disabled process context, so in_softirq()
  * (softirq served or bh disabled) and in_serving_softirq() agree. */
-static inline bool in_softirq(void)
-{
-	return kctx_cur->softirq;
-}
+#define in_serving_softirq()	(kctx_cur->softirq)
+#define in_softirq()		(kctx_cur->softirq)
 
 /* A kernel BUG(): the model reached a state the kernel never can. */
 void kernel_bug(const char *file, int line, const char *what)

@@ -251,7 +251,7 @@ void put_page(struct page *page)
 	page->pp_magic = 0;
 	page->pp = NULL;
 	page->dma_addr = 0;
-	page->pp_frag_count = 0;
+	page->pp_frag_count.counter = 0;
 	node->free[node->nr_free++] = page;
 	node->stats.freed++;
 	if (mm->hook)

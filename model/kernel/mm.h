@@ -34,7 +34,8 @@ struct page {
 	unsigned long pp_magic;	/* PP_SIGNATURE while in a page_pool */
 	void *pp;		/* the owning page_pool */
 	unsigned long dma_addr;	/* bus address, set by whoever maps it */
-	long pp_frag_count;	/* page_pool fragment users */
+	unsigned long dma_addr_upper;	/* unused: 64-bit dma_addr_t */
+	atomic_long_t pp_frag_count;	/* page_pool fragment users */
 	u32 pfn;		/* page frame number: the page's name */
 };
 

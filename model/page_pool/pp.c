@@ -1,8 +1,18 @@
 #include <string.h>
 #include "pp.h"
 
+#include "config.h"
+
+#ifdef PPSIM_HAVE_KERNEL
+extern const struct pp_policy pp_kernel;
+#endif
+
 const struct pp_policy *const pp_policies[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, NULL,
+	&pp_v5_4, &pp_v5_5, &pp_v6_1,
+#ifdef PPSIM_HAVE_KERNEL
+	&pp_kernel,
+#endif
+	NULL,
 };
 
 const struct pp_policy *pp_policy_find(const char *name)

@@ -1,0 +1,1 @@
+#define ETH_GSTRING_LEN	32

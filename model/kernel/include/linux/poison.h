@@ -1,0 +1,1 @@
+#include <linux/mm.h>

@@ -1,0 +1,169 @@
+/*
+ * The "kernel" policy: a kernel tree's own net/core/page_pool.c, compiled
+ * against the shim headers of model/kernel/include (./configure
+ * --with-linux=DIR), behind the same interface as the project's eras.
+ * Nothing of the tree is in this repository: the build copies the three
+ * files it needs from DIR.
+ */
+#include <net/page_pool.h>
+#include "pp.h"
+#include "config.h"
+
+struct pp_pool {
+	struct page_pool *pool;
+};
+
+/* The shim's delayed work: page_pool_destroy() schedules at most one. */
+static struct delayed_work *pending_work;
+
+int schedule_delayed_work(struct delayed_work *dw, unsigned long delay)
+{
+	(void)delay;
+	pending_work = dw;
+	return 1;
+}
+
+struct delayed_work *shim_take_delayed_work(void)
+{
+	struct delayed_work *dw = pending_work;
+
+	pending_work = NULL;
+	return dw;
+}
+
+static int kernel_create(const struct pp_params *p, struct pp_pool **poolp)
+{
+	struct page_pool_params pp = {
+		.flags = 0,	/* mlx5 maps pages itself */
+		.order = 0,
+		.pool_size = p->pool_size,
+		.nid = p->nid,
+		.dev = NULL,
+		.dma_dir = DMA_FROM_DEVICE,
+	};
+	struct page_pool *pool = page_pool_create(&pp);
+	struct pp_pool *w;
+
+	if (IS_ERR(pool))
+		return (int)PTR_ERR(pool);
+	w = calloc(1, sizeof(*w));
+	if (!w) {
+		page_pool_destroy(pool);
+		return -ENOMEM;
+	}
+	w->pool = pool;
+	*poolp = w;
+	return 0;
+}
+
+static struct page *kernel_alloc(struct pp_pool *w)
+{
+	return page_pool_dev_alloc_pages(w->pool);
+}
+
+static void kernel_put(struct pp_pool *w, struct page *page,
+		       bool allow_direct)
+{
+	page_pool_put_full_page(w->pool, page, allow_direct);
+}
+
+static void kernel_update_nid(struct pp_pool *w, int nid)
+{
+	page_pool_update_nid(w->pool, nid);
+}
+
+static s32 inflight(const struct page_pool *pool)
+{
+	return (s32)(pool->pages_state_hold_cnt -
+		     (u32)atomic_read(&pool->pages_state_release_cnt));
+}
+
+/* After a release attempt: the pool is gone unless it rescheduled. */
+static int settle(struct pp_pool *w)
+{
+	if (!shim_take_delayed_work()) {
+		free(w);
+		return 0;
+	}
+	return inflight(w->pool);
+}
+
+static int kernel_destroy(struct pp_pool *w)
+{
+	shim_take_delayed_work();
+	page_pool_destroy(w->pool);
+	return settle(w);
+}
+
+static int kernel_release_retry(struct pp_pool *w)
+{
+	w->pool->release_dw.work.func(&w->pool->release_dw.work);
+	return settle(w);
+}
+
+static void kernel_forget(struct pp_pool *w)
+{
+	ptr_ring_cleanup(&w->pool->ring, NULL);
+	free_percpu(w->pool->recycle_stats);
+	kfree(w->pool);
+	free(w);
+}
+
+static int kernel_nid(const struct pp_pool *w)
+{
+	return w->pool->p.nid;
+}
+
+static void kernel_stats(const struct pp_pool *w, struct pp_stats *st)
+{
+	struct page_pool_stats s;
+
+	memset(&s, 0, sizeof(s));
+	page_pool_get_stats(w->pool, &s);
+	*st = (struct pp_stats){
+		.alloc_fast = s.alloc_stats.fast,
+		.alloc_slow = s.alloc_stats.slow + s.alloc_stats.slow_high_order,
+		.alloc_empty = s.alloc_stats.empty,
+		.alloc_refill = s.alloc_stats.refill,
+		.alloc_waive = s.alloc_stats.waive,
+		.recycle_cached = s.recycle_stats.cached,
+		.recycle_cache_full = s.recycle_stats.cache_full,
+		.recycle_ring = s.recycle_stats.ring,
+		.recycle_ring_full = s.recycle_stats.ring_full,
+		.recycle_released_refcnt = s.recycle_stats.released_refcnt,
+		.hold = w->pool->pages_state_hold_cnt,
+		.release = (u32)atomic_read(&w->pool->pages_state_release_cnt),
+	};
+}
+
+static void kernel_contents(const struct pp_pool *w, struct pp_contents *c)
+{
+	const struct ptr_ring *r = &w->pool->ring;
+
+	c->cached = w->pool->alloc.count;
+	if (!r->size || !r->queue[r->consumer_head])
+		c->ring = 0;
+	else if (r->producer == r->consumer_head)
+		c->ring = (unsigned int)r->size;
+	else
+		c->ring = (unsigned int)((r->producer - r->consumer_head +
+					  r->size) % r->size);
+}
+
+const struct pp_policy pp_kernel = {
+	.name = "kernel",
+	.summary = "net/core/page_pool.c of linux " PPSIM_LINUX_VERSION
+		   " (--with-linux)",
+	/* the tree's own mlx5 would say; 6.1's calls it before the refill */
+	.driver_nid_check = PP_NID_AT_REFILL,
+	.create = kernel_create,
+	.alloc = kernel_alloc,
+	.put = kernel_put,
+	.update_nid = kernel_update_nid,
+	.destroy = kernel_destroy,
+	.release_retry = kernel_release_retry,
+	.forget = kernel_forget,
+	.nid = kernel_nid,
+	.stats = kernel_stats,
+	.contents = kernel_contents,
+};

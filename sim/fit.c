@@ -26,9 +26,7 @@ struct fit_param {
 struct fit_opts {
 	const char *file;
 	const char *out;
-	int reps;
-	int jobs;
-	unsigned long seed;
+	struct run_common rc;
 };
 
 /* What one evaluation of the residuals needs. */
@@ -54,32 +52,22 @@ static int parse_common(int argc, char **argv, struct fit_opts *o,
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int ch;
 
-	*o = (struct fit_opts){ .reps = want_out ? 1 : 3, .jobs = 1,
-				.seed = 1 };
+	*o = (struct fit_opts){ .rc = { .reps = want_out ? 1 : 3, .jobs = 1,
+					.seed = 1 } };
 	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		int common = run_common_opt(ch, optarg, &o->rc, cmd);
+
+		if (common < 0)
+			goto usage;
+		if (common)
+			continue;
 		switch (ch) {
 		case 'o':
 			if (!want_out)
 				goto usage;
 			o->out = optarg;
-			break;
-		case 'r':
-			o->reps = (int)strtol(optarg, &end, 10);
-			if (*end || o->reps < 1 || o->reps > RUN_MAX_REPS)
-				goto usage;
-			break;
-		case 's':
-			o->seed = strtoul(optarg, &end, 10);
-			if (*end || optarg[0] == '-')
-				goto usage;
-			break;
-		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1 || o->jobs > 256)
-				goto usage;
 			break;
 		case 'h':
 			printf("Usage: ppsim %s FILE [--reps N] [--seed S] "
@@ -211,14 +199,13 @@ static int residuals(const gsl_vector *u, void *data, gsl_vector *f)
 	struct fit_work *w = data;
 
 	apply_params(w, u);
-	if (run_rows(w->rows, w->nr_rows, w->o->reps, w->o->seed, w->o->jobs,
-		     w->o->file)) {
+	if (run_rows(w->rows, w->nr_rows, &w->o->rc, w->o->file)) {
 		w->failed = 1;
 		run_rows_free(w->rows, w->nr_rows);
 		return GSL_EFAILED;
 	}
 	for (int i = 0; i < w->nr_rows; i++) {
-		double pred = run_rate(&w->rows[i], w->o->reps).mean;
+		double pred = run_rate(&w->rows[i], w->o->rc.reps).mean;
 
 		gsl_vector_set(f, i, (pred - w->rows[i].measured) /
 				     w->rows[i].measured);
@@ -295,7 +282,7 @@ static int write_calibration(struct fit_work *w, const char *path,
 		"figures), seed %lu, %d replication(s).\n; Every other case "
 		"the scenario predicts is out of sample.\n",
 		PACKAGE_VERSION, w->o->file, w->scn->cases[0].calib_cases,
-		w->nr_rows, w->o->seed, w->o->reps);
+		w->nr_rows, w->o->rc.seed, w->o->rc.reps);
 	for (int k = 0; k < w->nr_params; k++) {
 		const struct fit_param *p = &w->p[k];
 		const char *dot = strchr(p->key, '.');
@@ -460,17 +447,17 @@ int validate_main(int argc, char **argv)
 		return 2;
 	}
 	tol = scn->cases[0].tolerance;
-	if (run_rows(rows, nr_rows, o.reps, o.seed, o.jobs, o.file)) {
+	if (run_rows(rows, nr_rows, &o.rc, o.file)) {
 		run_rows_free(rows, nr_rows);
 		scn_free(scn);
 		return 1;
 	}
 	printf("# ppsim %s validate %s  seed %lu  reps %d  tolerance %g %%\n",
-	       PACKAGE_VERSION, o.file, o.seed, o.reps, tol);
+	       PACKAGE_VERSION, o.file, o.rc.seed, o.rc.reps, tol);
 	printf("%-12s %-6s %8s %9s %6s %7s %-4s\n", "case", "policy",
 	       "measured", "predicted", "ci95", "err%", "fit");
 	for (int i = 0; i < nr_rows; i++) {
-		struct figure f = run_rate(&rows[i], o.reps);
+		struct figure f = run_rate(&rows[i], o.rc.reps);
 		double err = (f.mean - rows[i].measured) / rows[i].measured * 100;
 		bool fit = in_fit(scn, rows[i].c->name);
 
@@ -490,7 +477,7 @@ int validate_main(int argc, char **argv)
 	else
 		printf("# every measured figure was in the fit: nothing is "
 		       "validated out of sample\n");
-	mismatches = direction_check(rows, nr_rows, o.reps);
+	mismatches = direction_check(rows, nr_rows, o.rc.reps);
 	printf("# %d of %d figures over the tolerance, %d direction "
 	       "mismatches\n", over, nr_rows, mismatches);
 	run_rows_free(rows, nr_rows);

@@ -24,9 +24,7 @@ struct run_opts {
 	const char *only_case;
 	const char *only_policy;
 	double duration;	/* s; 0 = the scenario's */
-	int reps;
-	unsigned long seed;
-	int jobs;
+	struct run_common rc;
 	enum run_format format;
 	const char *out;
 	struct scn_override set[RUN_MAX_SET];
@@ -56,6 +54,38 @@ static void usage(FILE *f)
 "The columns are described in ppsim(1), section RUN OUTPUT.\n");
 }
 
+int run_common_opt(int ch, const char *arg, struct run_common *c,
+		   const char *cmd)
+{
+	char *end;
+	long v;
+
+	if (ch != 'r' && ch != 's' && ch != 'j')
+		return 0;
+	errno = 0;
+	if (ch == 's') {
+		c->seed = strtoul(arg, &end, 10);
+		if (!*end && !errno && arg[0] != '-')
+			return 1;
+		fprintf(stderr, "ppsim %s: --seed %s: expected a whole "
+			"number\n", cmd, arg);
+		return -1;
+	}
+	v = strtol(arg, &end, 10);
+	if (ch == 'r' && !*end && v >= 1 && v <= RUN_MAX_REPS) {
+		c->reps = (int)v;
+		return 1;
+	}
+	if (ch == 'j' && !*end && v >= 1 && v <= 256) {
+		c->jobs = (int)v;
+		return 1;
+	}
+	fprintf(stderr, "ppsim %s: %s %s: expected 1 to %d\n", cmd,
+		ch == 'r' ? "--reps" : "-j", arg,
+		ch == 'r' ? RUN_MAX_REPS : 256);
+	return -1;
+}
+
 static int parse_opts(int argc, char **argv, struct run_opts *o)
 {
 	static const struct option opts[] = {
@@ -74,8 +104,14 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 	char *end;
 	int ch;
 
-	*o = (struct run_opts){ .reps = 3, .seed = 1, .jobs = 1 };
+	*o = (struct run_opts){ .rc = { .reps = 3, .jobs = 1, .seed = 1 } };
 	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		int common = run_common_opt(ch, optarg, &o->rc, "run");
+
+		if (common < 0)
+			return -1;
+		if (common)
+			continue;
 		switch (ch) {
 		case 'c': o->only_case = optarg; break;
 		case 'p': o->only_policy = optarg; break;
@@ -92,31 +128,6 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 			if (!(o->duration > 0) || o->duration > 3600) {
 				fprintf(stderr, "ppsim run: --duration %s: "
 					"expected a time such as 50ms\n", optarg);
-				return -1;
-			}
-			break;
-		case 'r':
-			o->reps = (int)strtol(optarg, &end, 10);
-			if (*end || o->reps < 1 || o->reps > RUN_MAX_REPS) {
-				fprintf(stderr, "ppsim run: --reps %s: expected "
-					"1 to %d\n", optarg, RUN_MAX_REPS);
-				return -1;
-			}
-			break;
-		case 's':
-			errno = 0;
-			o->seed = strtoul(optarg, &end, 10);
-			if (*end || errno || optarg[0] == '-') {
-				fprintf(stderr, "ppsim run: --seed %s: expected "
-					"a whole number\n", optarg);
-				return -1;
-			}
-			break;
-		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1 || o->jobs > 256) {
-				fprintf(stderr, "ppsim run: -j %s: expected 1 "
-					"to 256\n", optarg);
 				return -1;
 			}
 			break;
@@ -179,9 +190,11 @@ static void progress(int done, int total, const struct job *j)
 		fprintf(stderr, "\r\033[K");
 }
 
-int run_rows(struct run_row *rows, int nr_rows, int reps,
-	     unsigned long seed, int jobs, const char *file)
+int run_rows(struct run_row *rows, int nr_rows, const struct run_common *rc,
+	     const char *file)
 {
+	int reps = rc->reps, jobs = rc->jobs;
+	unsigned long seed = rc->seed;
 	int total = nr_rows * reps, started = 0, done = 0, failed = 0;
 	struct job *running = calloc((size_t)jobs, sizeof(*running));
 	int nr_running = 0;
@@ -418,7 +431,7 @@ static void write_json(FILE *f, const struct run_row *rows, int nr_rows,
 {
 	fprintf(f, "{\"ppsim\": \"%s\", \"scenario\": \"%s\", \"seed\": %lu, "
 		"\"reps\": %d, \"rows\": [\n", PACKAGE_VERSION, o->file,
-		o->seed, reps);
+		o->rc.seed, reps);
 	for (int i = 0; i < nr_rows; i++) {
 		const struct run_row *row = &rows[i];
 
@@ -456,7 +469,7 @@ static void write_table(FILE *f, const struct run_row *rows, int nr_rows,
 			int reps, const struct run_opts *o)
 {
 	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
-		PACKAGE_VERSION, o->file, o->seed, reps);
+		PACKAGE_VERSION, o->file, o->rc.seed, reps);
 	note_policies(f, rows, nr_rows);
 	fprintf(f, "%-12s %-6s %7s %6s %6s %7s %7s %7s %7s %7s %7s %6s %-9s "
 		"%7s %7s\n", "case", "policy", "Mpps", "ci95", "meas", "err%",
@@ -566,7 +579,7 @@ static int draw_plots(const char *dir, const struct run_row *rows,
 	if (!plot_available())
 		return 0;
 	snprintf(title, sizeof(title), "%s (ppsim %s, seed %lu, %d reps)",
-		 o->file, PACKAGE_VERSION, o->seed, o->reps);
+		 o->file, PACKAGE_VERSION, o->rc.seed, o->rc.reps);
 	snprintf(vars, sizeof(vars), "data='%s/rates.csv'; title='%s'", dir,
 		 title);
 	snprintf(out, sizeof(out), "%s/rates", dir);
@@ -608,11 +621,11 @@ static int write_out(const char *dir, const struct run_row *rows,
 	}
 	if (!(f = open_out(dir, "results.csv", p1, sizeof(p1))))
 		return -1;
-	write_csv(f, rows, nr_rows, o->reps);
+	write_csv(f, rows, nr_rows, o->rc.reps);
 	rc |= close_out(f, p1);
 	if (!(f = open_out(dir, "transient.csv", p1, sizeof(p1))))
 		return -1;
-	write_transient(f, rows, nr_rows, o->reps);
+	write_transient(f, rows, nr_rows, o->rc.reps);
 	rc |= close_out(f, p1);
 	f = open_out(dir, "rates.csv", p1, sizeof(p1));
 	g = open_out(dir, "split.csv", p2, sizeof(p2));
@@ -623,7 +636,7 @@ static int write_out(const char *dir, const struct run_row *rows,
 			fclose(g);
 		return -1;
 	}
-	write_plot_data(f, g, rows, nr_rows, o->reps);
+	write_plot_data(f, g, rows, nr_rows, o->rc.reps);
 	rc |= close_out(f, p1);
 	rc |= close_out(g, p2);
 	if (rc)
@@ -688,15 +701,15 @@ int run_main(int argc, char **argv)
 		scn_free(scn);
 		return 2;
 	}
-	if (run_rows(rows, nr_rows, o.reps, o.seed, o.jobs, o.file))
+	if (run_rows(rows, nr_rows, &o.rc, o.file))
 		status = 1;
 	if (!status) {
 		if (o.format == FMT_CSV)
-			write_csv(stdout, rows, nr_rows, o.reps);
+			write_csv(stdout, rows, nr_rows, o.rc.reps);
 		else if (o.format == FMT_JSON)
-			write_json(stdout, rows, nr_rows, o.reps, &o);
+			write_json(stdout, rows, nr_rows, o.rc.reps, &o);
 		else
-			write_table(stdout, rows, nr_rows, o.reps, &o);
+			write_table(stdout, rows, nr_rows, o.rc.reps, &o);
 		if (o.out && write_out(o.out, rows, nr_rows, &o))
 			status = 1;
 	}

@@ -28,8 +28,7 @@ struct sweep_opts {
 	const char *only_policy;
 	struct axis axes[SWEEP_MAX_AXES];
 	int nr_axes;
-	int reps, jobs;
-	unsigned long seed;
+	struct run_common rc;
 	bool csv, emit_jobs;
 	const char *out;
 };
@@ -108,11 +107,16 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int ch;
 
-	*o = (struct sweep_opts){ .reps = 1, .jobs = 1, .seed = 1 };
+	*o = (struct sweep_opts){ .rc = { .reps = 1, .jobs = 1, .seed = 1 } };
 	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
+		int common = run_common_opt(ch, optarg, &o->rc, "sweep");
+
+		if (common < 0)
+			goto bad;
+		if (common)
+			continue;
 		switch (ch) {
 		case 'S':
 			if (add_axis(o, optarg))
@@ -122,21 +126,6 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 		case 'p': o->only_policy = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'e': o->emit_jobs = true; break;
-		case 'r':
-			o->reps = (int)strtol(optarg, &end, 10);
-			if (*end || o->reps < 1 || o->reps > RUN_MAX_REPS)
-				goto bad;
-			break;
-		case 's':
-			o->seed = strtoul(optarg, &end, 10);
-			if (*end || optarg[0] == '-')
-				goto bad;
-			break;
-		case 'j':
-			o->jobs = (int)strtol(optarg, &end, 10);
-			if (*end || o->jobs < 1 || o->jobs > 256)
-				goto bad;
-			break;
 		case 'f':
 			if (strcmp(optarg, "csv") && strcmp(optarg, "table"))
 				goto bad;
@@ -238,7 +227,7 @@ static void emit_jobs(const struct sweep_opts *o, int nr_points)
 		if (o->only_policy)
 			printf(" --policy '%s'", o->only_policy);
 		printf(" --reps %d --seed %lu --format csv > sweep-%03d.csv\n",
-		       o->reps, o->seed, i + 1);
+		       o->rc.reps, o->rc.seed, i + 1);
 	}
 }
 
@@ -246,7 +235,7 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 			int nr_points, const struct run_row *rows)
 {
 	printf("# ppsim %s sweep %s  seed %lu  reps %d\n", PACKAGE_VERSION,
-	       o->file, o->seed, o->reps);
+	       o->file, o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
 	printf("%-12s %-6s %7s %6s %7s %-9s %7s\n", "case", "policy", "Mpps",
@@ -254,7 +243,7 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
-			struct figure f = run_rate(&rows[r], o->reps);
+			struct figure f = run_rate(&rows[r], o->rc.reps);
 			struct scn_override set[SWEEP_MAX_AXES];
 			double err = (f.mean - rows[r].measured) /
 				     rows[r].measured * 100;
@@ -263,8 +252,8 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 			point_values(o, p, set);
 			for (int a = 0; a < o->nr_axes; a++)
 				printf("%-14s ", set[a].value);
-			for (int k = 0; k < o->reps; k++)
-				local += rows[r].res[k].local_pages / o->reps;
+			for (int k = 0; k < o->rc.reps; k++)
+				local += rows[r].res[k].local_pages / o->rc.reps;
 			printf("%-12s %-6s %7.2f %6.2f ", rows[r].c->name,
 			       rows[r].policy, f.mean,
 			       isnan(f.ci95) ? 0 : f.ci95);
@@ -272,7 +261,7 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 				printf("%7s ", "-");
 			else
 				printf("%+7.1f ", err);
-			printf("%-9s %7.1f\n", run_saturated(&rows[r], o->reps),
+			printf("%-9s %7.1f\n", run_saturated(&rows[r], o->rc.reps),
 			       100 * local);
 		}
 	}
@@ -291,7 +280,7 @@ static void write_csv(FILE *f, const struct sweep_opts *o,
 	for (int p = 0; p < nr_points; p++)
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++)
-			run_csv_row(f, pts[p].prefix, &rows[r], o->reps);
+			run_csv_row(f, pts[p].prefix, &rows[r], o->rc.reps);
 }
 
 /* The name of a row's line in the plot: case, policy, other keys. */
@@ -340,7 +329,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 						    sizeof(other));
 					if (strcmp(name, other))
 						continue;
-					fg = run_rate(&rows[k], o->reps);
+					fg = run_rate(&rows[k], o->rc.reps);
 					fprintf(f, "%.10g %.6g %.6g\n", pts[q].x,
 						fg.mean,
 						isnan(fg.ci95) ? 0 : fg.ci95);
@@ -355,7 +344,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 	snprintf(vars, sizeof(vars), "data='%s'; series='%s'; xlabel='%s'; "
 		 "title='%s: rate against %s (ppsim %s, seed %lu)'", path,
 		 series, o->axes[0].key, o->file, o->axes[0].key,
-		 PACKAGE_VERSION, o->seed);
+		 PACKAGE_VERSION, o->rc.seed);
 	snprintf(out, sizeof(out), "%.4000s/sweep", o->out);
 	return plot_draw("sweep.gp", vars, out);
 }
@@ -474,7 +463,7 @@ int sweep_main(int argc, char **argv)
 		goto done;
 	}
 	status = 1;
-	if (run_rows(rows, nr_rows, o.reps, o.seed, o.jobs, o.file))
+	if (run_rows(rows, nr_rows, &o.rc, o.file))
 		goto done;
 	if (o.csv)
 		write_csv(stdout, &o, pts, nr_points, rows);

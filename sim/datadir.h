@@ -14,8 +14,24 @@ const char *datadir_path(void);
 /*
  * Opens path for reading as given; if that fails and path is relative,
  * opens it below the data directory.  The name opened is written to found.
- * Returns NULL with errno from the first attempt when neither exists.
+ * Returns NULL with errno from the first attempt when neither exists, and
+ * with EINVAL for what is not a regular file (a FIFO or /dev/zero would
+ * never end).
  */
 FILE *datadir_fopen(const char *path, char *found, size_t len);
+
+/* Why datadir_fopen() failed, for a message. */
+const char *datadir_strerror(int err);
+
+/* What datadir_getline() found wrong with a line. */
+enum { LINE_OK, LINE_TOO_LONG, LINE_NUL };
+
+/*
+ * Reads one line into buf (size bytes, newline dropped), however long the
+ * line: what does not fit is read and thrown away, so memory stays
+ * bounded.  Returns the line's length, or -1 at the end of the file;
+ * *problem says whether it was cut or held a NUL byte.
+ */
+long datadir_getline(FILE *f, char *buf, size_t size, int *problem);
 
 #endif

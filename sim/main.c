@@ -59,7 +59,8 @@ static int run_trace_file(const char *path, const struct pp_policy *pol)
 	int status;
 
 	if (!in) {
-		fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+		fprintf(stderr, "%s: cannot open: %s\n", path,
+			datadir_strerror(errno));
 		return 2;
 	}
 	status = trace_run(in, path, pol, stdout);

@@ -12,6 +12,7 @@
 #include "../model/page_pool/pp.h"
 
 #define SCN_LINE_MAX	198	/* characters; inih's buffer is 200 */
+#define SCN_READ_MAX	1024	/* a line with its comment, before cutting */
 #define SCN_INCLUDE_DEPTH 8
 
 enum scn_type {
@@ -406,8 +407,6 @@ struct loader {
 	const char *file;
 	FILE *f;
 	int line;
-	char *text;
-	size_t textcap;
 	const char *stack[SCN_INCLUDE_DEPTH];	/* real paths being read */
 	int depth;
 };
@@ -504,23 +503,26 @@ static void section_seen(struct loader *ld, char *header)
 static char *ini_reader_checked(char *str, int num, void *stream)
 {
 	struct loader *ld = stream;
-	ssize_t len = getline(&ld->text, &ld->textcap, ld->f);
+	char text[SCN_READ_MAX];
+	int problem;
+	long len = datadir_getline(ld->f, text, sizeof(text), &problem);
 	char *s;
 
 	if (len < 0)
 		return NULL;
 	ld->line++;
 	snprintf(str, num, "\n");
-	if ((size_t)len != strlen(ld->text)) {
+	if (problem == LINE_NUL) {
 		error_at(ld, ld->file, ld->line, "NUL byte: not a text file");
 		return str;
 	}
-	s = ld->text + strcspn(ld->text, "#;");
+	s = text + strcspn(text, "#;");
 	*s = '\0';
-	s = trim(ld->text);
-	if (!*s)
+	s = trim(text);
+	if (!*s && problem == LINE_OK)
 		return str;
-	if (strlen(s) > SCN_LINE_MAX || (int)strlen(s) + 2 > num) {
+	if (problem == LINE_TOO_LONG || strlen(s) > SCN_LINE_MAX ||
+	    (int)strlen(s) + 2 > num) {
 		error_at(ld, ld->file, ld->line,
 			 "line longer than %d characters", SCN_LINE_MAX);
 		return str;
@@ -547,23 +549,16 @@ static void include_file(struct loader *ld, const char *value)
 	const char *file = ld->file;
 	int line = ld->line;
 	FILE *f = ld->f;
-	char *text = ld->text;
-	size_t textcap = ld->textcap;
 
 	snprintf(dir, sizeof(dir), "%s", file);
 	if (value[0] == '/' || !strchr(file, '/'))
 		snprintf(path, sizeof(path), "%s", value);
 	else
 		snprintf(path, sizeof(path), "%s/%s", dirname(dir), value);
-	ld->text = NULL;
-	ld->textcap = 0;
 	load_file(ld, path, file, line);
-	free(ld->text);
 	ld->file = file;
 	ld->line = line;
 	ld->f = f;
-	ld->text = text;
-	ld->textcap = textcap;
 }
 
 static int ini_handler_record(void *user, const char *section,
@@ -614,10 +609,10 @@ static int load_file(struct loader *ld, const char *path, const char *from,
 	if (!f) {
 		if (from)
 			error_at(ld, from, from_line, "include %s: %s", path,
-				 strerror(errno));
+				 datadir_strerror(errno));
 		else {
 			fprintf(stderr, "%s: cannot open: %s\n", path,
-				strerror(errno));
+				datadir_strerror(errno));
 			ld->errors++;
 		}
 		return -1;

@@ -1,9 +1,11 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "datadir.h"
 #include "trace.h"
 
-#define TRACE_LINE_MAX	512	/* characters, newline included */
+#define TRACE_LINE_MAX	512	/* characters */
+#define TRACE_MAX_PAGES	(1 << 22)	/* pages of a trace's machine */
 
 enum trace_opcode {
 	OP_NODES, OP_POOL, OP_CPU, OP_SOFTIRQ, OP_PRESSURE, OP_ALLOC,
@@ -128,13 +130,16 @@ static int parse_nodes(struct trace_parser *ps, char **arg, int nargs,
 		BAD("nodes: expected a number of nodes from 1 to %d",
 		    MAX_NUMNODES);
 	for (int i = 1; i < nargs; i++) {
-		if (!parse_kv(arg[i], "pages", 1, 1 << 24, &op->b))
+		if (!parse_kv(arg[i], "pages", 1, TRACE_MAX_PAGES, &op->b))
 			continue;
-		if (!parse_kv(arg[i], "min", 1, 1 << 24, &op->c))
+		if (!parse_kv(arg[i], "min", 1, TRACE_MAX_PAGES, &op->c))
 			continue;
-		BAD("nodes: '%s': expected pages=P (1 to 16777216) or min=M",
-		    arg[i]);
+		BAD("nodes: '%s': expected pages=P (1 to %d) or min=M",
+		    arg[i], TRACE_MAX_PAGES);
 	}
+	if (op->a * op->b > TRACE_MAX_PAGES)
+		BAD("nodes: %ld x %ld pages: a trace's machine holds at most "
+		    "%d pages", op->a, op->b, TRACE_MAX_PAGES);
 	if (op->c >= op->b)
 		BAD("nodes: min watermark %ld must be below pages=%ld",
 		    op->c, op->b);
@@ -214,9 +219,9 @@ static int parse_args(struct trace_parser *ps, const char *kw, char **arg,
 		return 0;
 	case OP_ALLOC:
 		op->a = 1;
-		if (nargs && parse_num(arg[0], 1, 1 << 24, &op->a))
-			BAD("alloc: '%s' is not a count from 1 to 16777216",
-			    arg[0]);
+		if (nargs && parse_num(arg[0], 1, TRACE_MAX_PAGES, &op->a))
+			BAD("alloc: '%s' is not a count from 1 to %d",
+			    arg[0], TRACE_MAX_PAGES);
 		return 0;
 	case OP_RECYCLE:
 	case OP_RETURN:
@@ -258,22 +263,21 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 {
 	struct trace_parser ps = { .name = name, .nr_nodes = 2 };
 	struct trace_op *ops = NULL;
-	char *text = NULL;
-	size_t textcap = 0;
-	long n = 0, cap = 0;
-	ssize_t len;
+	char text[TRACE_LINE_MAX + 2];
+	long n = 0, cap = 0, len;
+	int problem;
 
-	while ((len = getline(&text, &textcap, in)) >= 0) {
+	while ((len = datadir_getline(in, text, sizeof(text), &problem)) >= 0) {
 		int rc;
 
 		ps.line++;
-		if (len > TRACE_LINE_MAX) {
+		if (problem == LINE_TOO_LONG || len > TRACE_LINE_MAX) {
 			error_at(name, ps.line, "line longer than %d characters",
 				 TRACE_LINE_MAX);
 			ps.errors++;
 			continue;
 		}
-		if ((size_t)len != strlen(text)) {
+		if (problem == LINE_NUL) {
 			error_at(name, ps.line, "NUL byte: not a text file");
 			ps.errors++;
 			continue;
@@ -283,7 +287,6 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 			ops = realloc(ops, cap * sizeof(*ops));
 			if (!ops) {
 				fprintf(stderr, "ppsim: out of memory\n");
-				free(text);
 				return -1;
 			}
 		}
@@ -293,7 +296,6 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 		else if (rc == 0)
 			n++;
 	}
-	free(text);
 	if (ferror(in)) {
 		error_at(name, ps.line + 1, "read error");
 		ps.errors++;

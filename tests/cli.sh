@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..23"
+echo "1..25"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -56,6 +56,10 @@ head -c 4096 /dev/urandom >"$tmp/garbage.trace"
 expect 2 "garbage.trace:[0-9]+: " "binary garbage" -- "$ppsim" trace --policy v5.4 "$tmp/garbage.trace"
 printf 'pool nid=0\nalloc\0 3\n' >"$tmp/nul.trace"
 expect 2 "nul.trace:2: " "NUL byte" -- "$ppsim" trace --policy v5.4 "$tmp/nul.trace"
+
+expect 2 '/dev/zero: cannot open: not a regular file' "a device is not a trace" -- "$ppsim" trace --policy v5.4 /dev/zero
+printf 'nodes 8 pages=4194304\n' >"$tmp/huge.trace"
+expect 2 "huge.trace:1: nodes: 8 x 4194304 pages: a trace's machine holds at most 4194304 pages" "a machine too large" -- "$ppsim" trace --policy v5.4 "$tmp/huge.trace"
 
 # an empty trace is valid: nothing happens, and the pages add up
 : >"$tmp/empty.trace"

@@ -24,7 +24,7 @@ bad() {
 	fi
 }
 
-echo "1..30"
+echo "1..31"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -40,6 +40,7 @@ bad ring-too-big.ini "^ring-too-big.ini:4: 4096 pages per node cannot hold"
 bad syntax.ini "^syntax.ini:3: expected '\]'"
 bad typo.ini "^typo.ini:2: unknown key 'rx_rnig' \(did you mean nic.rx_ring\?\)"
 bad unknown-section.ini "^unknown-section.ini:1: unknown section \[gloabl\] \(did you mean \[global\]\?\)"
+bad include-device.ini "^include-device.ini:2: include /dev/zero: not a regular file"
 bad hw-key-typo.ini "^hw-key-typo.ini:2: unknown key 'nic.rx_rin' \(did you mean nic.rx_ring\?\)"
 
 "$ppsim" run "$tiny" --set nic.rx_ring=1000 >"$tmp/out" 2>&1

@@ -432,7 +432,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 	unlink(platform);
 	w.irq = sg_sem_init(0);
 	for (int s = 0; s < c->sockets; s++) {
-		char node[8], mem[16];
+		char node[16], mem[24];
 
 		snprintf(node, sizeof(node), "%d", s);
 		snprintf(mem, sizeof(mem), "mem%d", s);

@@ -24,6 +24,7 @@ struct axis {
 struct sweep_opts {
 	const char *file;
 	const char *name;		/* [sweep NAME], or NULL */
+	char cases[SCN_TEXT_MAX];	/* [sweep NAME]'s cases, or empty */
 	const char *only_case;
 	const char *only_policy;
 	struct axis axes[SWEEP_MAX_AXES];
@@ -150,8 +151,7 @@ bad:
 }
 
 /* The axes of [sweep NAME] come first, the command line's after. */
-static int take_named(struct sweep_opts *o, const struct scenario *scn,
-		      const char **cases)
+static int take_named(struct sweep_opts *o, const struct scenario *scn)
 {
 	struct axis cli[SWEEP_MAX_AXES];
 	int nr_cli = o->nr_axes;
@@ -182,7 +182,7 @@ static int take_named(struct sweep_opts *o, const struct scenario *scn,
 			return -1;
 		o->axes[o->nr_axes++] = cli[i];
 	}
-	*cases = sw->cases;
+	snprintf(o->cases, sizeof(o->cases), "%s", sw->cases);
 	return 0;
 }
 
@@ -373,8 +373,8 @@ static int write_out(const struct sweep_opts *o, const struct point *pts,
 }
 
 /* Loads every point's scenario and lays out its rows. */
-static int build_points(struct sweep_opts *o, const char *cases,
-			struct point *pts, int nr_points,
+static int build_points(struct sweep_opts *o, struct point *pts,
+			int nr_points,
 			struct run_row *rows, int *nr_rows)
 {
 	*nr_rows = 0;
@@ -395,7 +395,7 @@ static int build_points(struct sweep_opts *o, const char *cases,
 		for (int i = 0; i < pt->scn->nr_cases; i++) {
 			struct scn_case *c = &pt->scn->cases[i];
 
-			if (!wanted(c->name, o->only_case, cases))
+			if (!wanted(c->name, o->only_case, o->cases))
 				continue;
 			if (scn_case_get(c, o->axes[0].key, &pt->x))
 				pt->x = p;	/* not numeric: the index */
@@ -422,7 +422,6 @@ int sweep_main(int argc, char **argv)
 	static struct run_row rows[SWEEP_MAX_POINTS * 16];
 	struct point *pts = NULL;
 	struct sweep_opts o;
-	const char *cases = NULL;
 	int nr_points = 1, nr_rows = 0, status = 2;
 
 	gsl_set_error_handler_off();
@@ -433,7 +432,7 @@ int sweep_main(int argc, char **argv)
 
 		if (!scn)
 			return 2;
-		if (take_named(&o, scn, &cases)) {
+		if (take_named(&o, scn)) {
 			scn_free(scn);
 			return 2;
 		}
@@ -456,7 +455,7 @@ int sweep_main(int argc, char **argv)
 		return 0;
 	}
 	pts = calloc((size_t)nr_points, sizeof(*pts));
-	if (build_points(&o, cases, pts, nr_points, rows, &nr_rows))
+	if (build_points(&o, pts, nr_points, rows, &nr_rows))
 		goto done;
 	if ((size_t)nr_rows > sizeof(rows) / sizeof(rows[0])) {
 		fprintf(stderr, "ppsim sweep: too many runs\n");

@@ -3,13 +3,15 @@
 
 #include "config.h"
 
-#ifdef PPSIM_HAVE_KERNEL
+/* The fuzzers are built from the project's sources only. */
+#if defined(PPSIM_HAVE_KERNEL) && !defined(PPSIM_FUZZ)
+#define WITH_KERNEL_POLICY
 extern const struct pp_policy pp_kernel;
 #endif
 
 const struct pp_policy *const pp_policies[] = {
 	&pp_v5_4, &pp_v5_5, &pp_v6_1,
-#ifdef PPSIM_HAVE_KERNEL
+#ifdef WITH_KERNEL_POLICY
 	&pp_kernel,
 #endif
 	NULL,

@@ -385,6 +385,18 @@ static int build_world(struct world *w, const struct scn_case *c,
 	return w->q ? 0 : -1;
 }
 
+/* The model's memory; SimGrid's goes with the child process. */
+static void free_world(struct world *w)
+{
+	rxq_free(w->q);
+	mem_destroy(w->mem);
+	mm_destroy(w->mm);
+	if (w->rng)
+		gsl_rng_free(w->rng);
+	if (w->irq)
+		sg_sem_destroy(w->irq);
+}
+
 static void start_actor(const char *name, sg_host_t host,
 			void (*code)(int, char **), struct world *w,
 			bool daemon, const char *arg)
@@ -414,6 +426,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 	if (build_world(&w, c, &err)) {
 		r->status = 1;
 		snprintf(r->why, sizeof(r->why), "%s", err);
+		free_world(&w);
 		return;
 	}
 	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
@@ -426,6 +439,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 		r->status = 1;
 		snprintf(r->why, sizeof(r->why), "cannot write the platform: "
 			 "%s", strerror(errno));
+		free_world(&w);
 		return;
 	}
 	simgrid_load_platform(platform);
@@ -452,6 +466,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 		snprintf(r->why, sizeof(r->why), "page conservation violated: "
 			 "%s", why);
 	}
+	free_world(&w);
 }
 
 int sim_start(const struct scn_case *c, const char *policy, uint64_t seed,
@@ -484,6 +499,7 @@ int sim_start(const struct scn_case *c, const char *policy, uint64_t seed,
 			buf += n;
 			left -= (size_t)n;
 		}
+		free(r);
 		_exit(0);
 	}
 	close(p[1]);

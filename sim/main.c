@@ -9,6 +9,7 @@
 #include <string.h>
 #include "config.h"
 #include <simgrid/engine.h>
+#include "bench.h"
 #include "datadir.h"
 #include "fit.h"
 #include "run.h"
@@ -27,6 +28,7 @@ static void usage(FILE *f)
 "  calibrate fit the scenario's free parameters on its calibration cases\n"
 "  sweep     run a scenario across the values of one or more keys\n"
 "  merge     join the CSV files of sweeps run separately\n"
+"  bench     how fast the simulator runs against a bare page_pool loop\n"
 "  trace     run a trace of page_pool operations through a kernel era\n"
 "  keys      list every scenario key with its default, unit and meaning\n"
 "\n"
@@ -164,6 +166,7 @@ int main(int argc, char **argv)
 		{ "calibrate", calibrate_main },
 		{ "sweep", sweep_main },
 		{ "merge", merge_main },
+		{ "bench", bench_main },
 		{ "trace", cmd_trace },
 		{ "keys", cmd_keys },
 	};

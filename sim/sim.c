@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
@@ -44,6 +45,8 @@ struct world {
 	gsl_rng *rng;
 	sg_sem_t irq;
 	bool irq_armed;
+	sg_sem_t nic_wake;	/* NAPI posted descriptors */
+	bool nic_parked;
 	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
 	double offered_pps;
 	double t_start, t_end;
@@ -150,32 +153,47 @@ static void dma_transfer(struct world *w, const double bytes[])
 		sg_comm_wait_all(comms, n);
 }
 
+/* Packets arriving in elapsed seconds, and how many the NIC can take
+ * (its own packet rate, as a credit that does not pile up while idle). */
+static unsigned int arrivals(struct world *w, double elapsed, double *credit,
+			     unsigned int *take)
+{
+	unsigned int n = gsl_ran_poisson(w->rng, w->offered_pps * elapsed);
+
+	*credit += w->c->nic_max_pps * elapsed;
+	*take = n < *credit ? n : (unsigned int)*credit;
+	*credit = fmin(*credit - *take, w->c->budget);
+	w->arrived += n;
+	w->phy_drops += n - *take;
+	return n;
+}
+
 static void nic_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
-	const struct scn_case *c = w->c;
-	double last = simgrid_get_clock(), carry = 0;
+	double last = simgrid_get_clock(), credit = 0;
 
 	(void)argc;
 	(void)argv;
 	for (;;) {
-		double now, elapsed, bytes[MEM_MAX_SOCKETS] = { 0 };
-		unsigned int arrived;
-		int take;
+		double now, bytes[MEM_MAX_SOCKETS] = { 0 };
+		unsigned int take;
 
+		if (rxq_nic_blocked(w->q)) {
+			/* park until NAPI posts: what arrives meanwhile
+			 * finds no descriptor */
+			w->nic_parked = true;
+			sg_sem_acquire(w->nic_wake);
+			now = simgrid_get_clock();
+			arrivals(w, now - last, &credit, &take);
+			rxq_nic_drop(w->q, take);
+			last = now;
+		}
 		sg_actor_sleep_for(NIC_TICK);
 		now = simgrid_get_clock();
-		elapsed = now - last;
+		arrivals(w, now - last, &credit, &take);
 		last = now;
-		arrived = gsl_ran_poisson(w->rng, w->offered_pps * elapsed);
-		carry += c->nic_max_pps * elapsed;
-		take = arrived < carry ? (int)arrived : (int)carry;
-		carry -= take;
-		if (carry > c->budget)	/* no credit hoarding while idle */
-			carry = c->budget;
-		w->arrived += arrived;
-		w->phy_drops += arrived - (unsigned int)take;
-		rxq_nic_rx(w->q, take, bytes);
+		rxq_nic_rx(w->q, (int)take, bytes);
 		rxq_nic_tx(w->q, bytes);
 		dma_transfer(w, bytes);
 		if (w->irq_armed && rxq_pending(w->q)) {
@@ -230,6 +248,10 @@ static void napi_actor(int argc, char **argv)
 		}
 		sg_actor_execute(poll.cycles + poll.stall * c->freq);
 		rxq_post(w->q);
+		if (w->nic_parked) {
+			w->nic_parked = false;
+			sg_sem_release(w->nic_wake);
+		}
 		w->cpu_s += poll.cycles / c->freq;
 		w->stall_s += poll.stall;
 	}
@@ -395,6 +417,8 @@ static void free_world(struct world *w)
 		gsl_rng_free(w->rng);
 	if (w->irq)
 		sg_sem_destroy(w->irq);
+	if (w->nic_wake)
+		sg_sem_destroy(w->nic_wake);
 }
 
 static void start_actor(const char *name, sg_host_t host,
@@ -414,6 +438,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 		      uint64_t seed, struct sim_result *r)
 {
 	struct world w = { .c = c, .res = r };
+	struct timespec t0, t1;
 	const char *err = NULL;
 	char platform[256], why[200];
 	double wire = 8.0 * (c->pkt_size + ETH_OVERHEAD);
@@ -445,6 +470,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 	simgrid_load_platform(platform);
 	unlink(platform);
 	w.irq = sg_sem_init(0);
+	w.nic_wake = sg_sem_init(0);
 	for (int s = 0; s < c->sockets; s++) {
 		char node[16], mem[24];
 
@@ -458,7 +484,12 @@ static void child_run(const struct scn_case *c, const char *policy,
 	start_actor("napi", cpu_host(c->irq_cpu), napi_actor, &w, true, NULL);
 	start_actor("monitor", sg_host_by_name("nic"), monitor_actor, &w,
 		    false, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
 	simgrid_run();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->wall_s = (double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	r->sim_packets = (double)rxq_stats(w.q)->rx_packets;
 	summarize(&w);
 	if (rxq_check(w.q, why, sizeof(why)) ||
 	    mm_check(w.mm, why, sizeof(why))) {

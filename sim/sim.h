@@ -48,6 +48,9 @@ struct sim_result {
 	/* page_pool counters per packet */
 	double pp_fast, pp_slow_pages, pp_cached, pp_ring, pp_released,
 	       pp_waive;
+	/* for benchmarks, never printed by run: they vary from run to run */
+	double wall_s;		/* wall-clock seconds the simulation took */
+	double sim_packets;	/* packets handled over the whole run */
 	int nr_samples;
 	struct sim_sample samples[SIM_MAX_SAMPLES];
 };

@@ -330,6 +330,16 @@ int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS])
 	return sent;
 }
 
+bool rxq_nic_blocked(const struct rxq *q)
+{
+	return q->cq_prod == q->posted && q->tx_sent == q->tx_db;
+}
+
+void rxq_nic_drop(struct rxq *q, u32 n)
+{
+	q->st.rx_out_of_buffer += n;
+}
+
 int rxq_pending(const struct rxq *q)
 {
 	return (int)(q->cq_prod - q->cq_cons) +

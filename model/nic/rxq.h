@@ -88,6 +88,11 @@ void rxq_free(struct rxq *q);
 int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS]);
 /* NIC: sends what XDP_TX posted; returns frames sent. */
 int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS]);
+/* Nothing for the NIC to do until the driver posts: no free descriptor
+ * and no frame to send.  Packets arriving meanwhile are dropped:
+ * rxq_nic_drop() counts them. */
+bool rxq_nic_blocked(const struct rxq *q);
+void rxq_nic_drop(struct rxq *q, u32 n);
 /* Completions waiting for NAPI. */
 int rxq_pending(const struct rxq *q);
 

@@ -10,13 +10,20 @@ struct mem_line {
 	uint8_t llc;		/* sockets whose LLC holds the line */
 	uint8_t dirty;		/* socket + 1 whose caches hold it modified */
 	uint16_t core;		/* core + 1 whose private cache holds it */
+	uint8_t pway;		/* its way there */
+	uint8_t way[MEM_MAX_SOCKETS];	/* its way in each LLC holding it */
+};
+
+/* A way of a set: the line it holds and when it was last used. */
+struct way {
+	uint32_t line;		/* NO_LINE if empty */
+	uint32_t stamp;
 };
 
 struct cache {
 	uint32_t nsets;
 	uint32_t ways;
-	uint32_t *tag;		/* nsets * ways line ids, NO_LINE if empty */
-	uint32_t *stamp;	/* last use, for LRU */
+	struct way *set;	/* nsets * ways */
 	uint32_t clock;
 };
 
@@ -33,65 +40,53 @@ static int cache_init(struct cache *c, uint64_t size, int ways)
 {
 	c->ways = (uint32_t)ways;
 	c->nsets = (uint32_t)(size / MEM_LINE / (uint64_t)ways);
-	c->tag = malloc((size_t)c->nsets * c->ways * sizeof(*c->tag));
-	c->stamp = calloc((size_t)c->nsets * c->ways, sizeof(*c->stamp));
-	if (!c->tag || !c->stamp || !c->nsets)
+	if (!c->nsets || ways > 255)
 		return -1;
-	memset(c->tag, 0xff, (size_t)c->nsets * c->ways * sizeof(*c->tag));
+	c->set = malloc((size_t)c->nsets * c->ways * sizeof(*c->set));
+	if (!c->set)
+		return -1;
+	for (size_t i = 0; i < (size_t)c->nsets * c->ways; i++)
+		c->set[i] = (struct way){ NO_LINE, 0 };
 	return 0;
 }
 
 static void cache_fini(struct cache *c)
 {
-	free(c->tag);
-	free(c->stamp);
+	free(c->set);
 }
 
 /* Physically contiguous lines spread over sets the way hashed LLC slices
  * and set indexing spread them: no pathological aliasing. */
-static uint32_t set_of(const struct cache *c, uint32_t line)
+static struct way *set_of(const struct cache *c, uint32_t line)
 {
 	uint32_t h = line * 0x9e3779b1u;
 
-	return (h ^ (h >> 15)) % c->nsets;
+	return &c->set[(size_t)((h ^ (h >> 15)) % c->nsets) * c->ways];
 }
 
-static uint32_t *slot_of(struct cache *c, uint32_t line)
+static void touch(struct cache *c, struct way *w)
 {
-	uint32_t *tag = &c->tag[(size_t)set_of(c, line) * c->ways];
-
-	for (uint32_t w = 0; w < c->ways; w++)
-		if (tag[w] == line)
-			return &tag[w];
-	return NULL;
+	w->stamp = ++c->clock;
 }
 
-static void touch(struct cache *c, uint32_t *slot)
+/* The LRU way among the first ways of line's set: an empty one first. */
+static struct way *victim(struct cache *c, uint32_t line, uint32_t ways)
 {
-	c->stamp[slot - c->tag] = ++c->clock;
-}
+	struct way *set = set_of(c, line), *best = set;
 
-static void cache_remove(struct cache *c, uint32_t line)
-{
-	uint32_t *slot = slot_of(c, line);
-
-	if (slot)
-		*slot = NO_LINE;
-}
-
-/* The LRU slot among ways [0, ways) of line's set: an empty one first. */
-static uint32_t *victim(struct cache *c, uint32_t line, uint32_t ways)
-{
-	size_t base = (size_t)set_of(c, line) * c->ways;
-	uint32_t *best = &c->tag[base];
-
-	for (uint32_t w = 0; w < ways; w++) {
-		if (c->tag[base + w] == NO_LINE)
-			return &c->tag[base + w];
-		if (c->stamp[base + w] < c->stamp[best - c->tag])
-			best = &c->tag[base + w];
+	for (uint32_t i = 0; i < ways; i++) {
+		if (set[i].line == NO_LINE)
+			return &set[i];
+		if (set[i].stamp < best->stamp)
+			best = &set[i];
 	}
 	return best;
+}
+
+/* Where a line sits in a cache that holds it: its set and remembered way. */
+static struct way *way_of(const struct cache *c, uint32_t line, uint8_t way)
+{
+	return &set_of(c, line)[way];
 }
 
 struct mem *mem_create(const struct mem_config *cfg, const char **err)
@@ -176,12 +171,13 @@ static int socket_of(const struct mem *m, int core)
 static void drop_from_socket(struct mem *m, struct mem_line *ln,
 			     uint32_t line, int s)
 {
-	cache_remove(&m->llc[s], line);
+	if (ln->llc & (1u << s))
+		way_of(&m->llc[s], line, ln->way[s])->line = NO_LINE;
 	ln->llc &= (uint8_t)~(1u << s);
 	if (ln->dirty == s + 1)
 		ln->dirty = 0;
 	if (ln->core && socket_of(m, ln->core - 1) == s) {
-		cache_remove(&m->priv[ln->core - 1], line);
+		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
 		ln->core = 0;
 	}
 }
@@ -197,39 +193,52 @@ static void writeback(struct mem *m, const struct mem_line *ln, int from)
 static void llc_fill(struct mem *m, int s, uint32_t line, uint32_t ways)
 {
 	struct cache *c = &m->llc[s];
-	uint32_t *slot = victim(c, line, ways);
+	struct way *w = victim(c, line, ways);
 
-	if (*slot != NO_LINE) {
-		struct mem_line *old = &m->lines[*slot];
+	if (w->line != NO_LINE) {
+		struct mem_line *old = &m->lines[w->line];
 
 		if (old->dirty == s + 1)
 			writeback(m, old, s);
 		/* inclusive: the private copy goes too */
-		drop_from_socket(m, old, *slot, s);
+		drop_from_socket(m, old, w->line, s);
 	}
-	*slot = line;
-	touch(c, slot);
+	w->line = line;
+	touch(c, w);
 	m->lines[line].llc |= (uint8_t)(1u << s);
+	m->lines[line].way[s] = (uint8_t)(w - set_of(c, line));
+}
+
+static void llc_touch(struct mem *m, int s, uint32_t line)
+{
+	touch(&m->llc[s], way_of(&m->llc[s], line, m->lines[line].way[s]));
+}
+
+static void priv_touch(struct mem *m, int core, uint32_t line)
+{
+	touch(&m->priv[core], way_of(&m->priv[core], line,
+				      m->lines[line].pway));
 }
 
 static void priv_fill(struct mem *m, int core, uint32_t line)
 {
 	struct cache *c = &m->priv[core];
 	struct mem_line *ln = &m->lines[line];
-	uint32_t *slot;
+	struct way *w;
 
 	if (ln->core == core + 1) {
-		touch(c, slot_of(c, line));
+		priv_touch(m, core, line);
 		return;
 	}
 	if (ln->core)	/* the model keeps one private holder */
-		cache_remove(&m->priv[ln->core - 1], line);
-	slot = victim(c, line, c->ways);
-	if (*slot != NO_LINE)
-		m->lines[*slot].core = 0;	/* stays in the LLC */
-	*slot = line;
-	touch(c, slot);
+		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
+	w = victim(c, line, c->ways);
+	if (w->line != NO_LINE)
+		m->lines[w->line].core = 0;	/* stays in the LLC */
+	w->line = line;
+	touch(c, w);
 	ln->core = (uint16_t)(core + 1);
+	ln->pway = (uint8_t)(w - set_of(c, line));
 }
 
 static enum mem_place place_of(const struct mem *m, int core, uint32_t line)
@@ -278,7 +287,7 @@ static void fetch(struct mem *m, int core, uint32_t line, enum mem_place p)
 	if (!(ln->llc & (1u << s)))
 		llc_fill(m, s, line, m->llc[s].ways);
 	else
-		touch(&m->llc[s], slot_of(&m->llc[s], line));
+		llc_touch(m, s, line);
 	priv_fill(m, core, line);
 }
 
@@ -288,7 +297,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 
 	m->st.cpu_reads[m->lines[line].kind][p]++;
 	if (p == MEM_PRIV)
-		touch(&m->priv[core], slot_of(&m->priv[core], line));
+		priv_touch(m, core, line);
 	else
 		fetch(m, core, line, p);
 	return latency(m, p);
@@ -302,7 +311,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 
 	m->st.cpu_writes[ln->kind][p]++;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
-		touch(&m->priv[core], slot_of(&m->priv[core], line));
+		priv_touch(m, core, line);
 		return latency(m, p);
 	}
 	/* read for ownership: every other socket's copy goes */
@@ -313,7 +322,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 		}
 	}
 	if (p == MEM_PRIV)
-		touch(&m->priv[core], slot_of(&m->priv[core], line));
+		priv_touch(m, core, line);
 	else
 		fetch(m, core, line, p == MEM_RCACHE ? MEM_LLC : p);
 	ln->dirty = (uint8_t)(s + 1);
@@ -336,14 +345,12 @@ double mem_nic_write(struct mem *m, uint32_t line)
 		}
 	}
 	if (ln->core) {	/* a private copy on the NIC's socket */
-		cache_remove(&m->priv[ln->core - 1], line);
+		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
 		ln->core = 0;
 	}
 	if (ln->node == n && m->cfg.ddio_ways) {
-		uint32_t *slot = slot_of(&m->llc[n], line);
-
-		if (slot)
-			touch(&m->llc[n], slot);	/* write update */
+		if (ln->llc & (1u << n))
+			llc_touch(m, n, line);	/* write update */
 		else
 			llc_fill(m, n, line, (uint32_t)m->cfg.ddio_ways);
 		ln->dirty = (uint8_t)(n + 1);

@@ -8,8 +8,14 @@
 const char *datadir_path(void)
 {
 	const char *env = getenv("PPSIM_DATADIR");
+	struct stat st;
 
-	return env && *env ? env : PKGDATADIR;
+	if (env && *env)
+		return env;
+	/* a ppsim run from its build tree uses its source tree's files */
+	if (!stat(PPSIM_SRCDIR "/plots/rates.gp", &st))
+		return PPSIM_SRCDIR;
+	return PKGDATADIR;
 }
 
 static FILE *fopen_regular(const char *path)

@@ -24,7 +24,7 @@ bad() {
 	fi
 }
 
-echo "1..31"
+echo "1..34"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -41,8 +41,13 @@ bad syntax.ini "^syntax.ini:3: expected '\]'"
 bad typo.ini "^typo.ini:2: unknown key 'rx_rnig' \(did you mean nic.rx_ring\?\)"
 bad unknown-section.ini "^unknown-section.ini:1: unknown section \[gloabl\] \(did you mean \[global\]\?\)"
 bad include-device.ini "^include-device.ini:2: include /dev/zero: not a regular file"
+bad zero-ring.ini "^zero-ring.ini:2: rx_ring: 0 is out of range \[2, 32768\]"
+bad empty.ini "^empty.ini:1: empty scenario: no case"
 bad hw-key-typo.ini "^hw-key-typo.ini:2: unknown key 'nic.rx_rin' \(did you mean nic.rx_ring\?\)"
 
+head -c 8192 /dev/urandom >"$tmp/garbage.ini"
+"$ppsim" run "$tmp/garbage.ini" >"$tmp/out" 2>&1
+if [ $? -eq 2 ] && grep -q "garbage.ini:[0-9]*: " "$tmp/out"; then ok "binary garbage"; else not_ok "binary garbage"; fi
 "$ppsim" run "$tiny" --set nic.rx_ring=1000 >"$tmp/out" 2>&1
 if [ $? -eq 2 ] && grep -q '^--set:1: rx_ring 1000 is not a power of 2' "$tmp/out"; then ok "--set checked like the file"; else not_ok "--set checked like the file"; fi
 "$ppsim" run "$tiny" --set nic.rx_rnig=512 >"$tmp/out" 2>&1

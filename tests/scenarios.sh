@@ -2,21 +2,15 @@
 # Scenario files: every kind of bad input ends with "FILE:LINE: message"
 # and exit 2; a small scenario runs end to end, gives the seed's ordering,
 # and is reproducible from its seed.  Speaks TAP.
-ppsim=${PPSIM:-ppsim}
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/tap.sh"
 bad=$src/tests/scenarios/bad
 tiny=$src/tests/scenarios/tiny.ini
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0
-
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); echo "not ok $n - $1"; sed 's/^/# /' "$tmp/out" | head -20; }
 
 # bad FILE PATTERN: ppsim run exits 2 and says PATTERN
 bad() {
 	(cd "$bad" && "$ppsim" run "$1" --duration 1ms) >"$tmp/out" 2>&1
 	rc=$?
+	: >"$tmp/check"
 	if [ $rc -eq 2 ] && grep -Eq -- "$2" "$tmp/out"; then
 		ok "$1"
 	else

@@ -2,20 +2,8 @@
 # ppsim sweep and merge: the cross product of values on two workers, one
 # CSV for all points, a plot, named sweeps, jobs for elsewhere and their
 # merge, and bad input.  Speaks TAP.
-ppsim=${PPSIM:-ppsim}
-src=$(cd "$(dirname "$0")/.." && pwd)
+. "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0
-check() {	# DESCRIPTION, then a command that must succeed
-	what=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/check" 2>&1; then echo "ok $n - $what"; else
-		echo "not ok $n - $what"; cat "$tmp/check" "$tmp/out" 2>/dev/null |
-			sed 's/^/# /' | head -30; fi
-}
 echo "1..11"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \

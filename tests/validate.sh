@@ -4,18 +4,7 @@
 # marks each figure in or out of the fit; and the seed scenario, with the
 # calibration it ships, stays within the tolerance it declares, every
 # before/after change with the measured sign.  Speaks TAP.
-ppsim=${PPSIM:-ppsim}
-src=$(cd "$(dirname "$0")/.." && pwd)
-tmp=$(mktemp -d) || exit 1
-trap 'rm -rf "$tmp"' EXIT
-n=0
-check() {	# DESCRIPTION, then a command that must succeed
-	what=$1
-	shift
-	n=$((n + 1))
-	if "$@" >"$tmp/check" 2>&1; then echo "ok $n - $what"; else
-		echo "not ok $n - $what"; cat "$tmp/check" "$tmp/out" | sed 's/^/# /' | head -30; fi
-}
+. "$(dirname "$0")/tap.sh"
 echo "1..8"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"

@@ -61,13 +61,14 @@ int bench_main(int argc, char **argv)
 		{ "case", required_argument, NULL, 'c' },
 		{ "policy", required_argument, NULL, 'p' },
 		{ "duration", required_argument, NULL, 'd' },
+		{ "queues", required_argument, NULL, 'q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *only_case = "close-drop", *policy = "v5.5";
-	const char *duration = "1s";
+	const char *duration = "1s", *queues = "1";
 	struct run_common rc = { .reps = 1, .jobs = 1, .seed = 1 };
-	struct scn_override set[1];
+	struct scn_override set[2];
 	struct scenario *scn;
 	struct run_row row = { 0 };
 	double bare, sim_ns;
@@ -78,9 +79,10 @@ int bench_main(int argc, char **argv)
 		case 'c': only_case = optarg; break;
 		case 'p': policy = optarg; break;
 		case 'd': duration = optarg; break;
+		case 'q': queues = optarg; break;
 		default:
 			fprintf(stderr, "Usage: ppsim bench FILE [--case C] "
-				"[--policy P] [--duration TIME]\n");
+				"[--policy P] [--duration TIME] [--queues N]\n");
 			return ch == 'h' ? 0 : 2;
 		}
 	}
@@ -90,7 +92,8 @@ int bench_main(int argc, char **argv)
 		return 2;
 	}
 	set[0] = (struct scn_override){ "duration", duration };
-	scn = scn_load(argv[optind], set, 1);
+	set[1] = (struct scn_override){ "queues", queues };
+	scn = scn_load(argv[optind], set, 2);
 	if (!scn)
 		return 2;
 	for (int i = 0; i < scn->nr_cases && !row.c; i++)
@@ -108,10 +111,10 @@ int bench_main(int argc, char **argv)
 		return 1;
 	}
 	sim_ns = row.res[0].wall_s * 1e9 / row.res[0].sim_packets;
-	printf("case,policy,duration_s,sim_packets,wall_s,sim_mpps_per_wall_s,"
-	       "bare_ns_per_pkt,sim_ns_per_pkt,overhead\n");
-	printf("%s,%s,%.4g,%.0f,%.3f,%.3f,%.2f,%.2f,%.1f\n", row.c->name,
-	       policy, row.c->duration, row.res[0].sim_packets,
+	printf("case,policy,queues,duration_s,sim_packets,wall_s,"
+	       "sim_mpps_per_wall_s,bare_ns_per_pkt,sim_ns_per_pkt,overhead\n");
+	printf("%s,%s,%d,%.4g,%.0f,%.3f,%.3f,%.2f,%.2f,%.1f\n", row.c->name,
+	       policy, row.c->queues, row.c->duration, row.res[0].sim_packets,
 	       row.res[0].wall_s, row.res[0].sim_packets / row.res[0].wall_s /
 	       1e6, bare, sim_ns, sim_ns / bare);
 	run_rows_free(&row, 1);

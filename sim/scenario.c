@@ -80,7 +80,8 @@ K("model", "jitter", T_REAL, jitter, "0.02", 0, 1, "", "coefficient of variation
 K("case", "workload", T_WORKLOAD, workload, "xdp_drop", 0, 1, "", "xdp_drop or xdp_tx"),
 K("case", "pkt_size", T_SIZE, pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
 K("case", "rate", T_PKTRATE, rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
-K("case", "irq_cpu", T_INT, irq_cpu, "0", 0, 511, "", "CPU running NAPI at the start (node = cpu / cores)"),
+K("case", "queues", T_INT, queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
+K("case", "irq_cpu", T_INT, irq_cpu, "0", 0, 511, "", "CPU running queue 0's NAPI at the start (node = cpu / cores)"),
 K("case", "migrate_at", T_TIME, migrate_at, "-1", -1, 3600, "s", "when the irq moves (negative: never)"),
 K("case", "migrate_cpu", T_INT, migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
 K("case", "warmup", T_TIME, warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
@@ -756,6 +757,13 @@ static bool validate(struct loader *ld, struct scn_case *c,
 	CHECK(c->migrate_at < 0 || c->migrate_cpu < cpus, "case.migrate_cpu",
 	      "migrate_cpu %d does not exist: the machine has %d CPUs",
 	      c->migrate_cpu, cpus);
+	CHECK(c->irq_cpu + c->queues <= cpus &&
+	      (c->migrate_at < 0 || c->migrate_cpu + c->queues <= cpus),
+	      "case.queues", "%d queues, one CPU each from CPU %d, do not fit "
+	      "the machine's %d CPUs", c->queues,
+	      c->irq_cpu > c->migrate_cpu || c->migrate_at < 0 ? c->irq_cpu
+							       : c->migrate_cpu,
+	      cpus);
 	CHECK(c->nic_node < c->sockets, "nic.node", "nic.node %d does not "
 	      "exist: the machine has %d sockets", c->nic_node, c->sockets);
 	CHECK(c->ddio_ways < c->llc_ways, "cache.ddio_ways", "ddio_ways %d "
@@ -770,11 +778,11 @@ static bool validate(struct loader *ld, struct scn_case *c,
 	      "of 2", c->tx_ring);
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
 	 * the tx ring may all sit on one node, clear of its watermarks */
-	CHECK(2 * c->rx_ring + c->tx_ring + 256 + c->page_cache <=
-	      c->pages / 2, "mem.pages",
-	      "%d pages per node cannot hold an rx ring of %d pages with its "
-	      "page_pool: raise mem.pages or lower nic.rx_ring", c->pages,
-	      c->rx_ring);
+	CHECK((2 * c->rx_ring + c->tx_ring + 256 + c->page_cache) *
+	      c->queues <= c->pages / 2, "mem.pages",
+	      "%d pages per node cannot hold %d rx ring(s) of %d pages with "
+	      "their page_pool: raise mem.pages or lower nic.rx_ring",
+	      c->pages, c->queues, c->rx_ring);
 	for (int i = 0; i < c->nr_measured; i++) {
 		bool found = false;
 

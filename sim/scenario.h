@@ -90,7 +90,8 @@ struct scn_case {
 	enum scn_workload workload;
 	int pkt_size;		/* bytes on the wire, without FCS */
 	double rate;		/* offered packets/s, 0 = line rate */
-	int irq_cpu;		/* CPU running NAPI at the start */
+	int queues;		/* rx queues, RSS spreads packets over them */
+	int irq_cpu;		/* CPU running queue 0's NAPI at the start */
 	double migrate_at;	/* s; negative = no migration */
 	int migrate_cpu;	/* CPU NAPI moves to */
 	double warmup;		/* s after the migration before measuring */

@@ -34,24 +34,33 @@ struct snap {
 	u64 arrived, phy_drops;
 };
 
+#define SIM_MAX_QUEUES	64
+
+/* One rx queue and the NAPI that polls it. */
+struct napi {
+	struct rxq *q;
+	struct kctx ctx;	/* its CPU, node, softirq */
+	sg_sem_t irq;
+	bool irq_armed;
+	double credit;		/* the NIC's packets for this queue */
+	double cpu_s, stall_s, idle_s;
+};
+
 /* Everything one simulation shares between its actors. */
 struct world {
 	const struct scn_case *c;
 	const struct pp_policy *pol;
 	struct mm *mm;
 	struct mem *mem;
-	struct rxq *q;
-	struct kctx napi_ctx;
+	struct rxq_pages pages;
+	struct napi napi[SIM_MAX_QUEUES];
+	int nq;
 	gsl_rng *rng;
-	sg_sem_t irq;
-	bool irq_armed;
-	sg_sem_t nic_wake;	/* NAPI posted descriptors */
+	sg_sem_t nic_wake;	/* a NAPI posted descriptors */
 	bool nic_parked;
 	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
 	double offered_pps;
 	double t_start, t_end;
-	/* accumulators */
-	double cpu_s, stall_s, idle_s;
 	double pcie_bytes;
 	u64 arrived, phy_drops;
 	struct snap a, b;
@@ -153,52 +162,69 @@ static void dma_transfer(struct world *w, const double bytes[])
 		sg_comm_wait_all(comms, n);
 }
 
-/* Packets arriving in elapsed seconds, and how many the NIC can take
- * (its own packet rate, as a credit that does not pile up while idle). */
-static unsigned int arrivals(struct world *w, double elapsed, double *credit,
-			     unsigned int *take)
+/* Packets arriving for queue n in elapsed seconds (RSS spreads them
+ * evenly), and how many the NIC can take for it (its own packet rate per
+ * queue, as a credit that does not pile up while idle). */
+static unsigned int arrivals(struct world *w, struct napi *n, double elapsed)
 {
-	unsigned int n = gsl_ran_poisson(w->rng, w->offered_pps * elapsed);
+	unsigned int got = gsl_ran_poisson(w->rng, w->offered_pps / w->nq *
+						    elapsed);
+	unsigned int take;
 
-	*credit += w->c->nic_max_pps * elapsed;
-	*take = n < *credit ? n : (unsigned int)*credit;
-	*credit = fmin(*credit - *take, w->c->budget);
-	w->arrived += n;
-	w->phy_drops += n - *take;
-	return n;
+	n->credit += w->c->nic_max_pps * elapsed;
+	take = got < n->credit ? got : (unsigned int)n->credit;
+	n->credit = fmin(n->credit - take, w->c->budget);
+	w->arrived += got;
+	w->phy_drops += got - take;
+	return take;
+}
+
+static bool nic_blocked(const struct world *w)
+{
+	for (int i = 0; i < w->nq; i++)
+		if (!rxq_nic_blocked(w->napi[i].q))
+			return false;
+	return true;
 }
 
 static void nic_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
-	double last = simgrid_get_clock(), credit = 0;
+	double last = simgrid_get_clock();
 
 	(void)argc;
 	(void)argv;
 	for (;;) {
 		double now, bytes[MEM_MAX_SOCKETS] = { 0 };
-		unsigned int take;
 
-		if (rxq_nic_blocked(w->q)) {
-			/* park until NAPI posts: what arrives meanwhile
+		if (nic_blocked(w)) {
+			/* park until a NAPI posts: what arrives meanwhile
 			 * finds no descriptor */
 			w->nic_parked = true;
 			sg_sem_acquire(w->nic_wake);
 			now = simgrid_get_clock();
-			arrivals(w, now - last, &credit, &take);
-			rxq_nic_drop(w->q, take);
+			for (int i = 0; i < w->nq; i++)
+				rxq_nic_drop(w->napi[i].q,
+					     arrivals(w, &w->napi[i], now - last));
 			last = now;
 		}
 		sg_actor_sleep_for(NIC_TICK);
 		now = simgrid_get_clock();
-		arrivals(w, now - last, &credit, &take);
+		for (int i = 0; i < w->nq; i++) {
+			struct napi *n = &w->napi[i];
+
+			rxq_nic_rx(n->q, (int)arrivals(w, n, now - last), bytes);
+			rxq_nic_tx(n->q, bytes);
+		}
 		last = now;
-		rxq_nic_rx(w->q, (int)take, bytes);
-		rxq_nic_tx(w->q, bytes);
 		dma_transfer(w, bytes);
-		if (w->irq_armed && rxq_pending(w->q)) {
-			w->irq_armed = false;
-			sg_sem_release(w->irq);
+		for (int i = 0; i < w->nq; i++) {
+			struct napi *n = &w->napi[i];
+
+			if (n->irq_armed && rxq_pending(n->q)) {
+				n->irq_armed = false;
+				sg_sem_release(n->irq);
+			}
 		}
 	}
 }
@@ -207,36 +233,37 @@ static void napi_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
 	const struct scn_case *c = w->c;
+	int i = atoi(argv[0]);
+	struct napi *n = &w->napi[i];
 	bool migrated = c->migrate_at < 0;
 
 	(void)argc;
-	(void)argv;
 	for (;;) {
 		struct rxq_poll poll;
 		double t0;
 
 		if (!migrated && simgrid_get_clock() >= c->migrate_at) {
 			sg_actor_set_host(sg_actor_self(),
-					  cpu_host(c->migrate_cpu));
-			w->napi_ctx.cpu = c->migrate_cpu;
-			w->napi_ctx.node = c->migrate_cpu / c->cores;
+					  cpu_host(c->migrate_cpu + i));
+			n->ctx.cpu = c->migrate_cpu + i;
+			n->ctx.node = n->ctx.cpu / c->cores;
 			migrated = true;
 		}
-		if (!rxq_pending(w->q)) {
+		if (!rxq_pending(n->q)) {
 			t0 = simgrid_get_clock();
-			w->irq_armed = true;
+			n->irq_armed = true;
 			if (!migrated)
-				sg_sem_acquire_timeout(w->irq, c->migrate_at - t0);
+				sg_sem_acquire_timeout(n->irq, c->migrate_at - t0);
 			else
-				sg_sem_acquire(w->irq);
-			w->irq_armed = false;
+				sg_sem_acquire(n->irq);
+			n->irq_armed = false;
 			if (c->irq_delay > 0)
 				sg_actor_sleep_for(c->irq_delay);
-			w->idle_s += simgrid_get_clock() - t0;
+			n->idle_s += simgrid_get_clock() - t0;
 			continue;
 		}
-		kctx_cur = &w->napi_ctx;
-		rxq_napi_poll(w->q, w->napi_ctx.cpu, &poll);
+		kctx_cur = &n->ctx;
+		rxq_napi_poll(n->q, n->ctx.cpu, &poll);
 		if (c->jitter > 0) {
 			/* the same noise on work and waiting: a poll runs
 			 * longer or shorter as a whole */
@@ -247,25 +274,45 @@ static void napi_actor(int argc, char **argv)
 			poll.stall *= f;
 		}
 		sg_actor_execute(poll.cycles + poll.stall * c->freq);
-		rxq_post(w->q);
+		rxq_post(n->q);
 		if (w->nic_parked) {
 			w->nic_parked = false;
 			sg_sem_release(w->nic_wake);
 		}
-		w->cpu_s += poll.cycles / c->freq;
-		w->stall_s += poll.stall;
+		n->cpu_s += poll.cycles / c->freq;
+		n->stall_s += poll.stall;
 	}
+}
+
+/* Adds one queue's counters: both structs hold nothing but u64s, but for
+ * the pool's hold and release. */
+static void add_u64s(void *to, const void *from, size_t bytes)
+{
+	u64 *t = to;
+	const u64 *f = from;
+
+	for (size_t i = 0; i < bytes / sizeof(u64); i++)
+		t[i] += f[i];
 }
 
 static void take_snap(struct world *w, struct snap *s)
 {
+	memset(s, 0, sizeof(*s));
 	s->t = simgrid_get_clock();
-	s->q = *rxq_stats(w->q);
+	for (int i = 0; i < w->nq; i++) {
+		const struct napi *n = &w->napi[i];
+		struct pp_stats pp;
+
+		add_u64s(&s->q, rxq_stats(n->q), sizeof(s->q));
+		w->pol->stats(rxq_pool(n->q), &pp);
+		add_u64s(&s->pp, &pp, offsetof(struct pp_stats, hold));
+		s->pp.hold += pp.hold;
+		s->pp.release += pp.release;
+		s->cpu_s += n->cpu_s;
+		s->stall_s += n->stall_s;
+		s->idle_s += n->idle_s;
+	}
 	s->m = *mem_stats(w->mem);
-	w->pol->stats(rxq_pool(w->q), &s->pp);
-	s->cpu_s = w->cpu_s;
-	s->stall_s = w->stall_s;
-	s->idle_s = w->idle_s;
 	s->pcie_bytes = w->pcie_bytes;
 	s->arrived = w->arrived;
 	s->phy_drops = w->phy_drops;
@@ -328,7 +375,7 @@ static void summarize(struct world *w)
 	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
 	/* a poll is counted when it ends: clip the straddling one */
 	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
-		      dt);
+		      (dt * w->nq));
 	for (int p = 0; p < MEM_NR_PLACES; p++) {
 		reads[p] = b->m.cpu_reads[MEM_PKT][p] - a->m.cpu_reads[MEM_PKT][p];
 		total += reads[p];
@@ -382,8 +429,7 @@ static int build_world(struct world *w, const struct scn_case *c,
 		.pkt_size = c->pkt_size, .rx_ring = c->rx_ring,
 		.tx_ring = c->tx_ring, .budget = c->budget,
 		.page_cache = c->page_cache,
-		.channel_node = c->irq_cpu / c->cores,
-		.nic_node = c->nic_node, .pages_per_node = (u32)c->pages,
+		.nic_node = c->nic_node, .pages = &w->pages,
 		.freq = c->freq,
 		.c_rx_pkt = c->c_rx_pkt, .c_xdp = c->c_xdp,
 		.c_tx_pkt = c->c_tx_pkt, .c_poll = c->c_poll,
@@ -400,23 +446,60 @@ static int build_world(struct world *w, const struct scn_case *c,
 	w->mem = mem_create(&mc, err);
 	if (!w->mem)
 		return -1;
-	w->napi_ctx = (struct kctx){ .mm = w->mm, .cpu = c->irq_cpu,
-				     .node = c->irq_cpu / c->cores,
-				     .softirq = true };
-	w->q = rxq_open(&qc, w->mem, w->pol, &w->napi_ctx, err);
-	return w->q ? 0 : -1;
+	rxq_map_pages(&w->pages, w->mem, c->sockets, (u32)c->pages,
+		      c->pkt_size);
+	/* each channel opens on its CPU: its rings and pool live there */
+	for (w->nq = 0; w->nq < c->queues; w->nq++) {
+		struct napi *n = &w->napi[w->nq];
+		int cpu = c->irq_cpu + w->nq;
+
+		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
+					.node = cpu / c->cores,
+					.softirq = true };
+		qc.channel_node = n->ctx.node;
+		n->q = rxq_open(&qc, w->mem, w->pol, &n->ctx, err);
+		if (!n->q)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every page the allocator has out is in a queue or its pool, and every
+ * pool's inflight count adds up.  Returns 0, or -1 with why. */
+static int check_pages(const struct world *w, char *why, size_t len)
+{
+	u64 out = 0, held = 0;
+
+	for (int s = 0; s < w->c->sockets; s++)
+		out += mm_node_stats(w->mm, s)->allocated -
+		       mm_node_stats(w->mm, s)->freed;
+	for (int i = 0; i < w->nq; i++) {
+		if (rxq_check(w->napi[i].q, why, len))
+			return -1;
+		held += rxq_pages_held(w->napi[i].q);
+	}
+	if (out != held) {
+		snprintf(why, len, "the page allocator has %llu pages out, the "
+			 "%d queue(s) and their pools hold %llu",
+			 (unsigned long long)out, w->nq,
+			 (unsigned long long)held);
+		return -1;
+	}
+	return mm_check(w->mm, why, len);
 }
 
 /* The model's memory; SimGrid's goes with the child process. */
 static void free_world(struct world *w)
 {
-	rxq_free(w->q);
+	for (int i = 0; i < w->nq; i++) {
+		rxq_free(w->napi[i].q);
+		if (w->napi[i].irq)
+			sg_sem_destroy(w->napi[i].irq);
+	}
 	mem_destroy(w->mem);
 	mm_destroy(w->mm);
 	if (w->rng)
 		gsl_rng_free(w->rng);
-	if (w->irq)
-		sg_sem_destroy(w->irq);
 	if (w->nic_wake)
 		sg_sem_destroy(w->nic_wake);
 }
@@ -469,7 +552,6 @@ static void child_run(const struct scn_case *c, const char *policy,
 	}
 	simgrid_load_platform(platform);
 	unlink(platform);
-	w.irq = sg_sem_init(0);
 	w.nic_wake = sg_sem_init(0);
 	for (int s = 0; s < c->sockets; s++) {
 		char node[16], mem[24];
@@ -481,7 +563,14 @@ static void child_run(const struct scn_case *c, const char *policy,
 			    true, node);
 	}
 	start_actor("nic", sg_host_by_name("nic"), nic_actor, &w, true, NULL);
-	start_actor("napi", cpu_host(c->irq_cpu), napi_actor, &w, true, NULL);
+	for (int i = 0; i < w.nq; i++) {
+		char arg[16];
+
+		snprintf(arg, sizeof(arg), "%d", i);
+		w.napi[i].irq = sg_sem_init(0);
+		start_actor("napi", cpu_host(w.napi[i].ctx.cpu), napi_actor, &w,
+			    true, arg);
+	}
 	start_actor("monitor", sg_host_by_name("nic"), monitor_actor, &w,
 		    false, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -489,10 +578,9 @@ static void child_run(const struct scn_case *c, const char *policy,
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->wall_s = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-	r->sim_packets = (double)rxq_stats(w.q)->rx_packets;
+	r->sim_packets = (double)w.b.q.rx_packets;
 	summarize(&w);
-	if (rxq_check(w.q, why, sizeof(why)) ||
-	    mm_check(w.mm, why, sizeof(why))) {
+	if (check_pages(&w, why, sizeof(why))) {
 		r->status = 1;
 		snprintf(r->why, sizeof(r->why), "page conservation violated: "
 			 "%s", why);

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..34"
+echo "1..36"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -74,6 +74,17 @@ if command -v gnuplot >/dev/null 2>&1; then
 else
 	ok "plots drawn # SKIP gnuplot is not installed"
 fi
+
+# RSS over several queues: each NAPI on its own CPU, the rate adds up
+"$ppsim" run "$tiny" --case close-drop --policy v5.5 --reps 1 --format csv \
+	--set queues=2 >"$tmp/q2.csv" 2>"$tmp/out"
+q1=$(awk -F, '$1 == "close-drop" && $2 == "v5.5" && $3 == "rate" { print $5 }' "$tmp/a.csv")
+q2=$(awk -F, '$3 == "rate" { print $5 }' "$tmp/q2.csv")
+awk -v a="$q1" -v b="$q2" 'BEGIN { exit !(b > 1.9 * a && b < 2.1 * a) }' &&
+	ok "two queues, twice the rate ($q1 -> $q2 Mpps)" || not_ok "two queues, twice the rate ($q1 -> $q2 Mpps)"
+"$ppsim" run "$tiny" --set queues=13 >"$tmp/out" 2>&1
+[ $? -eq 2 ] && grep -q "13 queues, one CPU each from CPU 6, do not fit the machine's 12 CPUs" "$tmp/out" &&
+	ok "more queues than CPUs" || not_ok "more queues than CPUs"
 
 # the resource that limits: a narrow PCIe link, or the offered load
 "$ppsim" run "$tiny" --case close-drop --policy v5.5 --reps 1 --format csv \

@@ -16,8 +16,6 @@ struct rxq_lines {
 	u32 tx_wqe;		/* XDP SQ: one 64-byte WQE a line */
 	u32 tx_cqe;		/* XDP SQ's CQ */
 	u32 state;		/* pool, rq, cq and doorbell records */
-	u32 pkt[MAX_NUMNODES];	/* packet lines, pkt_lines a page */
-	u32 spage[MAX_NUMNODES];/* struct page, one line a page */
 };
 
 /* Which state line an operation writes. */
@@ -30,7 +28,8 @@ struct rxq {
 	struct pp_pool *pool;
 	struct kctx *ctx;
 	struct rxq_lines l;
-	int pkt_lines;		/* lines of a packet */
+	const struct rxq_pages *pg;	/* the machine's page lines */
+	int pkt_lines;		/* lines of a packet this queue touches */
 	double hit;		/* the cost of a private hit, s */
 
 	struct page **rx_page;	/* page posted at each rx descriptor */
@@ -66,10 +65,22 @@ static int pow2_ceil(int v)
 	return p;
 }
 
+void rxq_map_pages(struct rxq_pages *pl, struct mem *m, int nodes,
+		   u32 pages_per_node, int pkt_size)
+{
+	pl->pkt_lines = (pkt_size + MEM_LINE - 1) / MEM_LINE;
+	pl->pages_per_node = pages_per_node;
+	for (int n = 0; n < nodes; n++) {
+		pl->pkt[n] = mem_region(m, n, MEM_PKT,
+					pages_per_node * pl->pkt_lines);
+		pl->spage[n] = mem_region(m, n, MEM_STRUCT_PAGE,
+					  pages_per_node);
+	}
+}
+
 static void layout(struct rxq *q)
 {
 	const struct rxq_config *c = &q->cfg;
-	int nodes = mm_nr_nodes(q->ctx->mm);
 
 	q->pkt_lines = (c->pkt_size + MEM_LINE - 1) / MEM_LINE;
 	q->l.cqe = mem_region(q->m, c->channel_node, MEM_CQE, c->rx_ring);
@@ -78,23 +89,17 @@ static void layout(struct rxq *q)
 	q->l.tx_wqe = mem_region(q->m, c->nic_node, MEM_TX_WQE, c->tx_ring);
 	q->l.tx_cqe = mem_region(q->m, c->channel_node, MEM_CQE, c->tx_ring);
 	q->l.state = mem_region(q->m, c->channel_node, MEM_STATE, ST_NR);
-	for (int n = 0; n < nodes; n++) {
-		q->l.pkt[n] = mem_region(q->m, n, MEM_PKT,
-					 c->pages_per_node * q->pkt_lines);
-		q->l.spage[n] = mem_region(q->m, n, MEM_STRUCT_PAGE,
-					   c->pages_per_node);
-	}
 }
 
 static u32 pkt_line(const struct rxq *q, const struct page *page, int k)
 {
-	return q->l.pkt[page->nid] +
-	       (page->pfn % q->cfg.pages_per_node) * q->pkt_lines + k;
+	return q->pg->pkt[page->nid] +
+	       (page->pfn % q->pg->pages_per_node) * q->pg->pkt_lines + k;
 }
 
 static u32 spage_line(const struct rxq *q, const struct page *page)
 {
-	return q->l.spage[page->nid] + page->pfn % q->cfg.pages_per_node;
+	return q->pg->spage[page->nid] + page->pfn % q->pg->pages_per_node;
 }
 
 /* ---- CPU accesses, charged to the poll being run ---- */
@@ -223,6 +228,7 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 		return NULL;
 	}
 	q->cfg = *cfg;
+	q->pg = cfg->pages;
 	q->m = m;
 	q->pol = pol;
 	q->ctx = ctx;
@@ -480,34 +486,36 @@ struct pp_pool *rxq_pool(const struct rxq *q)
 	return q->pool;
 }
 
+static u32 queue_held(const struct rxq *q)
+{
+	return (q->refilled - q->cq_cons) + (q->tx_prod - q->tx_cons) +
+	       (q->pc_tail - q->pc_head);
+}
+
+u64 rxq_pages_held(const struct rxq *q)
+{
+	struct pp_contents c;
+
+	q->pol->contents(q->pool, &c);
+	return (u64)queue_held(q) + c.cached + c.ring;
+}
+
 int rxq_check(const struct rxq *q, char *why, size_t len)
 {
-	struct mm *mm = q->ctx->mm;
 	struct pp_contents c;
 	struct pp_stats s;
-	u64 out = 0;
-	u32 held = (q->refilled - q->cq_cons) + (q->tx_prod - q->tx_cons) +
-		   (q->pc_tail - q->pc_head);
+	u32 held = queue_held(q);
 
-	for (int n = 0; n < mm_nr_nodes(mm); n++)
-		out += mm_node_stats(mm, n)->allocated -
-		       mm_node_stats(mm, n)->freed;
 	q->pol->contents(q->pool, &c);
 	q->pol->stats(q->pool, &s);
-	if (out != (u64)held + c.cached + c.ring) {
-		snprintf(why, len, "allocator has %llu pages out; the queue "
-			 "holds %u (rx ring %u, tx %u, page cache %u) and the "
-			 "pool %u (cache %u, ring %u)", (unsigned long long)out,
-			 held, q->refilled - q->cq_cons, q->tx_prod - q->tx_cons,
-			 q->pc_tail - q->pc_head, c.cached + c.ring, c.cached,
-			 c.ring);
-		return -1;
-	}
 	if ((u32)pp_inflight(&s) != held + c.cached + c.ring) {
 		snprintf(why, len, "page_pool inflight %d (hold %u - release "
-			 "%u) != %u held by the queue + %u in the pool",
+			 "%u) != %u held by the queue (rx ring %u, tx %u, page "
+			 "cache %u) + %u in the pool (cache %u, ring %u)",
 			 pp_inflight(&s), s.hold, s.release, held,
-			 c.cached + c.ring);
+			 q->refilled - q->cq_cons, q->tx_prod - q->tx_cons,
+			 q->pc_tail - q->pc_head, c.cached + c.ring, c.cached,
+			 c.ring);
 		return -1;
 	}
 	return 0;

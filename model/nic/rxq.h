@@ -25,6 +25,19 @@
 
 enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX };
 
+/* The machine's page lines, shared by every queue: the first pkt_lines
+ * lines of a packet in each page, and each struct page. */
+struct rxq_pages {
+	u32 pkt[MAX_NUMNODES];	/* first line of each node's pages */
+	u32 spage[MAX_NUMNODES];/* first struct page line of each node */
+	int pkt_lines;		/* lines of a packet */
+	u32 pages_per_node;
+};
+
+/* Registers the lines of every page of the machine with the memory model. */
+void rxq_map_pages(struct rxq_pages *pl, struct mem *m, int nodes,
+		   u32 pages_per_node, int pkt_size);
+
 struct rxq_config {
 	enum rxq_workload workload;
 	int pkt_size;		/* bytes */
@@ -34,7 +47,7 @@ struct rxq_config {
 	int page_cache;		/* mlx5e page cache entries, 0 = off */
 	int channel_node;	/* where the channel was opened */
 	int nic_node;
-	u32 pages_per_node;	/* of the machine's page allocator */
+	const struct rxq_pages *pages;	/* the machine's page lines */
 	double freq;		/* Hz, to turn stalls into cycles */
 	/* cycles */
 	double c_rx_pkt, c_xdp, c_tx_pkt, c_poll, c_pp_fast, c_pp_ring;
@@ -104,10 +117,15 @@ void rxq_post(struct rxq *q);
 const struct rxq_stats *rxq_stats(const struct rxq *q);
 struct pp_pool *rxq_pool(const struct rxq *q);
 
+/* Pages the queue and its pool hold: rx ring, send queue, page cache,
+ * the pool's cache and ring.  Summed over every queue, this is what the
+ * page allocator has out. */
+u64 rxq_pages_held(const struct rxq *q);
+
 /*
- * Conservation: pages the queue holds (rx ring, send queue, page cache)
- * plus the pool's own equal what the allocator has out, and the pool's
- * inflight count matches.  Returns 0, or -1 with why.
+ * Conservation of one queue: its pool's inflight count (hold - release)
+ * equals the pages in the pool plus those the queue holds.  Returns 0, or
+ * -1 with why.
  */
 int rxq_check(const struct rxq *q, char *why, size_t len);
 

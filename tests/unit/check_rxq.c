@@ -5,6 +5,7 @@
 
 static struct unit_machine um;
 static struct mem *m;
+static struct rxq_pages pages;
 static struct rxq *q;
 static const char *const eras[] = { "v5.4", "v5.5", "v6.1" };
 
@@ -22,7 +23,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 	return (struct rxq_config){
 		.workload = w, .pkt_size = 64, .rx_ring = 64, .tx_ring = 64,
 		.budget = 16, .page_cache = page_cache, .channel_node = 0,
-		.nic_node = 0, .pages_per_node = 8192, .freq = 2e9,
+		.nic_node = 0, .pages = &pages, .freq = 2e9,
 		.c_rx_pkt = 100, .c_xdp = 10, .c_tx_pkt = 50, .c_poll = 100,
 		.c_pp_fast = 19, .c_pp_ring = 54, .c_page_alloc = 100,
 		.c_page_free = 100, .c_dma_map = 30, .c_doorbell = 50,
@@ -39,15 +40,27 @@ static void open_queue(const char *era, enum rxq_workload w, int pc)
 	unit_machine_init(&um, 2, 8192, 0);
 	m = mem_create(&mcfg, &err);
 	ck_assert_ptr_nonnull(m);
+	rxq_map_pages(&pages, m, 2, 8192, 64);
 	q = rxq_open(&c, m, pp_policy_find(era), &um.ctx, &err);
 	ck_assert_msg(q, "%s", err ? err : "");
 }
 
-static void close_queue(void)
+/* The queue and its pool hold every page the allocator has out. */
+static void check_pages(void)
 {
+	u64 out = 0;
 	char why[256];
 
+	for (int n = 0; n < 2; n++)
+		out += mm_node_stats(um.mm, n)->allocated -
+		       mm_node_stats(um.mm, n)->freed;
+	ck_assert_int_eq(rxq_pages_held(q), out);
 	ck_assert_msg(!rxq_check(q, why, sizeof(why)), "%s", why);
+}
+
+static void close_queue(void)
+{
+	check_pages();
 	rxq_free(q);
 	mem_destroy(m);
 	unit_machine_fini(&um);
@@ -58,7 +71,6 @@ static struct rxq_poll cycle(int n)
 {
 	struct rxq_poll total = { 0 }, p;
 	double bytes[MEM_MAX_SOCKETS] = { 0 };
-	char why[256];
 
 	rxq_nic_rx(q, n, bytes);
 	rxq_nic_tx(q, bytes);
@@ -71,7 +83,7 @@ static struct rxq_poll cycle(int n)
 		total.cycles += p.cycles;
 		total.stall += p.stall;
 		rxq_nic_tx(q, bytes);
-		ck_assert_msg(!rxq_check(q, why, sizeof(why)), "%s", why);
+		check_pages();
 	}
 	return total;
 }

@@ -23,7 +23,6 @@ struct run_opts {
 	const char *file;
 	const char *only_case;
 	const char *only_policy;
-	double duration;	/* s; 0 = the scenario's */
 	struct run_common rc;
 	enum run_format format;
 	const char *out;
@@ -101,7 +100,6 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int ch;
 
 	*o = (struct run_opts){ .rc = { .reps = 3, .jobs = 1, .seed = 1 } };
@@ -117,19 +115,11 @@ static int parse_opts(int argc, char **argv, struct run_opts *o)
 		case 'p': o->only_policy = optarg; break;
 		case 'o': o->out = optarg; break;
 		case 'h': usage(stdout); exit(0);
-		case 'd':
-			o->duration = strtod(optarg, &end);
-			if (!strcmp(end, "ms"))
-				o->duration *= 1e-3;
-			else if (!strcmp(end, "us"))
-				o->duration *= 1e-6;
-			else if (*end && strcmp(end, "s"))
-				o->duration = -1;
-			if (!(o->duration > 0) || o->duration > 3600) {
-				fprintf(stderr, "ppsim run: --duration %s: "
-					"expected a time such as 50ms\n", optarg);
+		case 'd':	/* --set duration=, checked by the key table */
+			if (o->nr_set == RUN_MAX_SET)
 				return -1;
-			}
+			o->set[o->nr_set++] = (struct scn_override){
+				"duration", optarg };
 			break;
 		case 'f':
 			if (!strcmp(optarg, "table"))
@@ -664,8 +654,6 @@ static int select_rows(struct scenario *scn, const struct run_opts *o,
 
 		if (o->only_case && strcmp(o->only_case, c->name))
 			continue;
-		if (o->duration > 0)
-			c->duration = o->duration;
 		for (int p = 0; p < c->nr_policies; p++) {
 			if (o->only_policy && strcmp(o->only_policy,
 						     c->policies[p]))

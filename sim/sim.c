@@ -59,6 +59,7 @@ struct world {
 	sg_sem_t nic_wake;	/* a NAPI posted descriptors */
 	bool nic_parked;
 	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
+	double dma_pending[MEM_MAX_SOCKETS];	/* bytes not sent yet */
 	double offered_pps;
 	double t_start, t_end;
 	double pcie_bytes;
@@ -145,18 +146,32 @@ static void dma_sink(int argc, char **argv)
 		sg_mailbox_get(w->dma_mb[node]);
 }
 
-/* One DMA burst: the bytes for every node move at once. */
-static void dma_transfer(struct world *w, const double bytes[])
+/* The NIC's DMA moves through SimGrid in bursts of at least this much:
+ * the NIC pays for the bandwidth it used when a burst is sent, which keeps
+ * the number of SimGrid activities per packet low. */
+#define DMA_BURST	(16 * 1024)	/* bytes */
+
+/* Adds bytes to the burst under way; sends it (the bytes for every node
+ * at once) when it is large enough or when flush is set. */
+static void dma_transfer(struct world *w, const double bytes[], bool flush)
 {
 	sg_comm_t comms[MEM_MAX_SOCKETS];
+	double total = 0;
 	size_t n = 0;
 
 	for (int s = 0; s < w->c->sockets; s++) {
-		if (bytes[s] <= 0)
+		w->dma_pending[s] += bytes[s];
+		total += w->dma_pending[s];
+	}
+	if (total < (flush ? 1 : DMA_BURST))
+		return;
+	for (int s = 0; s < w->c->sockets; s++) {
+		if (w->dma_pending[s] <= 0)
 			continue;
-		w->pcie_bytes += bytes[s];
+		w->pcie_bytes += w->dma_pending[s];
 		comms[n++] = sg_mailbox_put_async(w->dma_mb[s], w,
-						  (long)bytes[s]);
+						  (long)w->dma_pending[s]);
+		w->dma_pending[s] = 0;
 	}
 	if (n)
 		sg_comm_wait_all(comms, n);
@@ -200,6 +215,7 @@ static void nic_actor(int argc, char **argv)
 		if (nic_blocked(w)) {
 			/* park until a NAPI posts: what arrives meanwhile
 			 * finds no descriptor */
+			dma_transfer(w, bytes, true);
 			w->nic_parked = true;
 			sg_sem_acquire(w->nic_wake);
 			now = simgrid_get_clock();
@@ -217,7 +233,7 @@ static void nic_actor(int argc, char **argv)
 			rxq_nic_tx(n->q, bytes);
 		}
 		last = now;
-		dma_transfer(w, bytes);
+		dma_transfer(w, bytes, false);
 		for (int i = 0; i < w->nq; i++) {
 			struct napi *n = &w->napi[i];
 

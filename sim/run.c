@@ -259,7 +259,8 @@ static struct figure figure_of(const struct run_row *row, int reps,
 
 #define METRIC(name, expr) \
 	static double m_##name(const struct sim_result *r) { return (expr); }
-METRIC(rate, r->pps / 1e6)
+METRIC(rate, r->gbps > 0 ? r->gbps : r->pps / 1e6)
+METRIC(pps, r->pps / 1e6)
 METRIC(cpu, r->cpu_ns)
 METRIC(stall, r->stall_ns)
 METRIC(idle, r->idle_ns)
@@ -289,7 +290,8 @@ static const struct {
 	metric_fn fn;
 	const char *help;
 } metrics[] = {
-	{ "rate", "Mpps", m_rate, "packets handled by XDP per second" },
+	{ "rate", "", m_rate, "the case's figure: Mpps handled (XDP) or Gbps of payload read (TCP)" },
+	{ "packets", "Mpps", m_pps, "packets handled per second" },
 	{ "cpu_time", "ns/pkt", m_cpu, "NAPI core working" },
 	{ "stall_time", "ns/pkt", m_stall, "NAPI core waiting on memory" },
 	{ "idle_time", "ns/pkt", m_idle, "NAPI core idle, waiting for packets" },
@@ -389,7 +391,8 @@ void run_csv_row(FILE *f, const char *prefix, const struct run_row *row,
 		bool is_rate = m == 0;
 
 		fprintf(f, "%s%s,%s,%s,%s", prefix, row->c->name, row->policy,
-			metrics[m].name, metrics[m].unit);
+			metrics[m].name, is_rate ? row->c->metric_unit
+						 : metrics[m].unit);
 		csv_num(f, fg.mean);
 		csv_num(f, fg.ci95);
 		csv_num(f, is_rate ? row->measured : NAN);
@@ -432,7 +435,8 @@ static void write_json(FILE *f, const struct run_row *rows, int nr_rows,
 			struct figure fg = figure_of(row, reps, metrics[m].fn);
 
 			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
-				metrics[m].name, metrics[m].unit);
+				metrics[m].name, m == 0 ? row->c->metric_unit
+						       : metrics[m].unit);
 			json_num(f, "value", fg.mean, false);
 			json_num(f, "ci95", fg.ci95, m != 0);
 			if (m == 0) {
@@ -461,8 +465,9 @@ static void write_table(FILE *f, const struct run_row *rows, int nr_rows,
 	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
 		PACKAGE_VERSION, o->file, o->rc.seed, reps);
 	note_policies(f, rows, nr_rows);
-	fprintf(f, "%-12s %-6s %7s %6s %6s %7s %7s %7s %7s %7s %7s %6s %-9s "
-		"%7s %7s\n", "case", "policy", "Mpps", "ci95", "meas", "err%",
+	fprintf(f, "%-12s %-6s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %6s "
+		"%-9s %7s %7s\n", "case", "policy", "rate", "unit", "ci95",
+		"meas", "err%",
 		"cpu_ns", "stall", "idle", "remote%", "local%", "cqe_r%",
 		"saturated", "pp_new", "pp_rel");
 	for (int i = 0; i < nr_rows; i++) {
@@ -474,9 +479,10 @@ static void write_table(FILE *f, const struct run_row *rows, int nr_rows,
 		fmt_or_dash(meas, sizeof(meas), "%.2f", row->measured);
 		fmt_or_dash(err, sizeof(err), "%+.1f",
 			    error_pct(rate.mean, row->measured));
-		fprintf(f, "%-12s %-6s %7.2f %6s %6s %7s %7.1f %7.1f %7.1f "
-			"%7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n", row->c->name,
-			row->policy, rate.mean, ci, meas, err,
+		fprintf(f, "%-12s %-6s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
+			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
+			row->c->name, row->policy, rate.mean,
+			row->c->metric_unit, ci, meas, err,
 			figure_of(row, reps, m_cpu).mean,
 			figure_of(row, reps, m_stall).mean,
 			figure_of(row, reps, m_idle).mean,

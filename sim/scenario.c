@@ -66,6 +66,9 @@ K("driver", "page_cache", T_INT, page_cache, "0", 0, 1 << 16, "", "mlx5e page ca
 K("cost", "rx_pkt", T_REAL, c_rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
 K("cost", "xdp", T_REAL, c_xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
 K("cost", "tx_pkt", T_REAL, c_tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),
+K("cost", "stack", T_REAL, c_stack, "1000", 0, 1e7, "cycles", "skb, GRO, IP and TCP receive per packet (free: calibrate)"),
+K("cost", "recv", T_REAL, c_recv, "50", 0, 1e7, "cycles", "recvmsg per packet, skb free included"),
+K("cost", "copy", T_REAL, c_copy, "8", 0, 1e5, "cycles", "copy to the reader per 64-byte line, on top of its memory stalls"),
 K("cost", "poll", T_REAL, c_poll, "300", 0, 1e7, "cycles", "per NAPI poll"),
 K("cost", "pp_fast", T_REAL, c_pp_fast, "19", 0, 1e6, "cycles", "page_pool cache alloc or put"),
 K("cost", "pp_ring", T_REAL, c_pp_ring, "54", 0, 1e6, "cycles", "page_pool ptr_ring produce or consume"),
@@ -76,8 +79,9 @@ K("cost", "doorbell", T_REAL, c_doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell
 K("model", "hide_stream", T_TIME, hide_stream, "60ns", 0, 1e-5, "ns", "latency of a ring read (CQE) the hardware prefetchers hide"),
 K("model", "hide_random", T_TIME, hide_random, "20ns", 0, 1e-5, "ns", "latency of a packet or struct page read the driver's prefetch hides"),
 K("model", "store_exposure", T_REAL, store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
+K("model", "copy_mlp", T_REAL, copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers)"),
 K("model", "jitter", T_REAL, jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-K("case", "workload", T_WORKLOAD, workload, "xdp_drop", 0, 1, "", "xdp_drop or xdp_tx"),
+K("case", "workload", T_WORKLOAD, workload, "xdp_drop", 0, 1, "", "xdp_drop, xdp_tx, or tcp (a stream read on the NAPI CPU; rate in Gbps of payload)"),
 K("case", "pkt_size", T_SIZE, pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
 K("case", "rate", T_PKTRATE, rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
 K("case", "queues", T_INT, queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
@@ -263,11 +267,16 @@ static int set_value(struct scn_case *c, const struct scn_key *k,
 			*(enum scn_workload *)field = SCN_XDP_DROP;
 		else if (!strcmp(text, "xdp_tx"))
 			*(enum scn_workload *)field = SCN_XDP_TX;
+		else if (!strcmp(text, "tcp"))
+			*(enum scn_workload *)field = SCN_TCP;
 		else {
-			snprintf(why, len, "'%s': expected xdp_drop or xdp_tx",
-				 text);
+			snprintf(why, len, "'%s': expected xdp_drop, xdp_tx or "
+				 "tcp", text);
 			return -1;
 		}
+		snprintf(c->metric_unit, sizeof(c->metric_unit), "%s",
+			 *(enum scn_workload *)field == SCN_TCP ? "Gbps"
+								 : "Mpps");
 		return 0;
 	case T_POLICIES:
 		return parse_policies(c, text, why, len);
@@ -772,6 +781,9 @@ static bool validate(struct loader *ld, struct scn_case *c,
 	      "llc_size must be a multiple of 64 bytes x llc_ways");
 	CHECK(fmod(c->l2_size, 64.0 * c->l2_ways) == 0, "cache.l2_size",
 	      "l2_size must be a multiple of 64 bytes x l2_ways");
+	CHECK(c->workload != SCN_TCP || c->pkt_size > TCP_HEADERS,
+	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
+	      "(IP and TCP headers take %d)", c->pkt_size, TCP_HEADERS);
 	CHECK(is_pow2(c->rx_ring), "nic.rx_ring", "rx_ring %d is not a power "
 	      "of 2", c->rx_ring);
 	CHECK(is_pow2(c->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "

@@ -23,8 +23,9 @@
 #define SCN_MAX_POLICIES 4
 #define SCN_MAX_CASES	64
 #define SCN_TEXT_MAX	200
+#define TCP_HEADERS	52	/* IPv4 20 + TCP 20 + timestamps 12 bytes */
 
-enum scn_workload { SCN_XDP_DROP, SCN_XDP_TX };
+enum scn_workload { SCN_XDP_DROP, SCN_XDP_TX, SCN_TCP };
 
 struct scn_measured {
 	char policy[16];
@@ -81,11 +82,15 @@ struct scn_case {
 	double c_page_free;	/* page allocator free, per page */
 	double c_dma_map;	/* dma map + unmap, per page */
 	double c_doorbell;	/* MMIO doorbell write */
+	double c_stack;		/* skb + GRO + IP + TCP receive per packet */
+	double c_recv;		/* recvmsg per packet, skb free included */
+	double c_copy;		/* copy to the reader per 64-byte line */
 	/* [model] */
 	double hide_stream;	/* s of a ring read prefetchers hide */
 	double hide_random;	/* s of a packet or page read prefetch hides */
 	double store_exposure;	/* fraction of a store miss the core waits */
 	double jitter;		/* coefficient of variation of a poll's time */
+	double copy_mlp;	/* misses a streaming copy keeps in flight */
 	/* [global] and [case] */
 	enum scn_workload workload;
 	int pkt_size;		/* bytes on the wire, without FCS */

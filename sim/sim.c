@@ -385,6 +385,7 @@ static void summarize(struct world *w)
 	u64 reads[MEM_NR_PLACES], total = 0, cqe_total = 0, cqe_remote;
 
 	r->pps = pkts / dt;
+	r->gbps = (double)(b->q.bytes_read - a->q.bytes_read) * 8 / dt / 1e9;
 	r->offered_pps = w->offered_pps;
 	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
 	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
@@ -441,7 +442,11 @@ static int build_world(struct world *w, const struct scn_case *c,
 		.rdram_lat = c->rdram_lat, .qpi_lat = c->qpi_lat,
 	};
 	struct rxq_config qc = {
-		.workload = c->workload == SCN_XDP_TX ? RXQ_XDP_TX : RXQ_XDP_DROP,
+		.workload = c->workload == SCN_XDP_TX ? RXQ_XDP_TX :
+			    c->workload == SCN_TCP ? RXQ_TCP : RXQ_XDP_DROP,
+		.payload = c->pkt_size - TCP_HEADERS,
+		.c_stack = c->c_stack, .c_recv = c->c_recv,
+		.c_copy = c->c_copy, .copy_mlp = c->copy_mlp,
 		.pkt_size = c->pkt_size, .rx_ring = c->rx_ring,
 		.tx_ring = c->tx_ring, .budget = c->budget,
 		.page_cache = c->page_cache,

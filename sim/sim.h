@@ -32,6 +32,7 @@ struct sim_result {
 	int status;		/* 0 ok; 1 the model broke an invariant */
 	char why[256];
 	double pps;		/* packets handled per second */
+	double gbps;		/* payload the reader copied (TCP) */
 	double offered_pps;
 	double cpu_ns;		/* per packet: the CPU working */
 	double stall_ns;	/* per packet: the CPU waiting on memory */

@@ -16,10 +16,12 @@ struct rxq_lines {
 	u32 tx_wqe;		/* XDP SQ: one 64-byte WQE a line */
 	u32 tx_cqe;		/* XDP SQ's CQ */
 	u32 state;		/* pool, rq, cq and doorbell records */
+	u32 user;		/* the reader's buffer */
 };
 
 /* Which state line an operation writes. */
 enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_ALLOC_CACHE, ST_NR = 20 };
+#define USER_BUF_LINES	1024	/* the reader's 64 KiB buffer */
 
 struct rxq {
 	struct rxq_config cfg;
@@ -50,6 +52,10 @@ struct rxq {
 
 	struct page **pc;	/* mlx5e page cache: a FIFO */
 	u32 pc_mask, pc_head, pc_tail;
+
+	struct page **sk;	/* the socket's receive queue: skb pages */
+	u32 sk_mask, sk_head, sk_tail;
+	u32 user_line;		/* the reader's buffer, cycled through */
 
 	int core;		/* the polling core, for the page hook */
 	struct rxq_poll *cur;	/* the poll being accounted */
@@ -89,6 +95,8 @@ static void layout(struct rxq *q)
 	q->l.tx_wqe = mem_region(q->m, c->nic_node, MEM_TX_WQE, c->tx_ring);
 	q->l.tx_cqe = mem_region(q->m, c->channel_node, MEM_CQE, c->tx_ring);
 	q->l.state = mem_region(q->m, c->channel_node, MEM_STATE, ST_NR);
+	q->l.user = mem_region(q->m, c->channel_node, MEM_STATE,
+			       USER_BUF_LINES);
 }
 
 static u32 pkt_line(const struct rxq *q, const struct page *page, int k)
@@ -119,6 +127,16 @@ static void cpu_store(struct rxq *q, u32 line)
 
 	if (q->cur && lat > q->hit)
 		q->cur->stall += (lat - q->hit) * q->cfg.store_exposure;
+}
+
+/* A read that streams with others: the line fill buffers keep mlp misses
+ * in flight, so each costs its latency over mlp. */
+static void cpu_read_streaming(struct rxq *q, u32 line, double mlp)
+{
+	double lat = mem_cpu_read(q->m, q->core, line);
+
+	if (q->cur && lat > q->hit)
+		q->cur->stall += (lat - q->hit) / mlp;
 }
 
 /* The allocator writes struct page when it gives or takes a page. */
@@ -240,7 +258,10 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_page = calloc(cfg->tx_ring, sizeof(*q->tx_page));
 	q->tx_cqe_end = calloc(cfg->tx_ring, sizeof(*q->tx_cqe_end));
 	q->pc = calloc(pc, sizeof(*q->pc));
-	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->pc) {
+	q->sk_mask = (u32)cfg->rx_ring - 1;	/* one poll's packets at most */
+	q->sk = calloc(cfg->rx_ring, sizeof(*q->sk));
+	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->pc ||
+	    !q->sk) {
 		rxq_free(q);
 		*err = "out of memory";
 		return NULL;
@@ -272,6 +293,7 @@ void rxq_free(struct rxq *q)
 	free(q->tx_page);
 	free(q->tx_cqe_end);
 	free(q->pc);
+	free(q->sk);
 	free(q);
 }
 
@@ -392,6 +414,51 @@ static void xdp_tx(struct rxq *q, struct page *page)
 	q->st.rx_xdp_tx++;
 }
 
+/*
+ * The stack's path (mlx5e_skb_from_cqe_linear): the skb takes a page
+ * reference, so when the descriptor's page is released page_pool sees
+ * refcount 2 and lets it go (released_refcnt); the page waits in the
+ * socket until the reader frees it (reference 2.5).
+ */
+static void to_socket(struct rxq *q, struct page *page)
+{
+	page_ref_inc(page);
+	cpu_store(q, spage_line(q, page));
+	q->cur->cycles += q->cfg.c_rx_pkt + q->cfg.c_stack;
+	release_page(q, page);
+	BUG_ON(q->sk_tail - q->sk_head > q->sk_mask);
+	q->sk[q->sk_tail++ & q->sk_mask] = page;
+}
+
+/* The reader, on the NAPI CPU after the softirq: recvmsg copies each
+ * packet's payload from wherever its lines are into its own buffer and
+ * frees the skb, which drops the page's last reference. */
+static void read_socket(struct rxq *q)
+{
+	int lines = (q->cfg.payload + MEM_LINE - 1) / MEM_LINE;
+
+	while (q->sk_head != q->sk_tail) {
+		struct page *page = q->sk[q->sk_head++ & q->sk_mask];
+
+		/* the first line waits; the rest of the copy streams */
+		for (int k = 0; k < lines && k < q->pkt_lines; k++) {
+			if (k == 0)
+				cpu_read(q, pkt_line(q, page, k),
+					 q->cfg.hide_random);
+			else
+				cpu_read_streaming(q, pkt_line(q, page, k),
+						   q->cfg.copy_mlp);
+			cpu_store(q, q->l.user + q->user_line++ %
+					     USER_BUF_LINES);
+		}
+		q->cur->cycles += q->cfg.c_recv + q->cfg.c_copy * lines +
+				  q->cfg.c_page_free;
+		q->cur->bytes_read += (u64)q->cfg.payload;
+		q->st.bytes_read += (u64)q->cfg.payload;
+		put_page(page);
+	}
+}
+
 static void poll_rx_cq(struct rxq *q, int budget)
 {
 	while (q->cq_cons != q->cq_prod && budget-- > 0) {
@@ -405,12 +472,16 @@ static void poll_rx_cq(struct rxq *q, int budget)
 			q->cur->local_pkts++;
 			q->st.pkts_local++;
 		}
-		/* the XDP program reads the headers */
+		/* the XDP program, or the stack, reads the headers */
 		for (int k = 0; k < q->pkt_lines && k < 2; k++)
 			cpu_read(q, pkt_line(q, page, k), q->cfg.hide_random);
-		q->cur->cycles += q->cfg.c_rx_pkt + q->cfg.c_xdp;
 		q->cur->rx++;
 		q->st.rx_packets++;
+		if (q->cfg.workload == RXQ_TCP) {
+			to_socket(q, page);
+			continue;
+		}
+		q->cur->cycles += q->cfg.c_rx_pkt + q->cfg.c_xdp;
 		if (q->cfg.workload == RXQ_XDP_TX) {
 			xdp_tx(q, page);
 		} else {
@@ -464,6 +535,7 @@ void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out)
 	if (q->pol->driver_nid_check == PP_NID_AT_REFILL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	refill(q);
+	read_socket(q);
 
 	q->pol->stats(q->pool, &after);
 	charge_page_pool(q, &before, &after);
@@ -497,7 +569,9 @@ u64 rxq_pages_held(const struct rxq *q)
 	struct pp_contents c;
 
 	q->pol->contents(q->pool, &c);
-	return (u64)queue_held(q) + c.cached + c.ring;
+	/* pages in the socket left the pool: only the skb holds them */
+	return (u64)queue_held(q) + c.cached + c.ring +
+	       (q->sk_tail - q->sk_head);
 }
 
 int rxq_check(const struct rxq *q, char *why, size_t len)

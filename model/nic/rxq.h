@@ -23,7 +23,10 @@
 #include "../mem/mem.h"
 #include "../page_pool/pp.h"
 
-enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX };
+/* XDP_DROP, XDP_TX, or the stack: a TCP stream read by a process on the
+ * NAPI CPU (skb holds a page reference; the reader copies the payload and
+ * frees the page). */
+enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_TCP };
 
 /* The machine's page lines, shared by every queue: the first pkt_lines
  * lines of a packet in each page, and each struct page. */
@@ -51,6 +54,11 @@ struct rxq_config {
 	double freq;		/* Hz, to turn stalls into cycles */
 	/* cycles */
 	double c_rx_pkt, c_xdp, c_tx_pkt, c_poll, c_pp_fast, c_pp_ring;
+	double c_stack;		/* skb, GRO, IP, TCP receive per packet */
+	double c_recv;		/* recvmsg per packet, skb free included */
+	double c_copy;		/* copy to the reader, per 64-byte line */
+	int payload;		/* TCP payload bytes a packet carries */
+	double copy_mlp;	/* misses a streaming copy keeps in flight */
 	double c_page_alloc, c_page_free, c_dma_map, c_doorbell;
 	/* how much of a miss the core waits for: prefetching hides the
 	 * first hide_* seconds of a read; a store stalls for a fraction */
@@ -65,6 +73,7 @@ struct rxq_poll {
 	int rx;			/* rx completions handled */
 	int tx_done;		/* XDP_TX completions handled */
 	int local_pkts;		/* packets whose page is on the CPU's node */
+	u64 bytes_read;		/* payload the reader copied out */
 };
 
 /* Counters of a queue's life (the ethtool names where mlx5 has one). */
@@ -80,6 +89,7 @@ struct rxq_stats {
 	u64 cache_reuse, cache_full, cache_empty, cache_busy, cache_waive;
 	u64 alloc_failed;	/* refill found no page */
 	u64 pkts_local;		/* page on the NAPI CPU's node */
+	u64 bytes_read;		/* TCP payload copied to the reader */
 };
 
 struct rxq;

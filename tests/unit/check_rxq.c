@@ -21,13 +21,16 @@ static const struct mem_config mcfg = {
 static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 {
 	return (struct rxq_config){
-		.workload = w, .pkt_size = 64, .rx_ring = 64, .tx_ring = 64,
+		.workload = w, .pkt_size = w == RXQ_TCP ? 1500 : 64,
+		.rx_ring = 64, .tx_ring = 64,
 		.budget = 16, .page_cache = page_cache, .channel_node = 0,
 		.nic_node = 0, .pages = &pages, .freq = 2e9,
 		.c_rx_pkt = 100, .c_xdp = 10, .c_tx_pkt = 50, .c_poll = 100,
 		.c_pp_fast = 19, .c_pp_ring = 54, .c_page_alloc = 100,
 		.c_page_free = 100, .c_dma_map = 30, .c_doorbell = 50,
 		.hide_stream = 20e-9, .hide_random = 0, .store_exposure = 0.25,
+		.c_stack = 300, .c_recv = 50, .c_copy = 8, .payload = 1448,
+		.copy_mlp = 10,
 		.qpi_lat = 50e-9,
 	};
 }
@@ -40,7 +43,7 @@ static void open_queue(const char *era, enum rxq_workload w, int pc)
 	unit_machine_init(&um, 2, 8192, 0);
 	m = mem_create(&mcfg, &err);
 	ck_assert_ptr_nonnull(m);
-	rxq_map_pages(&pages, m, 2, 8192, 64);
+	rxq_map_pages(&pages, m, 2, 8192, c.pkt_size);
 	q = rxq_open(&c, m, pp_policy_find(era), &um.ctx, &err);
 	ck_assert_msg(q, "%s", err ? err : "");
 }
@@ -82,6 +85,7 @@ static struct rxq_poll cycle(int n)
 		total.local_pkts += p.local_pkts;
 		total.cycles += p.cycles;
 		total.stall += p.stall;
+		total.bytes_read += p.bytes_read;
 		rxq_nic_tx(q, bytes);
 		check_pages();
 	}
@@ -187,6 +191,48 @@ START_TEST(far_costs_more)
 }
 END_TEST
 
+/* The stack's path: every page leaves the pool (the skb holds it), the
+ * reader copies its payload and frees it; page_pool allocates anew on
+ * p.nid, which v5.5 moves to the CPU's node and v5.4 does not. */
+START_TEST(tcp_pages_leave_the_pool)
+{
+	struct rxq_poll p;
+	u64 freed;
+
+	open_queue(eras[_i], RXQ_TCP, 0);
+	p = cycle(32);
+	ck_assert_int_eq(p.rx, 32);
+	ck_assert_int_eq(p.bytes_read, 32 * 1448);
+	ck_assert_int_eq(rxq_stats(q)->bytes_read, 32 * 1448);
+	freed = mm_node_stats(um.mm, 0)->freed;
+	ck_assert_int_ge(freed, 32);	/* the reader freed them */
+	um.ctx.cpu = 2;
+	um.ctx.node = 1;
+	for (int i = 0; i < 4; i++)
+		p = cycle(64);
+	/* after a ring's worth of refills every page is on p.nid */
+	ck_assert_int_eq(p.local_pkts, _i == 0 ? 0 : 64);
+	close_queue();
+}
+END_TEST
+
+/* The copy costs more from the other socket's cache than from the LLC. */
+START_TEST(tcp_copy_far_costs_more)
+{
+	struct rxq_poll near, far;
+
+	open_queue("v5.4", RXQ_TCP, 0);
+	for (int i = 0; i < 4; i++)
+		near = cycle(64);
+	um.ctx.cpu = 2;
+	um.ctx.node = 1;
+	for (int i = 0; i < 4; i++)
+		far = cycle(64);
+	ck_assert(far.stall > 2 * near.stall);
+	close_queue();
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rxq");
@@ -197,6 +243,8 @@ int main(void)
 	tcase_add_test(tc, xdp_tx_round_trip);
 	tcase_add_test(tc, page_cache_waives_remote);
 	tcase_add_test(tc, far_costs_more);
+	tcase_add_loop_test(tc, tcp_pages_leave_the_pool, 0, 3);
+	tcase_add_test(tc, tcp_copy_far_costs_more);
 	suite_add_tcase(s, tc);
 	return unit_run(s);
 }

@@ -174,20 +174,27 @@ START_TEST(page_cache_waives_remote)
 }
 END_TEST
 
-/* A remote packet read costs more than a local one. */
-START_TEST(far_costs_more)
+/* v5.4's stall per steady round on node 0, then after NAPI moved to node
+ * 1 (its pages stay on node 0): ratio far / near. */
+static double far_over_near(enum rxq_workload w)
 {
 	struct rxq_poll near, far;
 
-	open_queue("v5.4", RXQ_XDP_DROP, 0);
+	open_queue("v5.4", w, 0);
 	for (int i = 0; i < 4; i++)
 		near = cycle(64);
 	um.ctx.cpu = 2;
 	um.ctx.node = 1;
 	for (int i = 0; i < 4; i++)
 		far = cycle(64);
-	ck_assert(far.stall > near.stall * 1.5);
 	close_queue();
+	return far.stall / near.stall;
+}
+
+/* A remote packet read costs more than a local one. */
+START_TEST(far_costs_more)
+{
+	ck_assert(far_over_near(RXQ_XDP_DROP) > 1.5);
 }
 END_TEST
 
@@ -219,17 +226,7 @@ END_TEST
 /* The copy costs more from the other socket's cache than from the LLC. */
 START_TEST(tcp_copy_far_costs_more)
 {
-	struct rxq_poll near, far;
-
-	open_queue("v5.4", RXQ_TCP, 0);
-	for (int i = 0; i < 4; i++)
-		near = cycle(64);
-	um.ctx.cpu = 2;
-	um.ctx.node = 1;
-	for (int i = 0; i < 4; i++)
-		far = cycle(64);
-	ck_assert(far.stall > 2 * near.stall);
-	close_queue();
+	ck_assert(far_over_near(RXQ_TCP) > 2);
 }
 END_TEST
 

@@ -2,10 +2,12 @@
 # the 95 % confidence interval of the prediction as an error bar.
 # Input: DIR/rates.csv written by ppsim run --out DIR
 #   label,case,policy,measured_mpps,predicted_mpps,ci95
-# Use: gnuplot -e "data='rates.csv'; out='rates.png'; title='...'" rates.gp
+# Use: gnuplot -e "data='rates.csv'; out='rates.png'; title='...';
+#                  ylabel='packet rate (Mpps)'" rates.gp
 if (!exists("data")) data = 'rates.csv'
 if (!exists("out")) out = 'rates.png'
 if (!exists("title")) title = 'ppsim: predicted vs measured'
+if (!exists("ylabel")) ylabel = 'packet rate (Mpps)'
 if (out[strlen(out)-3:] eq '.svg') {
 	set terminal svg size 900,500 dynamic font 'sans,11'
 } else {
@@ -18,7 +20,7 @@ set title title
 set datafile columnheaders
 set style fill solid 0.8 border -1
 set boxwidth 0.38
-set ylabel 'packet rate (Mpps)'
+set ylabel ylabel
 set yrange [0:*]
 set offsets 0.6, 0.6, 0, 0
 set grid ytics

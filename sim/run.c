@@ -565,6 +565,19 @@ static int close_out(FILE *f, const char *path)
 	return 0;
 }
 
+/* The rate axis: Mpps for XDP cases, Gbps of payload for TCP ones. */
+static const char *rate_label(const struct run_row *rows, int nr_rows)
+{
+	bool mpps = false, gbps = false;
+
+	for (int i = 0; i < nr_rows; i++) {
+		mpps |= !strcmp(rows[i].c->metric_unit, "Mpps");
+		gbps |= !strcmp(rows[i].c->metric_unit, "Gbps");
+	}
+	return mpps && gbps ? "rate (Mpps for XDP, Gbps of payload for TCP)"
+	       : gbps ? "TCP payload rate (Gbps)" : "packet rate (Mpps)";
+}
+
 /* Every case that compares policies across time gets its transient. */
 static int draw_plots(const char *dir, const struct run_row *rows,
 		      int nr_rows, const struct run_opts *o)
@@ -576,8 +589,8 @@ static int draw_plots(const char *dir, const struct run_row *rows,
 		return 0;
 	snprintf(title, sizeof(title), "%s (ppsim %s, seed %lu, %d reps)",
 		 o->file, PACKAGE_VERSION, o->rc.seed, o->rc.reps);
-	snprintf(vars, sizeof(vars), "data='%s/rates.csv'; title='%s'", dir,
-		 title);
+	snprintf(vars, sizeof(vars), "data='%s/rates.csv'; title='%s'; "
+		 "ylabel='%s'", dir, title, rate_label(rows, nr_rows));
 	snprintf(out, sizeof(out), "%s/rates", dir);
 	rc |= plot_draw("rates.gp", vars, out);
 	snprintf(vars, sizeof(vars), "data='%s/split.csv'; title='%s'", dir,

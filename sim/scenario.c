@@ -85,6 +85,7 @@ K("case", "workload", T_WORKLOAD, workload, "xdp_drop", 0, 1, "", "xdp_drop, xdp
 K("case", "pkt_size", T_SIZE, pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
 K("case", "rate", T_PKTRATE, rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
 K("case", "queues", T_INT, queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
+K("case", "irq_cpus", T_INT, irq_cpus, "0", 0, 64, "", "CPUs the queues spread over, round robin (0: one CPU a queue)"),
 K("case", "irq_cpu", T_INT, irq_cpu, "0", 0, 511, "", "CPU running queue 0's NAPI at the start (node = cpu / cores)"),
 K("case", "migrate_at", T_TIME, migrate_at, "-1", -1, 3600, "s", "when the irq moves (negative: never)"),
 K("case", "migrate_cpu", T_INT, migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
@@ -766,10 +767,10 @@ static bool validate(struct loader *ld, struct scn_case *c,
 	CHECK(c->migrate_at < 0 || c->migrate_cpu < cpus, "case.migrate_cpu",
 	      "migrate_cpu %d does not exist: the machine has %d CPUs",
 	      c->migrate_cpu, cpus);
-	CHECK(c->irq_cpu + c->queues <= cpus &&
-	      (c->migrate_at < 0 || c->migrate_cpu + c->queues <= cpus),
+	CHECK(c->irq_cpu + scn_queue_cpus(c) <= cpus &&
+	      (c->migrate_at < 0 || c->migrate_cpu + scn_queue_cpus(c) <= cpus),
 	      "case.queues", "%d queues, one CPU each from CPU %d, do not fit "
-	      "the machine's %d CPUs", c->queues,
+	      "the machine's %d CPUs", scn_queue_cpus(c),
 	      c->irq_cpu > c->migrate_cpu || c->migrate_at < 0 ? c->irq_cpu
 							       : c->migrate_cpu,
 	      cpus);

@@ -96,6 +96,7 @@ struct scn_case {
 	int pkt_size;		/* bytes on the wire, without FCS */
 	double rate;		/* offered packets/s, 0 = line rate */
 	int queues;		/* rx queues, RSS spreads packets over them */
+	int irq_cpus;		/* CPUs the queues' irqs spread over, 0 = one each */
 	int irq_cpu;		/* CPU running queue 0's NAPI at the start */
 	double migrate_at;	/* s; negative = no migration */
 	int migrate_cpu;	/* CPU NAPI moves to */
@@ -152,6 +153,13 @@ void scn_free(struct scenario *scn);
  * returns 0, or -1 with why. */
 int scn_case_set(struct scn_case *c, const char *key, const char *value,
 		 char *why, size_t len);
+
+/* How many CPUs a case's queues run on. */
+static inline int scn_queue_cpus(const struct scn_case *c)
+{
+	return c->irq_cpus && c->irq_cpus < c->queues ? c->irq_cpus
+						       : c->queues;
+}
 
 /* Reads a numeric key back in its base unit; returns 0 or -1. */
 int scn_case_get(const struct scn_case *c, const char *key, double *v);

@@ -259,9 +259,8 @@ static void napi_actor(int argc, char **argv)
 		double t0;
 
 		if (!migrated && simgrid_get_clock() >= c->migrate_at) {
-			sg_actor_set_host(sg_actor_self(),
-					  cpu_host(c->migrate_cpu + i));
-			n->ctx.cpu = c->migrate_cpu + i;
+			n->ctx.cpu = c->migrate_cpu + i % scn_queue_cpus(c);
+			sg_actor_set_host(sg_actor_self(), cpu_host(n->ctx.cpu));
 			n->ctx.node = n->ctx.cpu / c->cores;
 			migrated = true;
 		}
@@ -392,7 +391,7 @@ static void summarize(struct world *w)
 	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
 	/* a poll is counted when it ends: clip the straddling one */
 	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
-		      (dt * w->nq));
+		      (dt * scn_queue_cpus(w->c)));
 	for (int p = 0; p < MEM_NR_PLACES; p++) {
 		reads[p] = b->m.cpu_reads[MEM_PKT][p] - a->m.cpu_reads[MEM_PKT][p];
 		total += reads[p];
@@ -472,7 +471,7 @@ static int build_world(struct world *w, const struct scn_case *c,
 	/* each channel opens on its CPU: its rings and pool live there */
 	for (w->nq = 0; w->nq < c->queues; w->nq++) {
 		struct napi *n = &w->napi[w->nq];
-		int cpu = c->irq_cpu + w->nq;
+		int cpu = c->irq_cpu + w->nq % scn_queue_cpus(c);
 
 		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
 					.node = cpu / c->cores,

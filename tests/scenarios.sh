@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..36"
+echo "1..37"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -82,6 +82,12 @@ q1=$(awk -F, '$1 == "close-drop" && $2 == "v5.5" && $3 == "rate" { print $5 }' "
 q2=$(awk -F, '$3 == "rate" { print $5 }' "$tmp/q2.csv")
 awk -v a="$q1" -v b="$q2" 'BEGIN { exit !(b > 1.9 * a && b < 2.1 * a) }' &&
 	ok "two queues, twice the rate ($q1 -> $q2 Mpps)" || not_ok "two queues, twice the rate ($q1 -> $q2 Mpps)"
+"$ppsim" run "$tiny" --case close-drop --policy v5.5 --reps 1 --format csv \
+	--set queues=2 --set irq_cpus=1 >"$tmp/q21.csv" 2>"$tmp/out"
+q21=$(awk -F, '$3 == "rate" { print $5 }' "$tmp/q21.csv")
+awk -v a="$q1" -v b="$q21" 'BEGIN { exit !(b > 0.9 * a && b < 1.05 * a) }' &&
+	ok "two queues sharing one CPU, the one CPU's rate ($q21 Mpps)" ||
+	not_ok "two queues sharing one CPU ($q1 -> $q21 Mpps)"
 "$ppsim" run "$tiny" --set queues=13 >"$tmp/out" 2>&1
 [ $? -eq 2 ] && grep -q "13 queues, one CPU each from CPU 6, do not fit the machine's 12 CPUs" "$tmp/out" &&
 	ok "more queues than CPUs" || not_ok "more queues than CPUs"

@@ -250,6 +250,7 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->m = m;
 	q->pol = pol;
 	q->ctx = ctx;
+	q->core = ctx->cpu;	/* the channel opens on its CPU */
 	q->hit = mem_hit_latency(m);
 	q->rx_mask = (u32)cfg->rx_ring - 1;
 	q->tx_mask = (u32)cfg->tx_ring - 1;

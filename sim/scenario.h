@@ -65,6 +65,7 @@ struct scn_case {
 	int nic_node;
 	double line_rate;	/* bits/s */
 	double nic_max_pps;	/* packets/s the NIC can deliver to one queue */
+	double nic_buffer;	/* bytes of packets the NIC holds for DMA */
 	int rx_ring;		/* descriptors (pages) */
 	int tx_ring;
 	double irq_delay;	/* s from completion to NAPI running */

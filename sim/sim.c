@@ -178,17 +178,22 @@ static void dma_transfer(struct world *w, const double bytes[], bool flush)
 }
 
 /* Packets arriving for queue n in elapsed seconds (RSS spreads them
- * evenly), and how many the NIC can take for it (its own packet rate per
- * queue, as a credit that does not pile up while idle). */
+ * evenly), and how many the NIC can take for it: its own packet rate per
+ * queue (a credit that does not pile up while idle), and no more than its
+ * packet buffer holds: while PCIe is busy with the last burst the rest is
+ * dropped (rx_discards_phy). */
 static unsigned int arrivals(struct world *w, struct napi *n, double elapsed)
 {
 	unsigned int got = gsl_ran_poisson(w->rng, w->offered_pps / w->nq *
 						    elapsed);
+	unsigned int burst = (unsigned int)(w->c->nic_buffer / w->nq /
+					    (w->c->pkt_size + 128)) + 1;
 	unsigned int take;
 
 	n->credit += w->c->nic_max_pps * elapsed;
 	take = got < n->credit ? got : (unsigned int)n->credit;
 	n->credit = fmin(n->credit - take, w->c->budget);
+	take = take < burst ? take : burst;
 	w->arrived += got;
 	w->phy_drops += got - take;
 	return take;

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..37"
+echo "1..38"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -103,6 +103,18 @@ grep -q '^close-drop,v5.5,saturated,resource,pcie,' "$tmp/p.csv" &&
 grep -q '^close-drop,v5.5,saturated,resource,none,' "$tmp/l.csv" &&
 	awk -F, '$3 == "rate" { r = $5 } $3 == "idle_time" { i = $5 } END { exit !(r > 2.9 && r < 3.1 && i > 100) }' "$tmp/l.csv" &&
 	ok "under load: the offered rate, NAPI idle" || not_ok "under load ($(grep -E ',rate,|idle_time|saturated' "$tmp/l.csv" | tr '\n' ' '))"
+
+# TCP streams share a narrow PCIe link: two get what one gets, together
+tcp="--case close-drop --policy v5.5 --reps 1 --format csv --set workload=tcp
+	--set pkt_size=1500 --set measured=v5.5:1 --set pcie.bw=1GB/s"
+"$ppsim" run "$tiny" $tcp --set queues=1 >"$tmp/t1.csv" 2>"$tmp/out"
+"$ppsim" run "$tiny" $tcp --set queues=2 >"$tmp/t2.csv" 2>>"$tmp/out"
+t1=$(awk -F, '$3 == "rate" { print $5 }' "$tmp/t1.csv")
+t2=$(awk -F, '$3 == "rate" { print $5 }' "$tmp/t2.csv")
+grep -q ',saturated,resource,pcie,' "$tmp/t2.csv" &&
+	awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(a > 5 && b > 0.9 * a && b < 1.1 * a) }' &&
+	ok "TCP streams share the PCIe link ($t1 Gbps alone, $t2 for two)" ||
+	not_ok "TCP streams share the PCIe link ($t1 Gbps alone, $t2 for two)"
 
 # same seed, same bytes; another seed, other figures
 "$ppsim" run "$tiny" --format csv >"$tmp/b.csv" 2>/dev/null

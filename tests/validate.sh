@@ -5,7 +5,7 @@
 # calibration it ships, stays within the tolerance it declares, every
 # before/after change with the measured sign.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..8"
+echo "1..9"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -25,3 +25,9 @@ check "validate checks the direction of each change" grep -q 'far-drop     v5.4 
 rc=$?
 check "the seed scenario validates within its tolerance" test $rc -eq 0
 check "and says how far out of sample it is" grep -Eq '^# mean absolute error out of the fit: [0-9.]+ % over 4 figures$' "$tmp/out"
+
+# the TCP rows: not yet within a tolerance (see the scenario), but every
+# before/after change must have the measured sign
+"$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>&1
+check "the TCP rows change in the measured direction" \
+	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches$' "$tmp/out"

@@ -14,6 +14,7 @@
 #define SWEEP_MAX_AXES	4
 #define SWEEP_MAX_VALUES 32
 #define SWEEP_MAX_POINTS 256
+#define SWEEP_MAX_RUNS	4096	/* (case, policy) pairs over all points */
 
 struct axis {
 	char key[64];
@@ -403,6 +404,13 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 				if (o->only_policy &&
 				    strcmp(o->only_policy, c->policies[k]))
 					continue;
+				if (*nr_rows == SWEEP_MAX_RUNS) {
+					fprintf(stderr, "ppsim sweep: more than "
+						"%d runs a replication: fewer "
+						"values, cases or policies\n",
+						SWEEP_MAX_RUNS);
+					return -1;
+				}
 				rows[(*nr_rows)++] = (struct run_row){ c,
 					c->policies[k], NULL,
 					run_measured(c, c->policies[k]) };
@@ -419,7 +427,7 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 
 int sweep_main(int argc, char **argv)
 {
-	static struct run_row rows[SWEEP_MAX_POINTS * 16];
+	static struct run_row rows[SWEEP_MAX_RUNS];
 	struct point *pts = NULL;
 	struct sweep_opts o;
 	int nr_points = 1, nr_rows = 0, status = 2;
@@ -457,10 +465,6 @@ int sweep_main(int argc, char **argv)
 	pts = calloc((size_t)nr_points, sizeof(*pts));
 	if (build_points(&o, pts, nr_points, rows, &nr_rows))
 		goto done;
-	if ((size_t)nr_rows > sizeof(rows) / sizeof(rows[0])) {
-		fprintf(stderr, "ppsim sweep: too many runs\n");
-		goto done;
-	}
 	status = 1;
 	if (run_rows(rows, nr_rows, &o.rc, o.file))
 		goto done;

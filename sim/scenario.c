@@ -50,7 +50,7 @@ K("cache", "rllc_lat", T_TIME, rllc_lat, "110ns", 0, 1e-5, "ns", "line held in t
 K("mem", "dram_lat", T_TIME, dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
 K("mem", "rdram_lat", T_TIME, rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),
 K("mem", "bw", T_BYTERATE, mem_bw, "50GB/s", 1e8, 1e13, "B/s", "memory bandwidth per node"),
-K("mem", "pages", T_INT, pages, "65536", 256, 1 << 24, "", "order-0 pages per node the model manages"),
+K("mem", "pages", T_INT, pages, "65536", 256, 1 << 22, "", "order-0 pages per node the model manages (16 GiB at most)"),
 K("qpi", "bw", T_BYTERATE, qpi_bw, "12.8GB/s", 1e8, 1e13, "B/s", "interconnect bandwidth per direction"),
 K("qpi", "lat", T_TIME, qpi_lat, "40ns", 0, 1e-5, "ns", "one crossing of the interconnect"),
 K("pcie", "bw", T_BYTERATE, pcie_bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth per direction"),

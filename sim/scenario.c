@@ -173,7 +173,7 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 		return -1;
 	}
 	if (*v < k->min || *v > k->max) {
-		snprintf(why, len, "%s is out of range [%g, %g]%s%s", text,
+		snprintf(why, len, "%s is out of range [%.10g, %.10g]%s%s", text,
 			 k->min, k->max, *k->unit ? " " : "",
 			 *k->unit && k->type != T_TIME ? k->unit :
 			 k->type == T_TIME ? "s" : "");

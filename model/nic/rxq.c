@@ -139,12 +139,15 @@ static void cpu_read_streaming(struct rxq *q, u32 line, double mlp)
 		q->cur->stall += (lat - q->hit) / mlp;
 }
 
-/* The allocator writes struct page when it gives or takes a page. */
+/* The page allocator at work for this CPU: its cycles, and the struct
+ * page it writes, for every page it gives or takes back. */
 static void page_hook(void *arg, struct page *page, bool alloc)
 {
 	struct rxq *q = arg;
 
-	(void)alloc;
+	if (q->cur)
+		q->cur->cycles += alloc ? q->cfg.c_page_alloc
+					: q->cfg.c_page_free;
 	cpu_store(q, spage_line(q, page));
 }
 
@@ -452,8 +455,7 @@ static void read_socket(struct rxq *q)
 			cpu_store(q, q->l.user + q->user_line++ %
 					     USER_BUF_LINES);
 		}
-		q->cur->cycles += q->cfg.c_recv + q->cfg.c_copy * lines +
-				  q->cfg.c_page_free;
+		q->cur->cycles += q->cfg.c_recv + q->cfg.c_copy * lines;
 		q->cur->bytes_read += (u64)q->cfg.payload;
 		q->st.bytes_read += (u64)q->cfg.payload;
 		put_page(page);
@@ -497,19 +499,17 @@ static void charge_page_pool(struct rxq *q, const struct pp_stats *a,
 {
 	const struct rxq_config *c = &q->cfg;
 
+	/* the page allocator's own work is charged by page_hook() */
 	q->cur->cycles +=
 		c->c_pp_fast * (double)(b->alloc_fast - a->alloc_fast +
 					b->recycle_cached - a->recycle_cached) +
 		c->c_pp_ring * (double)(b->recycle_ring - a->recycle_ring +
-					b->alloc_refill - a->alloc_refill) +
-		c->c_page_alloc * (double)(b->hold - a->hold) +
-		c->c_page_free * (double)(b->release - a->release);
+					b->alloc_refill - a->alloc_refill);
 }
 
 void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out)
 {
 	struct pp_stats before, after;
-	bool tx_before = q->tx_prod != q->tx_db;
 
 	memset(out, 0, sizeof(*out));
 	q->core = core;
@@ -525,7 +525,7 @@ void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	poll_rx_cq(q, q->cfg.budget);
 	cpu_store(q, q->l.state + ST_CQ_DB);
-	if (q->tx_prod != q->tx_db && !tx_before) {
+	if (q->tx_prod != q->tx_db) {
 		/* mlx5e_xmit_xdp_doorbell(): an MMIO write to the NIC */
 		out->cycles += q->cfg.c_doorbell;
 		if (numa_mem_id() != q->cfg.nic_node)

@@ -390,7 +390,6 @@ static void summarize(struct world *w)
 
 	r->pps = pkts / dt;
 	r->gbps = (double)(b->q.bytes_read - a->q.bytes_read) * 8 / dt / 1e9;
-	r->offered_pps = w->offered_pps;
 	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
 	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
 	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
@@ -455,7 +454,6 @@ static int build_world(struct world *w, const struct scn_case *c,
 		.tx_ring = c->tx_ring, .budget = c->budget,
 		.page_cache = c->page_cache,
 		.nic_node = c->nic_node, .pages = &w->pages,
-		.freq = c->freq,
 		.c_rx_pkt = c->c_rx_pkt, .c_xdp = c->c_xdp,
 		.c_tx_pkt = c->c_tx_pkt, .c_poll = c->c_poll,
 		.c_pp_fast = c->c_pp_fast, .c_pp_ring = c->c_pp_ring,

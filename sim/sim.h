@@ -33,7 +33,6 @@ struct sim_result {
 	char why[256];
 	double pps;		/* packets handled per second */
 	double gbps;		/* payload the reader copied (TCP) */
-	double offered_pps;
 	double cpu_ns;		/* per packet: the CPU working */
 	double stall_ns;	/* per packet: the CPU waiting on memory */
 	double idle_ns;		/* per packet: NAPI idle, waiting for packets */

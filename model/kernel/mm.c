@@ -111,11 +111,6 @@ int mm_nr_nodes(const struct mm *mm)
 	return mm->nr_nodes;
 }
 
-u32 mm_pages_per_node(const struct mm *mm)
-{
-	return mm->pages_per_node;
-}
-
 u32 mm_nr_free(const struct mm *mm, int nid)
 {
 	return mm->node[nid].nr_free;
@@ -135,15 +130,6 @@ void mm_set_hook(struct mm *mm, mm_hook_fn fn, void *arg)
 const struct mm_node_stats *mm_node_stats(const struct mm *mm, int nid)
 {
 	return &mm->node[nid].stats;
-}
-
-struct page *mm_pfn_to_page(struct mm *mm, u32 pfn)
-{
-	u32 nid = pfn / mm->pages_per_node;
-
-	if (nid >= (u32)mm->nr_nodes)
-		return NULL;
-	return &mm->node[nid].pages[pfn % mm->pages_per_node];
 }
 
 static struct page *node_take(struct mm *mm, struct mm_node *node,

@@ -62,12 +62,10 @@ struct mm *mm_create(const struct mm_params *p, const char **err);
 void mm_destroy(struct mm *mm);
 
 int mm_nr_nodes(const struct mm *mm);
-u32 mm_pages_per_node(const struct mm *mm);
 u32 mm_nr_free(const struct mm *mm, int nid);
 void mm_set_pressure(struct mm *mm, int nid, bool on);
 void mm_set_hook(struct mm *mm, mm_hook_fn fn, void *arg);
 const struct mm_node_stats *mm_node_stats(const struct mm *mm, int nid);
-struct page *mm_pfn_to_page(struct mm *mm, u32 pfn);
 
 /*
  * Conservation: checks every page (free pages have no references, counters

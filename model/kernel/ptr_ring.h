@@ -32,11 +32,6 @@ void ptr_ring_cleanup(struct ptr_ring *r);
 /* Entries waiting to be consumed. */
 int ptr_ring_count(const struct ptr_ring *r);
 
-static inline bool __ptr_ring_full(const struct ptr_ring *r)
-{
-	return r->queue[r->producer];
-}
-
 static inline int __ptr_ring_produce(struct ptr_ring *r, void *ptr)
 {
 	if (unlikely(!r->size) || r->queue[r->producer])

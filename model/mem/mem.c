@@ -389,16 +389,6 @@ double mem_hit_latency(const struct mem *m)
 	return m->cfg.priv_lat;
 }
 
-int mem_line_node(const struct mem *m, uint32_t line)
-{
-	return m->lines[line].node;
-}
-
-enum mem_kind mem_line_kind(const struct mem *m, uint32_t line)
-{
-	return (enum mem_kind)m->lines[line].kind;
-}
-
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 {
 	return place_of(m, core, line);
@@ -409,23 +399,3 @@ const struct mem_stats *mem_stats(const struct mem *m)
 	return &m->st;
 }
 
-void mem_stats_reset(struct mem *m)
-{
-	memset(&m->st, 0, sizeof(m->st));
-}
-
-const char *mem_kind_name(enum mem_kind kind)
-{
-	static const char *const names[] = {
-		"pkt", "struct_page", "cqe", "rx_wqe", "tx_wqe", "state",
-	};
-	return names[kind];
-}
-
-const char *mem_place_name(enum mem_place place)
-{
-	static const char *const names[] = {
-		"priv", "llc", "remote_cache", "dram", "remote_dram",
-	};
-	return names[place];
-}

@@ -99,15 +99,9 @@ double mem_nic_read(struct mem *m, uint32_t line);
 
 /* What a hit in the core's own cache costs (s): the floor of every access. */
 double mem_hit_latency(const struct mem *m);
-int mem_line_node(const struct mem *m, uint32_t line);
-enum mem_kind mem_line_kind(const struct mem *m, uint32_t line);
 /* Where a CPU read from core would be served now (no state change). */
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
 
 const struct mem_stats *mem_stats(const struct mem *m);
-void mem_stats_reset(struct mem *m);
-
-const char *mem_kind_name(enum mem_kind kind);
-const char *mem_place_name(enum mem_place place);
 
 #endif

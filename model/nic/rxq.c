@@ -20,7 +20,7 @@ struct rxq_lines {
 };
 
 /* Which state line an operation writes. */
-enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_ALLOC_CACHE, ST_NR = 20 };
+enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_NR = 20 };
 #define USER_BUF_LINES	1024	/* the reader's 64 KiB buffer */
 
 struct rxq {

@@ -51,7 +51,6 @@ struct rxq_config {
 	int channel_node;	/* where the channel was opened */
 	int nic_node;
 	const struct rxq_pages *pages;	/* the machine's page lines */
-	double freq;		/* Hz, to turn stalls into cycles */
 	/* cycles */
 	double c_rx_pkt, c_xdp, c_tx_pkt, c_poll, c_pp_fast, c_pp_ring;
 	double c_stack;		/* skb, GRO, IP, TCP receive per packet */

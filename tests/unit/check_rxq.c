@@ -24,7 +24,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 		.workload = w, .pkt_size = w == RXQ_TCP ? 1500 : 64,
 		.rx_ring = 64, .tx_ring = 64,
 		.budget = 16, .page_cache = page_cache, .channel_node = 0,
-		.nic_node = 0, .pages = &pages, .freq = 2e9,
+		.nic_node = 0, .pages = &pages,
 		.c_rx_pkt = 100, .c_xdp = 10, .c_tx_pkt = 50, .c_poll = 100,
 		.c_pp_fast = 19, .c_pp_ring = 54, .c_page_alloc = 100,
 		.c_page_free = 100, .c_dma_map = 30, .c_doorbell = 50,

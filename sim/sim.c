@@ -20,7 +20,6 @@
 #include "sim.h"
 #include "../model/nic/rxq.h"
 
-#define NIC_TICK	1e-6	/* s between the NIC's DMA bursts */
 #define ETH_OVERHEAD	24	/* preamble, SFD, FCS, inter-frame gap: bytes */
 
 /* Counters the monitor snapshots. */
@@ -36,13 +35,16 @@ struct snap {
 
 #define SIM_MAX_QUEUES	64
 
-/* One rx queue and the NAPI that polls it. */
+/* One rx queue, the NIC's side of it, and the NAPI that polls it. */
 struct napi {
 	struct rxq *q;
 	struct kctx ctx;	/* its CPU, node, softirq */
+	double next;		/* when its next packet arrives */
 	sg_sem_t irq;
-	bool irq_armed;
+	bool irq_armed;		/* NAPI waits for the irq */
+	bool irq_by_engine;	/* and the DMA engine will look */
 	double credit;		/* the NIC's packets for this queue */
+	double credit_t;	/* when the credit was last topped up */
 	double cpu_s, stall_s, idle_s;
 };
 
@@ -55,19 +57,21 @@ struct world {
 	struct rxq_pages pages;
 	struct napi napi[SIM_MAX_QUEUES];
 	int nq;
+	bool cpu_shared;	/* two NAPIs may run on one CPU at once */
 	gsl_rng *rng;
-	sg_sem_t nic_wake;	/* a NAPI posted descriptors */
-	bool nic_parked;
+	double queue_pps;	/* offered to each queue */
+	double dma_burst;	/* bytes a DMA burst waits for */
+	int first;		/* the queue the NIC serves first */
+	sg_sem_t dma_wake;	/* a burst is ready */
+	bool dma_waiting;
 	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
 	double dma_pending[MEM_MAX_SOCKETS];	/* bytes not sent yet */
-	double offered_pps;
 	double t_start, t_end;
 	double pcie_bytes;
 	u64 arrived, phy_drops;
 	struct snap a, b;
 	struct sim_result *res;
 };
-
 /* ---- the platform ---- */
 
 static int write_platform(const struct scn_case *c, char *path, size_t len)
@@ -146,108 +150,163 @@ static void dma_sink(int argc, char **argv)
 		sg_mailbox_get(w->dma_mb[node]);
 }
 
-/* The NIC's DMA moves through SimGrid in bursts of at least this much:
- * the NIC pays for the bandwidth it used when a burst is sent, which keeps
- * the number of SimGrid activities per packet low. */
-#define DMA_BURST	(16 * 1024)	/* bytes */
+/*
+ * The NIC keeps no clock of its own.  Packets arrive at each queue as a
+ * Poisson process, and what becomes of them depends only on the
+ * descriptors posted, which change only when a NAPI posts.  So the NIC
+ * catches up whenever an actor looks: a NAPI before it polls and before it
+ * posts, the DMA engine after each burst, the monitor before a sample.
+ * Between two looks a queue draws the time of its next packet and a
+ * Poisson count of those after it; a queue with no free descriptor and
+ * nothing to send is left alone until a post (everything arriving
+ * meanwhile is dropped, and one draw then counts it).  SimGrid sees one
+ * activity per poll and one transfer per DMA burst.
+ */
 
-/* Adds bytes to the burst under way; sends it (the bytes for every node
- * at once) when it is large enough or when flush is set. */
-static void dma_transfer(struct world *w, const double bytes[], bool flush)
+static double dma_pending_bytes(const struct world *w)
 {
-	sg_comm_t comms[MEM_MAX_SOCKETS];
 	double total = 0;
-	size_t n = 0;
 
-	for (int s = 0; s < w->c->sockets; s++) {
-		w->dma_pending[s] += bytes[s];
+	for (int s = 0; s < w->c->sockets; s++)
 		total += w->dma_pending[s];
-	}
-	if (total < (flush ? 1 : DMA_BURST))
-		return;
-	for (int s = 0; s < w->c->sockets; s++) {
-		if (w->dma_pending[s] <= 0)
-			continue;
-		w->pcie_bytes += w->dma_pending[s];
-		comms[n++] = sg_mailbox_put_async(w->dma_mb[s], w,
-						  (long)w->dma_pending[s]);
-		w->dma_pending[s] = 0;
-	}
-	if (n)
-		sg_comm_wait_all(comms, n);
+	return total;
 }
 
-/* Packets arriving for queue n in elapsed seconds (RSS spreads them
- * evenly), and how many the NIC can take for it: its own packet rate per
- * queue (a credit that does not pile up while idle), and no more than its
- * packet buffer holds: while PCIe is busy with the last burst the rest is
- * dropped (rx_discards_phy). */
-static unsigned int arrivals(struct world *w, struct napi *n, double elapsed)
+/* Packets arriving for queue n up to now (RSS spreads them evenly), and
+ * how many of them the NIC can handle at its own packet rate per queue (a
+ * credit that does not pile up while idle): the rest is dropped. */
+static unsigned int arrivals(struct world *w, struct napi *n, double now)
 {
-	unsigned int got = gsl_ran_poisson(w->rng, w->offered_pps / w->nq *
-						    elapsed);
-	unsigned int burst = (unsigned int)(w->c->nic_buffer / w->nq /
-					    (w->c->pkt_size + 128)) + 1;
-	unsigned int take;
+	unsigned int got, take;
 
-	n->credit += w->c->nic_max_pps * elapsed;
+	if (now < n->next)
+		return 0;
+	got = 1 + gsl_ran_poisson(w->rng, w->queue_pps * (now - n->next));
+	n->next = now + gsl_ran_exponential(w->rng, 1 / w->queue_pps);
+	n->credit += w->c->nic_max_pps * (now - n->credit_t);
+	n->credit_t = now;
 	take = got < n->credit ? got : (unsigned int)n->credit;
 	n->credit = fmin(n->credit - take, w->c->budget);
-	take = take < burst ? take : burst;
 	w->arrived += got;
 	w->phy_drops += got - take;
 	return take;
 }
 
-static bool nic_blocked(const struct world *w)
+/* Queue n up to now: packets into posted pages, XDP_TX frames out, their
+ * bytes onto the DMA burst, and the irq if NAPI waits for one.  A packet
+ * needs a posted descriptor (else rx_out_of_buffer) and room in the NIC's
+ * packet buffer, which holds what waits for the burst under way (else
+ * rx_discards_phy).  Unless forced, a blocked queue waits. */
+static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 {
-	for (int i = 0; i < w->nq; i++)
-		if (!rxq_nic_blocked(w->napi[i].q))
-			return false;
-	return true;
+	double bytes[MEM_MAX_SOCKETS] = { 0 };
+	double room = (w->c->nic_buffer - dma_pending_bytes(w)) /
+		      (w->c->pkt_size + 128);
+	unsigned int take, fit, keep;
+
+	if (!force && rxq_nic_blocked(n->q))
+		return;
+	take = arrivals(w, n, now);
+	fit = (unsigned int)fmin(take, rxq_nic_free(n->q));
+	keep = (unsigned int)fmax(0, fmin(fit, room));
+	rxq_nic_drop(n->q, take - fit);
+	w->phy_drops += fit - keep;
+	rxq_nic_rx(n->q, (int)keep, bytes);
+	rxq_nic_tx(n->q, bytes);
+	for (int s = 0; s < w->c->sockets; s++) {
+		w->dma_pending[s] += bytes[s];
+		w->pcie_bytes += bytes[s];
+	}
+	if (n->irq_armed && rxq_pending(n->q)) {
+		n->irq_armed = false;
+		sg_sem_release(n->irq);
+	}
+	if (w->dma_waiting && dma_pending_bytes(w) >= w->dma_burst) {
+		w->dma_waiting = false;
+		sg_sem_release(w->dma_wake);
+	}
 }
 
-static void nic_actor(int argc, char **argv)
+/* Every queue up to now, each in turn first for the buffer; posting, if
+ * set, is about to post descriptors: what arrived before must not find
+ * them. */
+static void nic_catch_up(struct world *w, const struct napi *posting)
+{
+	double now = simgrid_get_clock();
+
+	w->first = (w->first + 1) % w->nq;
+	for (int i = 0; i < w->nq; i++) {
+		struct napi *n = &w->napi[(w->first + i) % w->nq];
+
+		nic_queue(w, n, now, n == posting);
+	}
+}
+
+/* The DMA engine: sends each burst to the nodes it goes to, all at once,
+ * and takes what arrived while it was busy. */
+static void dma_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
-	double last = simgrid_get_clock();
 
 	(void)argc;
 	(void)argv;
 	for (;;) {
-		double now, bytes[MEM_MAX_SOCKETS] = { 0 };
+		sg_comm_t comms[MEM_MAX_SOCKETS];
+		double burst[MEM_MAX_SOCKETS];
+		size_t nc = 0;
 
-		if (nic_blocked(w)) {
-			/* park until a NAPI posts: what arrives meanwhile
-			 * finds no descriptor */
-			dma_transfer(w, bytes, true);
-			w->nic_parked = true;
-			sg_sem_acquire(w->nic_wake);
-			now = simgrid_get_clock();
+		if (dma_pending_bytes(w) < w->dma_burst) {
+			w->dma_waiting = true;
 			for (int i = 0; i < w->nq; i++)
-				rxq_nic_drop(w->napi[i].q,
-					     arrivals(w, &w->napi[i], now - last));
-			last = now;
+				if (w->napi[i].irq_armed &&
+				    w->napi[i].irq_by_engine) {
+					w->napi[i].irq_armed = false;
+					sg_sem_release(w->napi[i].irq);
+				}
+			sg_sem_acquire(w->dma_wake);
+			continue;
 		}
-		sg_actor_sleep_for(NIC_TICK);
-		now = simgrid_get_clock();
-		for (int i = 0; i < w->nq; i++) {
-			struct napi *n = &w->napi[i];
-
-			rxq_nic_rx(n->q, (int)arrivals(w, n, now - last), bytes);
-			rxq_nic_tx(n->q, bytes);
-		}
-		last = now;
-		dma_transfer(w, bytes, false);
-		for (int i = 0; i < w->nq; i++) {
-			struct napi *n = &w->napi[i];
-
-			if (n->irq_armed && rxq_pending(n->q)) {
-				n->irq_armed = false;
-				sg_sem_release(n->irq);
-			}
-		}
+		/* taken at once: put_async lets the others run */
+		memcpy(burst, w->dma_pending, sizeof(burst));
+		memset(w->dma_pending, 0, sizeof(w->dma_pending));
+		for (int s = 0; s < w->c->sockets; s++)
+			if (burst[s] > 0)
+				comms[nc++] = sg_mailbox_put_async(w->dma_mb[s],
+							w, (long)burst[s]);
+		sg_comm_wait_all(comms, nc);
+		nic_catch_up(w, NULL);
 	}
+}
+
+/*
+ * Nothing to poll: wait for the irq.  While the DMA engine is busy it
+ * looks at every queue when its burst ends, and whoever hands the queue a
+ * completion raises the irq; an idle engine wakes such waiters, since
+ * then nobody else may look: the queue's next packet is the irq (after
+ * irq_delay).  Before the migration the wait ends at migrate_at.
+ */
+static void napi_idle(struct world *w, struct napi *n, bool migrated)
+{
+	const struct scn_case *c = w->c;
+	double now = simgrid_get_clock(), until = INFINITY;
+	bool raised;
+
+	nic_queue(w, n, now, true);	/* a queue without descriptors */
+	n->irq_by_engine = !w->dma_waiting;
+	if (!n->irq_by_engine)
+		until = n->next + c->irq_delay;
+	if (!migrated)
+		until = fmin(until, c->migrate_at);
+	n->irq_armed = true;
+	if (isinf(until)) {
+		sg_sem_acquire(n->irq);
+		raised = true;
+	} else {
+		raised = !sg_sem_acquire_timeout(n->irq, until - now);
+	}
+	n->irq_armed = false;
+	if (raised && rxq_pending(n->q) && c->irq_delay > 0)
+		sg_actor_sleep_for(c->irq_delay);
 }
 
 static void napi_actor(int argc, char **argv)
@@ -261,24 +320,17 @@ static void napi_actor(int argc, char **argv)
 	(void)argc;
 	for (;;) {
 		struct rxq_poll poll;
-		double t0;
+		double t0 = simgrid_get_clock();
 
-		if (!migrated && simgrid_get_clock() >= c->migrate_at) {
+		if (!migrated && t0 >= c->migrate_at) {
 			n->ctx.cpu = c->migrate_cpu + i % scn_queue_cpus(c);
 			sg_actor_set_host(sg_actor_self(), cpu_host(n->ctx.cpu));
 			n->ctx.node = n->ctx.cpu / c->cores;
 			migrated = true;
 		}
+		nic_catch_up(w, NULL);
 		if (!rxq_pending(n->q)) {
-			t0 = simgrid_get_clock();
-			n->irq_armed = true;
-			if (!migrated)
-				sg_sem_acquire_timeout(n->irq, c->migrate_at - t0);
-			else
-				sg_sem_acquire(n->irq);
-			n->irq_armed = false;
-			if (c->irq_delay > 0)
-				sg_actor_sleep_for(c->irq_delay);
+			napi_idle(w, n, migrated);
 			n->idle_s += simgrid_get_clock() - t0;
 			continue;
 		}
@@ -293,12 +345,12 @@ static void napi_actor(int argc, char **argv)
 			poll.cycles *= f;
 			poll.stall *= f;
 		}
-		sg_actor_execute(poll.cycles + poll.stall * c->freq);
+		if (w->cpu_shared)
+			sg_actor_execute(poll.cycles + poll.stall * c->freq);
+		else	/* the same time, without SimGrid's CPU sharing */
+			sg_actor_sleep_for(poll.cycles / c->freq + poll.stall);
+		nic_catch_up(w, n);
 		rxq_post(n->q);
-		if (w->nic_parked) {
-			w->nic_parked = false;
-			sg_sem_release(w->nic_wake);
-		}
 		n->cpu_s += poll.cycles / c->freq;
 		n->stall_s += poll.stall;
 	}
@@ -319,6 +371,8 @@ static void take_snap(struct world *w, struct snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = simgrid_get_clock();
+	for (int i = 0; i < w->nq; i++)	/* count every drop so far */
+		nic_queue(w, &w->napi[i], s->t, true);
 	for (int i = 0; i < w->nq; i++) {
 		const struct napi *n = &w->napi[i];
 		struct pp_stats pp;
@@ -523,8 +577,8 @@ static void free_world(struct world *w)
 	mm_destroy(w->mm);
 	if (w->rng)
 		gsl_rng_free(w->rng);
-	if (w->nic_wake)
-		sg_sem_destroy(w->nic_wake);
+	if (w->dma_wake)
+		sg_sem_destroy(w->dma_wake);
 }
 
 static void start_actor(const char *name, sg_host_t host,
@@ -540,6 +594,15 @@ static void start_actor(const char *name, sg_host_t host,
 		sg_actor_daemonize(a);
 }
 
+/* Whether two NAPIs may ever poll on one CPU at the same time: more
+ * queues than CPUs, or a migration onto CPUs that overlap the old ones. */
+static bool cpus_shared(const struct scn_case *c)
+{
+	int n = scn_queue_cpus(c), d = c->migrate_cpu - c->irq_cpu;
+
+	return n < c->queues || (c->migrate_at >= 0 && d != 0 && abs(d) < n);
+}
+
 static void child_run(const struct scn_case *c, const char *policy,
 		      uint64_t seed, struct sim_result *r)
 {
@@ -550,8 +613,13 @@ static void child_run(const struct scn_case *c, const char *policy,
 	double wire = 8.0 * (c->pkt_size + ETH_OVERHEAD);
 
 	w.pol = pp_policy_find(policy);
-	w.offered_pps = c->rate > 0 ? fmin(c->rate, c->line_rate / wire)
-				    : c->line_rate / wire;
+	w.cpu_shared = cpus_shared(c);
+	w.queue_pps = (c->rate > 0 ? fmin(c->rate, c->line_rate / wire)
+				   : c->line_rate / wire) / c->queues;
+	/* The NIC pays for the PCIe bandwidth it used a burst at a time:
+	 * fewer SimGrid transfers, and a quarter of the buffer leaves room
+	 * for what arrives while one is under way. */
+	w.dma_burst = c->nic_buffer / 4;
 	w.t_start = (c->migrate_at >= 0 ? c->migrate_at : 0) + c->warmup;
 	w.t_end = w.t_start + c->duration;
 	if (build_world(&w, c, &err)) {
@@ -562,6 +630,8 @@ static void child_run(const struct scn_case *c, const char *policy,
 	}
 	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
 	gsl_rng_set(w.rng, (unsigned long)seed);
+	for (int i = 0; i < w.nq; i++)
+		w.napi[i].next = gsl_ran_exponential(w.rng, 1 / w.queue_pps);
 	xbt_log_control_set("root.thresh:warning");
 	sg_cfg_set_string("network/model", "CM02");
 	sg_cfg_set_boolean("network/crosstraffic", "no");
@@ -575,7 +645,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 	}
 	simgrid_load_platform(platform);
 	unlink(platform);
-	w.nic_wake = sg_sem_init(0);
+	w.dma_wake = sg_sem_init(0);
 	for (int s = 0; s < c->sockets; s++) {
 		char node[16], mem[24];
 
@@ -585,7 +655,7 @@ static void child_run(const struct scn_case *c, const char *policy,
 		start_actor("dma-sink", sg_host_by_name(mem), dma_sink, &w,
 			    true, node);
 	}
-	start_actor("nic", sg_host_by_name("nic"), nic_actor, &w, true, NULL);
+	start_actor("nic", sg_host_by_name("nic"), dma_actor, &w, true, NULL);
 	for (int i = 0; i < w.nq; i++) {
 		char arg[16];
 

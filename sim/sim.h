@@ -1,12 +1,14 @@
 /*
  * One simulation: a case of a scenario, one page_pool policy, one seed.
  *
- * SimGrid schedules three actors: the NIC (packets arrive, DMA into
- * posted pages, completions; PCIe transfers as SimGrid communications),
- * NAPI on its CPU (one SimGrid execution per poll, costing the poll's
- * cycles plus its memory stalls), and a monitor that samples the rate and
- * takes the measurement window.  The page_pool and the memory model run
- * inside each batch, for every packet.
+ * SimGrid schedules three kinds of actors: NAPI on its CPU (one SimGrid
+ * execution per poll, costing the poll's cycles plus its memory stalls),
+ * the NIC's DMA engine (PCIe transfers as SimGrid communications, one a
+ * burst), and a monitor that samples the rate and takes the measurement
+ * window.  Packets arrive without a clock of their own: each actor brings
+ * the NIC up to its time when it looks (DMA into posted pages,
+ * completions, drops).  The page_pool and the memory model run inside
+ * each batch, for every packet.
  *
  * A SimGrid engine lives once per process, so every run is a child
  * process: sim_run() forks, the child simulates and writes its result

@@ -309,6 +309,11 @@ static double pcie_bytes_of(int payload)
 		((payload + PCIE_MPS - 1) / PCIE_MPS);
 }
 
+int rxq_nic_free(const struct rxq *q)
+{
+	return (int)(q->posted - q->cq_prod);
+}
+
 int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS])
 {
 	int accepted = 0, cq_node = q->cfg.channel_node;

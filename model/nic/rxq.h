@@ -104,6 +104,8 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 /* Frees the queue's memory; pages go with the machine. */
 void rxq_free(struct rxq *q);
 
+/* Descriptors the NIC may fill now. */
+int rxq_nic_free(const struct rxq *q);
 /* NIC: n packets arrive; returns how many found a descriptor.  Adds the
  * bytes its DMA moves across PCIe to bytes[node], by the node of the
  * memory they go to or come from. */

@@ -63,8 +63,11 @@ static void cache_fini(struct cache *c)
 static uint32_t set_index(const struct cache *c, uint32_t h)
 {
 	uint64_t low = c->nsets_inv * h;
+	/* (low * nsets) >> 64, in 64-bit pieces */
+	uint64_t top = (low >> 32) * c->nsets +
+		       (((low & UINT32_MAX) * c->nsets) >> 32);
 
-	return (uint32_t)(((unsigned __int128)low * c->nsets) >> 64);
+	return (uint32_t)(top >> 32);
 }
 
 /* Physically contiguous lines spread over sets the way hashed LLC slices

@@ -34,6 +34,7 @@ struct mem {
 	uint32_t nr_lines, cap_lines;
 	struct cache llc[MEM_MAX_SOCKETS];
 	struct cache *priv;	/* one per core */
+	uint8_t *socket;	/* of each core: a division costs too much */
 	struct mem_stats st;
 };
 
@@ -126,8 +127,11 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	}
 	m->cfg = *cfg;
 	m->priv = calloc((size_t)cores, sizeof(*m->priv));
-	if (!m->priv)
+	m->socket = malloc((size_t)cores);
+	if (!m->priv || !m->socket)
 		goto nomem;
+	for (int c = 0; c < cores; c++)
+		m->socket[c] = (uint8_t)(c / cfg->cores);
 	for (int s = 0; s < cfg->sockets; s++)
 		if (cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways))
 			goto nomem;
@@ -151,6 +155,7 @@ void mem_destroy(struct mem *m)
 		for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
 			cache_fini(&m->priv[c]);
 	free(m->priv);
+	free(m->socket);
 	free(m->lines);
 	free(m);
 }
@@ -179,7 +184,7 @@ uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 
 static int socket_of(const struct mem *m, int core)
 {
-	return core / m->cfg.cores;
+	return m->socket[core];
 }
 
 /* Drop a line from one socket: its LLC and any private copy there. */

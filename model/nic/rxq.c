@@ -99,15 +99,21 @@ static void layout(struct rxq *q)
 			       USER_BUF_LINES);
 }
 
+/* The page's index on its node (pfns are numbered node by node). */
+static u32 node_index(const struct rxq *q, const struct page *page)
+{
+	return page->pfn - (u32)page->nid * q->pg->pages_per_node;
+}
+
 static u32 pkt_line(const struct rxq *q, const struct page *page, int k)
 {
 	return q->pg->pkt[page->nid] +
-	       (page->pfn % q->pg->pages_per_node) * q->pg->pkt_lines + k;
+	       node_index(q, page) * (u32)q->pg->pkt_lines + (u32)k;
 }
 
 static u32 spage_line(const struct rxq *q, const struct page *page)
 {
-	return q->pg->spage[page->nid] + page->pfn % q->pg->pages_per_node;
+	return q->pg->spage[page->nid] + node_index(q, page);
 }
 
 /* ---- CPU accesses, charged to the poll being run ---- */

@@ -634,9 +634,10 @@ static void child_run(const struct scn_case *c, const char *policy,
 	w.queue_pps = (c->rate > 0 ? fmin(c->rate, c->line_rate / wire)
 				   : c->line_rate / wire) / c->queues;
 	/* The NIC pays for the PCIe bandwidth it used a burst at a time:
-	 * fewer SimGrid transfers, and a quarter of the buffer leaves room
-	 * for what arrives while one is under way. */
-	w.dma_burst = c->nic_buffer / 4;
+	 * few SimGrid transfers (each also pays the link's latency once, a
+	 * few % of a burst's time), and half the buffer left for what
+	 * arrives while one is under way. */
+	w.dma_burst = c->nic_buffer / 2;
 	w.t_start = (c->migrate_at >= 0 ? c->migrate_at : 0) + c->warmup;
 	w.t_end = w.t_start + c->duration;
 	if (build_world(&w, c, &err)) {

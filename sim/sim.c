@@ -66,6 +66,7 @@ struct world {
 	bool dma_waiting;
 	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
 	double dma_pending[MEM_MAX_SOCKETS];	/* bytes not sent yet */
+	double dma_inflight;	/* bytes of the burst under way */
 	double t_start, t_end;
 	double pcie_bytes;
 	u64 arrived, taken, buffer_drops;
@@ -210,24 +211,24 @@ static unsigned int arrivals(struct world *w, struct napi *n, double now)
 
 /* Queue n up to now: packets into posted pages, XDP_TX frames out, their
  * bytes onto the DMA burst, and the irq if NAPI waits for one.  A packet
- * needs a posted descriptor (else rx_out_of_buffer) and room in the NIC's
- * packet buffer, which holds what waits for the burst under way (else
- * rx_discards_phy).  Unless forced, a blocked queue waits. */
+ * needs room in the NIC's packet buffer, which holds what the DMA has not
+ * moved yet (else rx_discards_phy), then a posted descriptor (else
+ * rx_out_of_buffer).  Unless forced, a blocked queue waits. */
 static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 {
 	double bytes[MEM_MAX_SOCKETS] = { 0 };
-	double room = (w->c->nic_buffer - dma_pending_bytes(w)) /
-		      (w->c->pkt_size + 128);
-	unsigned int take, fit, keep;
+	double room = (w->c->nic_buffer - w->dma_inflight -
+		       dma_pending_bytes(w)) / (w->c->pkt_size + 128);
+	unsigned int take, keep, fit;
 
 	if (!force && rxq_nic_blocked(n->q))
 		return;
 	take = arrivals(w, n, now);
-	fit = (unsigned int)fmin(take, rxq_nic_free(n->q));
-	keep = (unsigned int)fmax(0, fmin(fit, room));
-	rxq_nic_drop(n->q, take - fit);
-	w->buffer_drops += fit - keep;
-	rxq_nic_rx(n->q, (int)keep, bytes);
+	keep = (unsigned int)fmax(0, fmin(take, room));
+	fit = (unsigned int)fmin(keep, rxq_nic_free(n->q));
+	w->buffer_drops += take - keep;
+	rxq_nic_drop(n->q, keep - fit);
+	rxq_nic_rx(n->q, (int)fit, bytes);
 	rxq_nic_tx(n->q, bytes);
 	for (int s = 0; s < w->c->sockets; s++) {
 		w->dma_pending[s] += bytes[s];
@@ -285,11 +286,14 @@ static void dma_actor(int argc, char **argv)
 		/* taken at once: put_async lets the others run */
 		memcpy(burst, w->dma_pending, sizeof(burst));
 		memset(w->dma_pending, 0, sizeof(w->dma_pending));
-		for (int s = 0; s < w->c->sockets; s++)
+		for (int s = 0; s < w->c->sockets; s++) {
+			w->dma_inflight += burst[s];
 			if (burst[s] > 0)
 				comms[nc++] = sg_mailbox_put_async(w->dma_mb[s],
 							w, (long)burst[s]);
+		}
 		sg_comm_wait_all(comms, nc);
+		w->dma_inflight = 0;
 		nic_catch_up(w, NULL);
 	}
 }

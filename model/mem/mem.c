@@ -35,6 +35,13 @@ struct mem {
 	struct cache llc[MEM_MAX_SOCKETS];
 	struct cache *priv;	/* one per core */
 	uint8_t *socket;	/* of each core: a division costs too much */
+	/* The last CPU access while nothing else changed the caches: the
+	 * same core touching the same line again hits its private cache (a
+	 * write, if that access wrote), and an LRU touch of the most
+	 * recently used line changes no order, so it needs no work. */
+	uint32_t last_line;
+	int last_core;
+	bool last_wrote;
 	struct mem_stats st;
 };
 
@@ -126,6 +133,7 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		return NULL;
 	}
 	m->cfg = *cfg;
+	m->last_line = NO_LINE;
 	m->priv = calloc((size_t)cores, sizeof(*m->priv));
 	m->socket = malloc((size_t)cores);
 	if (!m->priv || !m->socket)
@@ -311,24 +319,48 @@ static void fetch(struct mem *m, int core, uint32_t line, enum mem_place p)
 	priv_fill(m, core, line);
 }
 
+static bool again(const struct mem *m, int core, uint32_t line)
+{
+	return line == m->last_line && core == m->last_core;
+}
+
+static void remember(struct mem *m, int core, uint32_t line, bool wrote)
+{
+	m->last_line = line;
+	m->last_core = core;
+	m->last_wrote = wrote;
+}
+
 double mem_cpu_read(struct mem *m, int core, uint32_t line)
 {
-	enum mem_place p = place_of(m, core, line);
+	enum mem_place p;
 
+	if (again(m, core, line)) {
+		m->st.cpu_reads[m->lines[line].kind][MEM_PRIV]++;
+		return m->cfg.priv_lat;
+	}
+	p = place_of(m, core, line);
 	m->st.cpu_reads[m->lines[line].kind][p]++;
 	if (p == MEM_PRIV)
 		priv_touch(m, core, line);
 	else
 		fetch(m, core, line, p);
+	remember(m, core, line, false);
 	return latency(m, p);
 }
 
 double mem_cpu_write(struct mem *m, int core, uint32_t line)
 {
 	struct mem_line *ln = &m->lines[line];
-	enum mem_place p = place_of(m, core, line);
+	enum mem_place p;
 	int s = socket_of(m, core);
 
+	if (again(m, core, line) && m->last_wrote) {
+		m->st.cpu_writes[ln->kind][MEM_PRIV]++;
+		return m->cfg.priv_lat;
+	}
+	remember(m, core, line, true);
+	p = place_of(m, core, line);
 	m->st.cpu_writes[ln->kind][p]++;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
 		priv_touch(m, core, line);
@@ -356,6 +388,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 	double extra = 0;
 
 	m->st.nic_writes[ln->kind]++;
+	m->last_line = NO_LINE;
 	for (int t = 0; t < m->cfg.sockets; t++) {
 		if (t != n && (ln->llc & (1u << t))) {
 			drop_from_socket(m, ln, line, t);

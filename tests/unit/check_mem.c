@@ -106,6 +106,25 @@ START_TEST(inclusive_llc)
 }
 END_TEST
 
+/* The same core touching the same line again costs a private hit, unless
+ * something came between: a write after a read still takes the line from
+ * the other socket, and a DMA write still invalidates it. */
+START_TEST(same_line_again)
+{
+	uint32_t l = mem_region(m, 0, MEM_STATE, 1);
+
+	mem_cpu_read(m, 2, l);
+	mem_cpu_read(m, 0, l);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.priv_lat);
+	mem_cpu_write(m, 0, l);
+	ck_assert_double_eq(mem_cpu_write(m, 0, l), cfg.priv_lat);
+	ck_assert_int_eq(mem_where(m, 2, l), MEM_RCACHE);
+	mem_nic_write(m, l);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.llc_lat);
+	ck_assert_int_eq(mem_stats(m)->cpu_writes[MEM_STATE][MEM_PRIV], 2);
+}
+END_TEST
+
 START_TEST(bad_config)
 {
 	struct mem_config c = cfg;
@@ -133,6 +152,7 @@ int main(void)
 	tcase_add_test(tc, ddio_placement);
 	tcase_add_test(tc, ddio_ways_limit);
 	tcase_add_test(tc, inclusive_llc);
+	tcase_add_test(tc, same_line_again);
 	tcase_add_test(tc, bad_config);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

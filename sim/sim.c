@@ -64,9 +64,12 @@ struct world {
 	int first;		/* the queue the NIC serves first */
 	sg_sem_t dma_wake;	/* a burst is ready */
 	bool dma_waiting;
+	bool dma_due;		/* and the engine should be woken */
+	double monitor_at;	/* when the monitor looks next */
 	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
 	double dma_pending[MEM_MAX_SOCKETS];	/* bytes not sent yet */
 	double dma_inflight;	/* bytes of the burst under way */
+	double dma_since;	/* when it began */
 	double t_start, t_end;
 	double pcie_bytes;
 	u64 arrived, taken, buffer_drops;
@@ -209,26 +212,41 @@ static unsigned int arrivals(struct world *w, struct napi *n, double now)
 	return take;
 }
 
+/* What the NIC's buffer holds at now: what waits for a burst, and what
+ * the burst under way has not moved yet, the link draining it at its rate
+ * (the burst is an accounting unit: the DMA engine moves bytes as they
+ * come). */
+static double dma_buffered(const struct world *w, double now)
+{
+	double moved = w->c->pcie_bw * (now - w->dma_since);
+
+	return dma_pending_bytes(w) + fmax(0, w->dma_inflight - moved);
+}
+
 /* Queue n up to now: packets into posted pages, XDP_TX frames out, their
  * bytes onto the DMA burst, and the irq if NAPI waits for one.  A packet
- * needs room in the NIC's packet buffer, which holds what the DMA has not
- * moved yet (else rx_discards_phy), then a posted descriptor (else
- * rx_out_of_buffer).  Unless forced, a blocked queue waits. */
+ * needs a posted descriptor and room in the NIC's packet buffer; what is
+ * refused is counted against the scarcer of the two over the interval
+ * (rx_out_of_buffer, rx_discards_phy).  Unless forced, a blocked queue
+ * waits. */
 static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 {
 	double bytes[MEM_MAX_SOCKETS] = { 0 };
-	double room = (w->c->nic_buffer - w->dma_inflight -
-		       dma_pending_bytes(w)) / (w->c->pkt_size + 128);
-	unsigned int take, keep, fit;
+	double room, free;
+	unsigned int take, keep;
 
 	if (!force && rxq_nic_blocked(n->q))
 		return;
 	take = arrivals(w, n, now);
-	keep = (unsigned int)fmax(0, fmin(take, room));
-	fit = (unsigned int)fmin(keep, rxq_nic_free(n->q));
-	w->buffer_drops += take - keep;
-	rxq_nic_drop(n->q, keep - fit);
-	rxq_nic_rx(n->q, (int)fit, bytes);
+	room = fmax(0, (w->c->nic_buffer - dma_buffered(w, now)) /
+		       (w->c->pkt_size + 128));
+	free = rxq_nic_free(n->q);
+	keep = (unsigned int)fmin(take, fmin(free, room));
+	if (free <= room)
+		rxq_nic_drop(n->q, take - keep);
+	else
+		w->buffer_drops += take - keep;
+	rxq_nic_rx(n->q, (int)keep, bytes);
 	rxq_nic_tx(n->q, bytes);
 	for (int s = 0; s < w->c->sockets; s++) {
 		w->dma_pending[s] += bytes[s];
@@ -238,7 +256,16 @@ static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 		n->irq_armed = false;
 		sg_sem_release(n->irq);
 	}
-	if (w->dma_waiting && dma_pending_bytes(w) >= w->dma_burst) {
+	if (w->dma_waiting && dma_pending_bytes(w) >= w->dma_burst)
+		w->dma_due = true;
+}
+
+/* Wakes the DMA engine if a burst is ready: the caller's clock must be
+ * SimGrid's. */
+static void dma_kick(struct world *w)
+{
+	if (w->dma_due) {
+		w->dma_due = false;
 		w->dma_waiting = false;
 		sg_sem_release(w->dma_wake);
 	}
@@ -247,10 +274,9 @@ static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 /* Every queue up to now, each in turn first for the buffer; posting, if
  * set, is about to post descriptors: what arrived before must not find
  * them. */
-static void nic_catch_up(struct world *w, const struct napi *posting)
+static void nic_catch_up(struct world *w, const struct napi *posting,
+			 double now)
 {
-	double now = simgrid_get_clock();
-
 	w->first = (w->first + 1) % w->nq;
 	for (int i = 0; i < w->nq; i++) {
 		struct napi *n = &w->napi[(w->first + i) % w->nq];
@@ -286,6 +312,7 @@ static void dma_actor(int argc, char **argv)
 		/* taken at once: put_async lets the others run */
 		memcpy(burst, w->dma_pending, sizeof(burst));
 		memset(w->dma_pending, 0, sizeof(w->dma_pending));
+		w->dma_since = simgrid_get_clock();
 		for (int s = 0; s < w->c->sockets; s++) {
 			w->dma_inflight += burst[s];
 			if (burst[s] > 0)
@@ -294,7 +321,7 @@ static void dma_actor(int argc, char **argv)
 		}
 		sg_comm_wait_all(comms, nc);
 		w->dma_inflight = 0;
-		nic_catch_up(w, NULL);
+		nic_catch_up(w, NULL, simgrid_get_clock());
 	}
 }
 
@@ -312,6 +339,7 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
 	bool raised;
 
 	nic_queue(w, n, now, true);	/* a queue without descriptors */
+	dma_kick(w);
 	n->irq_by_engine = !w->dma_waiting;
 	if (!n->irq_by_engine)
 		until = n->next + c->irq_delay;
@@ -329,6 +357,27 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
 		sg_actor_sleep_for(c->irq_delay);
 }
 
+/*
+ * Whether nobody but this NAPI can look at the machine before t: one
+ * queue, an idle DMA engine (only this NAPI's catch-ups can wake it), the
+ * monitor and the migration later.  Then the NAPI runs its polls ahead of
+ * SimGrid's clock, keeping its own, and meets SimGrid only when another
+ * actor may look: one SimGrid activity for a run of polls instead of one
+ * each, the same events at the same times.
+ */
+static bool alone_until(const struct world *w, bool migrated, double t)
+{
+	return w->nq == 1 && w->dma_waiting && t < w->monitor_at &&
+	       (migrated || t < w->c->migrate_at);
+}
+
+/* Brings SimGrid's clock to a NAPI that ran ahead. */
+static void catch_clock(double t)
+{
+	if (t > simgrid_get_clock())
+		sg_actor_sleep_until(t);
+}
+
 static void napi_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
@@ -336,22 +385,26 @@ static void napi_actor(int argc, char **argv)
 	int i = atoi(argv[0]);
 	struct napi *n = &w->napi[i];
 	bool migrated = c->migrate_at < 0;
+	double now = simgrid_get_clock();	/* this NAPI's: see alone_until */
 
 	(void)argc;
 	for (;;) {
 		struct rxq_poll poll;
-		double t0 = simgrid_get_clock();
+		double t0 = now;
 
 		if (!migrated && t0 >= c->migrate_at) {
+			catch_clock(t0);
 			n->ctx.cpu = c->migrate_cpu + i % scn_queue_cpus(c);
 			sg_actor_set_host(sg_actor_self(), cpu_host(n->ctx.cpu));
 			n->ctx.node = n->ctx.cpu / c->cores;
 			migrated = true;
 		}
-		nic_catch_up(w, NULL);
+		nic_catch_up(w, NULL, t0);
 		if (!rxq_pending(n->q)) {
+			catch_clock(t0);
 			napi_idle(w, n, migrated);
-			n->idle_s += simgrid_get_clock() - t0;
+			now = simgrid_get_clock();
+			n->idle_s += now - t0;
 			continue;
 		}
 		kctx_cur = &n->ctx;
@@ -365,11 +418,20 @@ static void napi_actor(int argc, char **argv)
 			poll.cycles *= f;
 			poll.stall *= f;
 		}
-		if (w->cpu_shared)
+		if (w->cpu_shared) {
+			catch_clock(t0);
 			sg_actor_execute(poll.cycles + poll.stall * c->freq);
-		else	/* the same time, without SimGrid's CPU sharing */
-			sg_actor_sleep_for(poll.cycles / c->freq + poll.stall);
-		nic_catch_up(w, n);
+			now = simgrid_get_clock();
+		} else {	/* the same time, without SimGrid's CPU sharing */
+			now = t0 + poll.cycles / c->freq + poll.stall;
+			if (!alone_until(w, migrated, now))
+				catch_clock(now);
+		}
+		nic_catch_up(w, n, now);
+		if (w->dma_due) {
+			catch_clock(now);
+			dma_kick(w);
+		}
 		rxq_post(n->q);
 		n->cpu_s += poll.cycles / c->freq;
 		n->stall_s += poll.stall;
@@ -393,6 +455,7 @@ static void take_snap(struct world *w, struct snap *s)
 	s->t = simgrid_get_clock();
 	for (int i = 0; i < w->nq; i++)	/* count every drop so far */
 		nic_queue(w, &w->napi[i], s->t, true);
+	dma_kick(w);
 	for (int i = 0; i < w->nq; i++) {
 		const struct napi *n = &w->napi[i];
 		struct pp_stats pp;
@@ -430,6 +493,7 @@ static void monitor_actor(int argc, char **argv)
 
 		if (prev.t < w->t_start && next > w->t_start)
 			next = w->t_start;
+		w->monitor_at = next;
 		sg_actor_sleep_until(next);
 		take_snap(w, &now);
 		if (fabs(now.t - w->t_start) < 1e-12)

@@ -384,7 +384,7 @@ static void napi_actor(int argc, char **argv)
 	const struct scn_case *c = w->c;
 	int i = atoi(argv[0]);
 	struct napi *n = &w->napi[i];
-	bool migrated = c->migrate_at < 0;
+	bool migrated = c->migrate_at < 0, busy = false;
 	double now = simgrid_get_clock();	/* this NAPI's: see alone_until */
 
 	(void)argc;
@@ -405,6 +405,17 @@ static void napi_actor(int argc, char **argv)
 			napi_idle(w, n, migrated);
 			now = simgrid_get_clock();
 			n->idle_s += now - t0;
+			busy = true;	/* the irq's delay is paid */
+			continue;
+		}
+		if (!busy && c->irq_delay > 0) {
+			/* the last poll completed NAPI: the completions that
+			 * came meanwhile raise the irq at once */
+			now = t0 + c->irq_delay;
+			if (!alone_until(w, migrated, now))
+				catch_clock(now);
+			n->idle_s += c->irq_delay;
+			busy = true;
 			continue;
 		}
 		kctx_cur = &n->ctx;
@@ -433,6 +444,7 @@ static void napi_actor(int argc, char **argv)
 			dma_kick(w);
 		}
 		rxq_post(n->q);
+		busy = poll.busy;
 		n->cpu_s += poll.cycles / c->freq;
 		n->stall_s += poll.stall;
 	}

@@ -535,6 +535,8 @@ void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out)
 	if (q->pol->driver_nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	poll_rx_cq(q, q->cfg.budget);
+	out->busy = out->rx == q->cfg.budget ||
+		    q->tx_cqe_cons != q->tx_cqe_prod;
 	cpu_store(q, q->l.state + ST_CQ_DB);
 	if (q->tx_prod != q->tx_db) {
 		/* mlx5e_xmit_xdp_doorbell(): an MMIO write to the NIC */

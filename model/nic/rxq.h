@@ -73,6 +73,9 @@ struct rxq_poll {
 	int tx_done;		/* XDP_TX completions handled */
 	int local_pkts;		/* packets whose page is on the CPU's node */
 	u64 bytes_read;		/* payload the reader copied out */
+	bool busy;		/* budget used up, or the tx CQ not drained:
+				 * NAPI polls again at once (else
+				 * napi_complete_done() and the irq) */
 };
 
 /* Counters of a queue's life (the ethtool names where mlx5 has one). */

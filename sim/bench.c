@@ -9,6 +9,10 @@
 
 #define BARE_OPS	(20 * 1000 * 1000)
 
+static const char usage[] =
+	"Usage: ppsim bench FILE [--case C] [--policy P] [--duration TIME] "
+	"[--queues N]\n";
+
 static double now(void)
 {
 	struct timespec t;
@@ -81,14 +85,12 @@ int bench_main(int argc, char **argv)
 		case 'd': duration = optarg; break;
 		case 'q': queues = optarg; break;
 		default:
-			fprintf(stderr, "Usage: ppsim bench FILE [--case C] "
-				"[--policy P] [--duration TIME] [--queues N]\n");
+			fputs(usage, ch == 'h' ? stdout : stderr);
 			return ch == 'h' ? 0 : 2;
 		}
 	}
 	if (optind != argc - 1 || !pp_policy_find(policy)) {
-		fprintf(stderr, "Usage: ppsim bench FILE [--case C] "
-			"[--policy P] [--duration TIME]\n");
+		fputs(usage, stderr);
 		return 2;
 	}
 	set[0] = (struct scn_override){ "duration", duration };

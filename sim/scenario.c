@@ -61,7 +61,7 @@ K("nic", "max_pps", T_PKTRATE, nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets
 K("nic", "buffer", T_SIZE, nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer: what arrives beyond it while PCIe is busy is dropped"),
 K("nic", "rx_ring", T_INT, rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
 K("nic", "tx_ring", T_INT, tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
-K("nic", "irq_delay", T_TIME, irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when idle"),
+K("nic", "irq_delay", T_TIME, irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
 K("driver", "budget", T_INT, budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
 K("driver", "page_cache", T_INT, page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
 K("cost", "rx_pkt", T_REAL, c_rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),

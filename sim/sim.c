@@ -165,8 +165,9 @@ static void dma_sink(int argc, char **argv)
  * Between two looks a queue draws the time of its next packet and a
  * Poisson count of those after it; a queue with no free descriptor and
  * nothing to send is left alone until a post (everything arriving
- * meanwhile is dropped, and one draw then counts it).  SimGrid sees one
- * activity per poll and one transfer per DMA burst.
+ * meanwhile is dropped, and one draw then counts it).  SimGrid sees at
+ * most one activity per poll (see alone_until) and one transfer per DMA
+ * burst.
  */
 
 static double dma_pending_bytes(const struct world *w)

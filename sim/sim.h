@@ -1,11 +1,12 @@
 /*
  * One simulation: a case of a scenario, one page_pool policy, one seed.
  *
- * SimGrid schedules three kinds of actors: NAPI on its CPU (one SimGrid
- * execution per poll, costing the poll's cycles plus its memory stalls),
- * the NIC's DMA engine (PCIe transfers as SimGrid communications, one a
- * burst), and a monitor that samples the rate and takes the measurement
- * window.  Packets arrive without a clock of their own: each actor brings
+ * SimGrid schedules three kinds of actors: NAPI on its CPU (a poll takes
+ * its cycles plus its memory stalls: a SimGrid execution on a CPU two
+ * NAPIs share, else a sleep of that length, and a lone NAPI runs ahead of
+ * SimGrid's clock while nobody else can look), the NIC's DMA engine (PCIe
+ * transfers as SimGrid communications, one a burst), and a monitor that
+ * samples the rate and takes the measurement window.  Packets arrive without a clock of their own: each actor brings
  * the NIC up to its time when it looks (DMA into posted pages,
  * completions, drops).  The page_pool and the memory model run inside
  * each batch, for every packet.

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..39"
+echo "1..40"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -124,6 +124,27 @@ grep -q ',saturated,resource,pcie,' "$tmp/t2.csv" &&
 awk -F, 'NR > 1 { n++; if ($5 <= 0) stalled++ } END { exit !(n >= 30 && !stalled) }' \
 	"$tmp/st/transient.csv" && ok "PCIe-bound on both nodes: no sample without packets" ||
 	not_ok "PCIe-bound on both nodes: a sample without packets ($(tr '\n' ' ' <"$tmp/st/transient.csv"))"
+
+# edges of the NIC and NAPI model run to the end with every page accounted
+# for: budget above the ring, a tiny buffer on a slow link, a trickle with
+# no irq delay, queues sharing CPUs across an overlapping migration, TCP
+# with a one-page driver cache and noisy polls
+edges=0
+for set in "nic.rx_ring=64 driver.budget=128" \
+	   "queues=5 nic.buffer=4K pcie.bw=0.2GB/s" \
+	   "rate=0.1Mpps nic.irq_delay=0" \
+	   "queues=4 irq_cpus=2 migrate_cpu=1" \
+	   "workload=tcp pkt_size=1500 driver.page_cache=1 model.jitter=0.2"; do
+	args=
+	for kv in $set; do args="$args --set $kv"; done
+	# shellcheck disable=SC2086
+	"$ppsim" run "$tiny" --case far-drop --policy v5.5 --reps 1 --format csv \
+		--set mem.pages=262144 $args >"$tmp/e.csv" 2>"$tmp/out" &&
+		awk -F, '$3 == "rate" { exit !($5 > 0) }' "$tmp/e.csv" ||
+		{ edges=$((edges + 1)); echo "# $set: $(cat "$tmp/out")"; }
+done
+[ $edges -eq 0 ] && ok "edge parameters run with pages conserved" ||
+	not_ok "edge parameters: $edges failed"
 
 # same seed, same bytes; another seed, other figures
 "$ppsim" run "$tiny" --format csv >"$tmp/b.csv" 2>/dev/null

@@ -58,6 +58,7 @@ struct world {
 	struct napi napi[SIM_MAX_QUEUES];
 	int nq;
 	bool cpu_shared;	/* two NAPIs may run on one CPU at once */
+	bool lockstep;		/* PPSIM_LOCKSTEP: no NAPI runs ahead */
 	gsl_rng *rng;
 	double queue_pps;	/* offered to each queue */
 	double dma_burst;	/* bytes a DMA burst waits for */
@@ -382,8 +383,8 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
  */
 static bool alone_until(const struct world *w, bool migrated, double t)
 {
-	return w->nq == 1 && w->dma_waiting && t < w->monitor_at &&
-	       (migrated || t < w->c->migrate_at);
+	return !w->lockstep && w->nq == 1 && w->dma_waiting &&
+	       t < w->monitor_at && (migrated || t < w->c->migrate_at);
 }
 
 /* Brings SimGrid's clock to a NAPI that ran ahead. */
@@ -726,6 +727,8 @@ static void child_run(const struct scn_case *c, const char *policy,
 
 	w.pol = pp_policy_find(policy);
 	w.cpu_shared = cpus_shared(c);
+	w.lockstep = getenv("PPSIM_LOCKSTEP") &&
+		     strcmp(getenv("PPSIM_LOCKSTEP"), "0");
 	w.queue_pps = (c->rate > 0 ? fmin(c->rate, c->line_rate / wire)
 				   : c->line_rate / wire) / c->queues;
 	/* The NIC pays for the PCIe bandwidth it used a burst at a time:

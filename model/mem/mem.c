@@ -87,8 +87,30 @@ static struct way *set_of(const struct cache *c, uint32_t line)
 	return &c->set[(size_t)set_index(c, h ^ (h >> 15)) * c->ways];
 }
 
+/* Before the clock wraps: each way's stamp becomes its rank in its set,
+ * which keeps every set's LRU order (a long run makes billions of
+ * touches). */
+static void renumber(struct cache *c)
+{
+	for (size_t s = 0; s < c->nsets; s++) {
+		struct way *set = &c->set[s * c->ways];
+		uint32_t rank[256];
+
+		for (uint32_t i = 0; i < c->ways; i++) {
+			rank[i] = 1;
+			for (uint32_t j = 0; j < c->ways; j++)
+				rank[i] += set[j].stamp < set[i].stamp;
+		}
+		for (uint32_t i = 0; i < c->ways; i++)
+			set[i].stamp = rank[i];
+	}
+	c->clock = c->ways;
+}
+
 static void touch(struct cache *c, struct way *w)
 {
+	if (c->clock == UINT32_MAX)
+		renumber(c);
 	w->stamp = ++c->clock;
 }
 
@@ -435,6 +457,14 @@ double mem_nic_read(struct mem *m, uint32_t line)
 		return m->cfg.rdram_lat;
 	}
 	return m->cfg.dram_lat;
+}
+
+void mem_set_clock(struct mem *m, uint32_t clock)
+{
+	for (int s = 0; s < m->cfg.sockets; s++)
+		m->llc[s].clock = clock;
+	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
+		m->priv[c].clock = clock;
 }
 
 double mem_hit_latency(const struct mem *m)

@@ -97,6 +97,10 @@ double mem_nic_write(struct mem *m, uint32_t line);
 /* A DMA read by the NIC; returns its latency beyond PCIe (s). */
 double mem_nic_read(struct mem *m, uint32_t line);
 
+/* Starts every cache's LRU clock at clock: tests reach its wrap without
+ * four billion accesses. */
+void mem_set_clock(struct mem *m, uint32_t clock);
+
 /* What a hit in the core's own cache costs (s): the floor of every access. */
 double mem_hit_latency(const struct mem *m);
 /* Where a CPU read from core would be served now (no state change). */

@@ -125,6 +125,33 @@ START_TEST(same_line_again)
 }
 END_TEST
 
+/* The LRU order survives the wrap of the 32-bit clock: in one 4-way set,
+ * the line used longest ago goes first, on either side of the wrap. */
+START_TEST(lru_across_clock_wrap)
+{
+	struct mem_config one = cfg;
+	const char *err = NULL;
+	struct mem *m1;
+	uint32_t l;
+
+	one.priv_size = 64 * 4;	/* one set of 4 ways */
+	m1 = mem_create(&one, &err);
+	ck_assert_msg(m1, "%s", err ? err : "");
+	l = mem_region(m1, 0, MEM_STATE, 5);
+	mem_set_clock(m1, UINT32_MAX - 2);
+	for (uint32_t i = 0; i < 5; i++)	/* the wrap comes at the third */
+		mem_cpu_read(m1, 0, l + i);
+	ck_assert_int_ne(mem_where(m1, 0, l), MEM_PRIV);
+	for (uint32_t i = 1; i < 5; i++)
+		ck_assert_int_eq(mem_where(m1, 0, l + i), MEM_PRIV);
+	mem_cpu_read(m1, 0, l + 1);		/* now the most recent */
+	mem_cpu_read(m1, 0, l);			/* evicts l + 2 */
+	ck_assert_int_eq(mem_where(m1, 0, l + 1), MEM_PRIV);
+	ck_assert_int_ne(mem_where(m1, 0, l + 2), MEM_PRIV);
+	mem_destroy(m1);
+}
+END_TEST
+
 START_TEST(bad_config)
 {
 	struct mem_config c = cfg;
@@ -153,6 +180,7 @@ int main(void)
 	tcase_add_test(tc, ddio_ways_limit);
 	tcase_add_test(tc, inclusive_llc);
 	tcase_add_test(tc, same_line_again);
+	tcase_add_test(tc, lru_across_clock_wrap);
 	tcase_add_test(tc, bad_config);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

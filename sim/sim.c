@@ -180,6 +180,17 @@ static double dma_pending_bytes(const struct world *w)
 	return total;
 }
 
+/* A Poisson count of mean mu, in pieces: GSL's draw is an unsigned int,
+ * and a long sample interval at line rate exceeds it. */
+static u64 poisson(gsl_rng *rng, double mu)
+{
+	u64 n = 0;
+
+	for (; mu > 1e9; mu -= 1e9)
+		n += gsl_ran_poisson(rng, 1e9);
+	return n + gsl_ran_poisson(rng, mu);
+}
+
 /*
  * Packets arriving for queue n up to now (RSS spreads them evenly), and
  * how many of them the NIC can handle at its own packet rate per queue (a
@@ -190,10 +201,10 @@ static double dma_pending_bytes(const struct world *w)
  * counts is a Poisson count), which saves the costly draws of a queue
  * offered more than it takes.
  */
-static unsigned int arrivals(struct world *w, struct napi *n, double now)
+static u64 arrivals(struct world *w, struct napi *n, double now)
 {
 	double mu;
-	unsigned int got, take;
+	u64 got, take;
 
 	if (now < n->next)
 		return 0;
@@ -204,12 +215,12 @@ static unsigned int arrivals(struct world *w, struct napi *n, double now)
 	if (1 + mu - n->credit > 8 * sqrt(mu)) {
 		w->mu_uncounted += mu;
 		got = 1;
-		take = (unsigned int)n->credit;
+		take = (u64)n->credit;
 	} else {
-		got = 1 + gsl_ran_poisson(w->rng, mu);
-		take = got < n->credit ? got : (unsigned int)n->credit;
+		got = 1 + poisson(w->rng, mu);
+		take = got < n->credit ? got : (u64)n->credit;
 	}
-	n->credit = fmin(n->credit - take, w->c->budget);
+	n->credit = fmin(n->credit - (double)take, w->c->budget);
 	w->arrived += got;
 	w->taken += take;
 	return take;
@@ -236,7 +247,7 @@ static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 {
 	double bytes[MEM_MAX_SOCKETS] = { 0 };
 	double room, free;
-	unsigned int take, keep;
+	u64 take, keep;
 
 	if (!force && rxq_nic_blocked(n->q))
 		return;
@@ -244,7 +255,7 @@ static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 	room = fmax(0, (w->c->nic_buffer - dma_buffered(w, now)) /
 		       (w->c->pkt_size + 128));
 	free = rxq_nic_free(n->q);
-	keep = (unsigned int)fmin(take, fmin(free, room));
+	keep = (u64)fmin((double)take, fmin(free, room));
 	if (free <= room)
 		rxq_nic_drop(n->q, take - keep);
 	else
@@ -499,7 +510,7 @@ static void take_snap(struct world *w, struct snap *s)
 	}
 	s->m = *mem_stats(w->mem);
 	s->pcie_bytes = w->pcie_bytes;
-	w->arrived += gsl_ran_poisson(w->rng, w->mu_uncounted);
+	w->arrived += poisson(w->rng, w->mu_uncounted);
 	w->mu_uncounted = 0;
 	s->phy_drops = w->arrived - w->taken + w->buffer_drops;
 }

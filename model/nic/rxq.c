@@ -378,7 +378,7 @@ bool rxq_nic_blocked(const struct rxq *q)
 	return q->cq_prod == q->posted && q->tx_sent == q->tx_db;
 }
 
-void rxq_nic_drop(struct rxq *q, u32 n)
+void rxq_nic_drop(struct rxq *q, u64 n)
 {
 	q->st.rx_out_of_buffer += n;
 }

@@ -119,7 +119,7 @@ int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS]);
  * and no frame to send.  Packets arriving meanwhile are dropped:
  * rxq_nic_drop() counts them. */
 bool rxq_nic_blocked(const struct rxq *q);
-void rxq_nic_drop(struct rxq *q, u32 n);
+void rxq_nic_drop(struct rxq *q, u64 n);
 /* Completions waiting for NAPI. */
 int rxq_pending(const struct rxq *q);
 

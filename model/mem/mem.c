@@ -42,6 +42,7 @@ struct mem {
 	uint32_t last_line;
 	int last_core;
 	bool last_wrote;
+	uint32_t review;	/* accesses until the clocks are looked at */
 	struct mem_stats st;
 };
 
@@ -87,9 +88,9 @@ static struct way *set_of(const struct cache *c, uint32_t line)
 	return &c->set[(size_t)set_index(c, h ^ (h >> 15)) * c->ways];
 }
 
-/* Before the clock wraps: each way's stamp becomes its rank in its set,
- * which keeps every set's LRU order (a long run makes billions of
- * touches). */
+/* Before the clock wraps (a long run makes billions of touches): each
+ * way's stamp becomes its rank in its set, which keeps every set's LRU
+ * order. */
 static void renumber(struct cache *c)
 {
 	for (size_t s = 0; s < c->nsets; s++) {
@@ -107,10 +108,9 @@ static void renumber(struct cache *c)
 	c->clock = c->ways;
 }
 
+
 static void touch(struct cache *c, struct way *w)
 {
-	if (c->clock == UINT32_MAX)
-		renumber(c);
 	w->stamp = ++c->clock;
 }
 
@@ -156,6 +156,7 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	}
 	m->cfg = *cfg;
 	m->last_line = NO_LINE;
+	m->review = 1;
 	m->priv = calloc((size_t)cores, sizeof(*m->priv));
 	m->socket = malloc((size_t)cores);
 	if (!m->priv || !m->socket)
@@ -353,6 +354,28 @@ static void remember(struct mem *m, int core, uint32_t line, bool wrote)
 	m->last_wrote = wrote;
 }
 
+/* An access touches a cache a few times at most, so every cache is looked
+ * at once in CLOCK_REVIEW accesses, long before its clock can wrap (a
+ * check in touch() itself keeps it from being inlined: 10 % slower). */
+#define CLOCK_REVIEW	(1u << 24)
+
+static __attribute__((noinline)) void review_clocks(struct mem *m)
+{
+	m->review = CLOCK_REVIEW;
+	for (int s = 0; s < m->cfg.sockets; s++)
+		if (m->llc[s].clock > UINT32_MAX / 2)
+			renumber(&m->llc[s]);
+	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
+		if (m->priv[c].clock > UINT32_MAX / 2)
+			renumber(&m->priv[c]);
+}
+
+static void mind_clocks(struct mem *m)
+{
+	if (!--m->review)
+		review_clocks(m);
+}
+
 double mem_cpu_read(struct mem *m, int core, uint32_t line)
 {
 	enum mem_place p;
@@ -361,6 +384,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 		m->st.cpu_reads[m->lines[line].kind][MEM_PRIV]++;
 		return m->cfg.priv_lat;
 	}
+	mind_clocks(m);
 	p = place_of(m, core, line);
 	m->st.cpu_reads[m->lines[line].kind][p]++;
 	if (p == MEM_PRIV)
@@ -382,6 +406,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 		return m->cfg.priv_lat;
 	}
 	remember(m, core, line, true);
+	mind_clocks(m);
 	p = place_of(m, core, line);
 	m->st.cpu_writes[ln->kind][p]++;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
@@ -411,6 +436,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 
 	m->st.nic_writes[ln->kind]++;
 	m->last_line = NO_LINE;
+	mind_clocks(m);
 	for (int t = 0; t < m->cfg.sockets; t++) {
 		if (t != n && (ln->llc & (1u << t))) {
 			drop_from_socket(m, ln, line, t);

@@ -491,6 +491,7 @@ void mem_set_clock(struct mem *m, uint32_t clock)
 		m->llc[s].clock = clock;
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
 		m->priv[c].clock = clock;
+	m->review = 1;	/* at the next access */
 }
 
 double mem_hit_latency(const struct mem *m)

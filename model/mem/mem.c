@@ -1,9 +1,13 @@
+#include "config.h"	/* _GNU_SOURCE, for mremap() */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "mem.h"
 
 #define NO_LINE	UINT32_MAX
 
+/* A line's state starts zeroed (see grow_lines): it learns its node and
+ * kind from its region when first used. */
 struct mem_line {
 	uint8_t node;		/* home node */
 	uint8_t kind;		/* enum mem_kind */
@@ -12,6 +16,13 @@ struct mem_line {
 	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t pway;		/* its way there */
 	uint8_t way[MEM_MAX_SOCKETS];	/* its way in each LLC holding it */
+	uint8_t known;		/* node and kind are set */
+};
+
+/* Lines first .. end-1, homed on node, of one kind. */
+struct region {
+	uint32_t first, end;
+	uint8_t node, kind;
 };
 
 /* A way of a set: the line it holds and when it was last used. */
@@ -30,8 +41,10 @@ struct cache {
 
 struct mem {
 	struct mem_config cfg;
-	struct mem_line *lines;
+	struct mem_line *lines;	/* an anonymous mapping: see grow_lines */
 	uint32_t nr_lines, cap_lines;
+	struct region *regions;	/* in order of their first line */
+	uint32_t nr_regions;
 	struct cache llc[MEM_MAX_SOCKETS];
 	struct cache *priv;	/* one per core */
 	uint8_t *socket;	/* of each core: a division costs too much */
@@ -187,30 +200,81 @@ void mem_destroy(struct mem *m)
 			cache_fini(&m->priv[c]);
 	free(m->priv);
 	free(m->socket);
-	free(m->lines);
+	if (m->lines)
+		munmap(m->lines, (size_t)m->cap_lines * sizeof(*m->lines));
+	free(m->regions);
 	free(m);
+}
+
+/* Room for n more lines.  The line state is an anonymous mapping the
+ * kernel zero-fills page by page as it is first touched, and mremap()
+ * grows it without touching it: the lines of pages nobody uses (most of
+ * them, with a TCP packet's 24 lines a page) cost no memory. */
+static void grow_lines(struct mem *m, uint32_t n)
+{
+	size_t old = (size_t)m->cap_lines * sizeof(*m->lines), size;
+	uint32_t cap = m->cap_lines ? m->cap_lines : 4096;
+	void *p;
+
+	while (cap < m->nr_lines + n)
+		cap *= 2;
+	size = (size_t)cap * sizeof(*m->lines);
+	p = m->lines ? mremap(m->lines, old, size, MREMAP_MAYMOVE)
+		     : mmap(NULL, size, PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		abort();
+	m->lines = p;
+	m->cap_lines = cap;
 }
 
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines)
 {
-	uint32_t first = m->nr_lines;
+	uint32_t first = m->nr_lines, end = first + nr_lines;
 
-	if (m->nr_lines + nr_lines > m->cap_lines) {
-		uint32_t cap = m->cap_lines ? m->cap_lines : 4096;
-
-		while (cap < m->nr_lines + nr_lines)
-			cap *= 2;
-		m->lines = realloc(m->lines, cap * sizeof(*m->lines));
-		if (!m->lines)
-			abort();
-		m->cap_lines = cap;
-	}
-	for (uint32_t i = 0; i < nr_lines; i++)
-		m->lines[first + i] = (struct mem_line){ .node = (uint8_t)node,
-							 .kind = (uint8_t)kind };
-	m->nr_lines += nr_lines;
+	if (end > m->cap_lines)
+		grow_lines(m, nr_lines);
+	m->regions = realloc(m->regions, (m->nr_regions + 1) *
+					 sizeof(*m->regions));
+	if (!m->regions)
+		abort();
+	m->regions[m->nr_regions++] = (struct region){ first, end,
+		(uint8_t)node, (uint8_t)kind };
+	m->nr_lines = end;
 	return first;
+}
+
+static const struct region *region_of(const struct mem *m, uint32_t line)
+{
+	uint32_t lo = 0, hi = m->nr_regions - 1;
+
+	while (lo < hi) {
+		uint32_t mid = (lo + hi + 1) / 2;
+
+		if (m->regions[mid].first <= line)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	return &m->regions[lo];
+}
+
+static __attribute__((noinline)) void learn(struct mem *m, uint32_t line)
+{
+	const struct region *r = region_of(m, line);
+
+	m->lines[line].node = r->node;
+	m->lines[line].kind = r->kind;
+	m->lines[line].known = 1;
+}
+
+/* The line's state, its node and kind learnt the first time. */
+static struct mem_line *state(struct mem *m, uint32_t line)
+{
+	if (!m->lines[line].known)
+		learn(m, line);
+	return &m->lines[line];
 }
 
 static int socket_of(const struct mem *m, int core)
@@ -384,6 +448,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 		m->st.cpu_reads[m->lines[line].kind][MEM_PRIV]++;
 		return m->cfg.priv_lat;
 	}
+	state(m, line);
 	mind_clocks(m);
 	p = place_of(m, core, line);
 	m->st.cpu_reads[m->lines[line].kind][p]++;
@@ -397,7 +462,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 
 double mem_cpu_write(struct mem *m, int core, uint32_t line)
 {
-	struct mem_line *ln = &m->lines[line];
+	struct mem_line *ln = state(m, line);
 	enum mem_place p;
 	int s = socket_of(m, core);
 
@@ -430,7 +495,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 
 double mem_nic_write(struct mem *m, uint32_t line)
 {
-	struct mem_line *ln = &m->lines[line];
+	struct mem_line *ln = state(m, line);
 	int n = m->cfg.nic_socket;
 	double extra = 0;
 
@@ -468,7 +533,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 
 double mem_nic_read(struct mem *m, uint32_t line)
 {
-	const struct mem_line *ln = &m->lines[line];
+	const struct mem_line *ln = state(m, line);
 	int n = m->cfg.nic_socket;
 
 	if (ln->dirty && ln->dirty != n + 1) {
@@ -501,6 +566,9 @@ double mem_hit_latency(const struct mem *m)
 
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 {
+	if (!m->lines[line].known)	/* never touched: in its DRAM */
+		return region_of(m, line)->node == socket_of(m, core) ?
+		       MEM_DRAM : MEM_RDRAM;
 	return place_of(m, core, line);
 }
 

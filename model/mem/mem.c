@@ -121,7 +121,6 @@ static void renumber(struct cache *c)
 	c->clock = c->ways;
 }
 
-
 static void touch(struct cache *c, struct way *w)
 {
 	w->stamp = ++c->clock;

@@ -58,7 +58,7 @@ K("pcie", "lat", T_TIME, pcie_lat, "250ns", 0, 1e-4, "ns", "PCIe one-way latency
 K("nic", "node", T_INT, nic_node, "0", 0, 7, "", "socket whose PCIe root the NIC hangs off"),
 K("nic", "line_rate", T_BITRATE, line_rate, "100Gbps", 1e6, 1e13, "bps", "link speed"),
 K("nic", "max_pps", T_PKTRATE, nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets per second the NIC delivers to one queue"),
-K("nic", "buffer", T_SIZE, nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer: what arrives beyond it while PCIe is busy is dropped"),
+K("nic", "buffer", T_SIZE, nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer, holding what the DMA has not moved over PCIe yet: a packet that finds it full is dropped"),
 K("nic", "rx_ring", T_INT, rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
 K("nic", "tx_ring", T_INT, tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
 K("nic", "irq_delay", T_TIME, irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),

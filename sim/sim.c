@@ -237,6 +237,13 @@ static double dma_buffered(const struct world *w, double now)
 	return dma_pending_bytes(w) + fmax(0, w->dma_inflight - moved);
 }
 
+/* Wakes a NAPI waiting in napi_idle(). */
+static void raise_irq(struct napi *n)
+{
+	n->irq_armed = false;
+	sg_sem_release(n->irq);
+}
+
 /* Queue n up to now: packets into posted pages, XDP_TX frames out, their
  * bytes onto the DMA burst, and the irq if NAPI waits for one.  A packet
  * needs a posted descriptor and room in the NIC's packet buffer; what is
@@ -246,30 +253,31 @@ static double dma_buffered(const struct world *w, double now)
 static void nic_queue(struct world *w, struct napi *n, double now, bool force)
 {
 	double bytes[MEM_MAX_SOCKETS] = { 0 };
-	double room, free;
-	u64 take, keep;
+	u64 take;
 
 	if (!force && rxq_nic_blocked(n->q))
 		return;
 	take = arrivals(w, n, now);
-	room = fmax(0, (w->c->nic_buffer - dma_buffered(w, now)) /
-		       (w->c->pkt_size + 128));
-	free = rxq_nic_free(n->q);
-	keep = (u64)fmin((double)take, fmin(free, room));
-	if (free <= room)
-		rxq_nic_drop(n->q, take - keep);
-	else
-		w->buffer_drops += take - keep;
-	rxq_nic_rx(n->q, (int)keep, bytes);
+	if (take) {
+		double room = fmax(0, (w->c->nic_buffer -
+				       dma_buffered(w, now)) /
+				      (w->c->pkt_size + 128));
+		double free = rxq_nic_free(n->q);
+		u64 keep = (u64)fmin((double)take, fmin(free, room));
+
+		if (free <= room)
+			rxq_nic_drop(n->q, take - keep);
+		else
+			w->buffer_drops += take - keep;
+		rxq_nic_rx(n->q, (int)keep, bytes);
+	}
 	rxq_nic_tx(n->q, bytes);
 	for (int s = 0; s < w->c->sockets; s++) {
 		w->dma_pending[s] += bytes[s];
 		w->pcie_bytes += bytes[s];
 	}
-	if (n->irq_armed && rxq_pending(n->q)) {
-		n->irq_armed = false;
-		sg_sem_release(n->irq);
-	}
+	if (n->irq_armed && rxq_pending(n->q))
+		raise_irq(n);
 	if (w->dma_waiting && dma_pending_bytes(w) >= w->dma_burst)
 		w->dma_due = true;
 }
@@ -329,10 +337,8 @@ static void dma_actor(int argc, char **argv)
 			w->dma_waiting = true;
 			for (int i = 0; i < w->nq; i++)
 				if (w->napi[i].irq_armed &&
-				    w->napi[i].irq_by_engine) {
-					w->napi[i].irq_armed = false;
-					sg_sem_release(w->napi[i].irq);
-				}
+				    w->napi[i].irq_by_engine)
+					raise_irq(&w->napi[i]);
 			sg_sem_acquire(w->dma_wake);
 			continue;
 		}

@@ -322,11 +322,11 @@ int rxq_nic_free(const struct rxq *q)
 
 int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS])
 {
-	int accepted = 0, cq_node = q->cfg.channel_node;
+	int accepted = 0, cq_node = q->cfg.channel_node, free = rxq_nic_free(q);
 
-	if (q->posted - q->cq_prod < (u32)n) {
-		q->st.rx_out_of_buffer += (u32)n - (q->posted - q->cq_prod);
-		n = (int)(q->posted - q->cq_prod);
+	if (free < n) {
+		q->st.rx_out_of_buffer += (u32)(n - free);
+		n = free;
 	}
 	for (int i = 0; i < n; i++) {
 		u32 idx = q->cq_prod & q->rx_mask;

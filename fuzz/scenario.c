@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "sim/scenario.h"
+#include "input/scenario.h"
 
 static char path[4096];
 
@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		return 0;
 	fwrite(data, 1, size, f);
 	fclose(f);
-	scn = scn_load(path, NULL, 0);
+	scn = scn_load(path, NULL, 0, pp_eras);
 	scn_free(scn);
 	return 0;
 }

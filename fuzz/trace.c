@@ -4,7 +4,7 @@
  * accounting check are fuzzed too.
  */
 #include <stdio.h>
-#include "sim/trace.h"
+#include "input/trace.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -21,12 +21,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	for (int i = 0; pp_policies[i]; i++) {
+	for (int i = 0; pp_eras[i]; i++) {
 		FILE *in = fmemopen((void *)data, size, "r");
 
 		if (!in)
 			return 0;
-		trace_run(in, "fuzz", pp_policies[i], sink);
+		trace_run(in, "fuzz", pp_eras[i], sink);
 		fclose(in);
 	}
 	return 0;

@@ -1,4 +1,4 @@
-#include "config.h"	/* _GNU_SOURCE, for mremap() */
+#define _GNU_SOURCE	/* mremap() */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>

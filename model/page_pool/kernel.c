@@ -7,7 +7,6 @@
  */
 #include <net/page_pool.h>
 #include "pp.h"
-#include "config.h"
 
 struct pp_pool {
 	struct page_pool *pool;

@@ -82,11 +82,16 @@ struct pp_policy {
 };
 
 extern const struct pp_policy pp_v5_4, pp_v5_5, pp_v6_1;
+/* A kernel tree's own net/core/page_pool.c (kernel.c): only in a program
+ * built --with-linux, which registers it beside the eras. */
+extern const struct pp_policy pp_kernel;
 
-/* Looks a policy up by name; NULL if there is none. */
-const struct pp_policy *pp_policy_find(const char *name);
-/* The policies, NULL-terminated. */
-extern const struct pp_policy *const pp_policies[];
+/* The project's own eras, NULL-terminated: what every build has. */
+extern const struct pp_policy *const pp_eras[];
+
+/* Looks a policy up by name in set (NULL-terminated); NULL if none. */
+const struct pp_policy *pp_policy_find(const struct pp_policy *const *set,
+				       const char *name);
 
 /* page_pool_nid_changed(): update_nid when the node differs.
  * Returns false where the era lacks update_nid. */

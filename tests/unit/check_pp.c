@@ -18,7 +18,7 @@ static void start(int era, int nid, unsigned int size)
 	struct pp_params p = { nid, size };
 
 	unit_machine_init(&m, 2, 4096, 0);
-	pol = pp_policy_find(era_names[era]);
+	pol = pp_policy_find(pp_eras, era_names[era]);
 	ck_assert_ptr_nonnull(pol);
 	ck_assert_int_eq(pol->create(&p, &pool), 0);
 }
@@ -327,7 +327,7 @@ START_TEST(pool_size_limits)
 	struct pp_contents c;
 
 	unit_machine_init(&m, 2, 64, 0);
-	pol = pp_policy_find(era_names[_i]);
+	pol = pp_policy_find(pp_eras, era_names[_i]);
 	if (_i < 2) {
 		ck_assert_int_eq(pol->create(&p, &big), -E2BIG);
 		p.pool_size = 32768;

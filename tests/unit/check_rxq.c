@@ -44,7 +44,7 @@ static void open_queue(const char *era, enum rxq_workload w, int pc)
 	m = mem_create(&mcfg, &err);
 	ck_assert_ptr_nonnull(m);
 	rxq_map_pages(&pages, m, 2, 8192, c.pkt_size);
-	q = rxq_open(&c, m, pp_policy_find(era), &um.ctx, &err);
+	q = rxq_open(&c, m, pp_policy_find(pp_eras, era), &um.ctx, &err);
 	ck_assert_msg(q, "%s", err ? err : "");
 }
 
@@ -131,8 +131,8 @@ START_TEST(irq_migration)
 	 * the ring, and the 48 node-0 pages keep circulating (reference 1.3,
 	 * the derived note).  16 of 64 stay local. */
 	ck_assert_int_eq(p.local_pkts, _i == 0 ? 0 : _i == 1 ? 64 : 16);
-	ck_assert_int_eq(pp_policy_find(eras[_i])->nid ?
-			 pp_policy_find(eras[_i])->nid(rxq_pool(q)) : 0,
+	ck_assert_int_eq(pp_policy_find(pp_eras, eras[_i])->nid ?
+			 pp_policy_find(pp_eras, eras[_i])->nid(rxq_pool(q)) : 0,
 			 _i == 0 ? 0 : 1);
 	/* packet data now crosses the interconnect, except in v5.5 */
 	if (_i == 1)

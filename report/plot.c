@@ -5,7 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "config.h"
-#include "datadir.h"
+#include "../input/datadir.h"
 #include "plot.h"
 
 bool plot_available(void)

@@ -7,9 +7,8 @@
 #include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
-#include "plot.h"
-#include "run.h"
-#include "sweep.h"
+#include "cmd.h"
+#include "../report/plot.h"
 
 #define SWEEP_MAX_AXES	4
 #define SWEEP_MAX_VALUES 32
@@ -30,7 +29,7 @@ struct sweep_opts {
 	const char *only_policy;
 	struct axis axes[SWEEP_MAX_AXES];
 	int nr_axes;
-	struct run_common rc;
+	struct rep_opts rc;
 	bool csv, emit_jobs;
 	const char *out;
 };
@@ -113,7 +112,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 
 	*o = (struct sweep_opts){ .rc = { .reps = 1, .jobs = 1, .seed = 1 } };
 	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
-		int common = run_common_opt(ch, optarg, &o->rc, "sweep");
+		int common = cmd_common_opt(ch, optarg, &o->rc, "sweep");
 
 		if (common < 0)
 			goto bad;
@@ -233,7 +232,7 @@ static void emit_jobs(const struct sweep_opts *o, int nr_points)
 }
 
 static void write_table(const struct sweep_opts *o, const struct point *pts,
-			int nr_points, const struct run_row *rows)
+			int nr_points, const struct rep_row *rows)
 {
 	printf("# ppsim %s sweep %s  seed %lu  reps %d\n", PACKAGE_VERSION,
 	       o->file, o->rc.seed, o->rc.reps);
@@ -244,7 +243,7 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
-			struct figure f = run_rate(&rows[r], o->rc.reps);
+			struct rep_figure f = rep_rate(&rows[r], o->rc.reps);
 			struct scn_override set[SWEEP_MAX_AXES];
 			double err = (f.mean - rows[r].measured) /
 				     rows[r].measured * 100;
@@ -256,13 +255,13 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 			for (int k = 0; k < o->rc.reps; k++)
 				local += rows[r].res[k].local_pages / o->rc.reps;
 			printf("%-12s %-6s %7.2f %6.2f ", rows[r].c->name,
-			       rows[r].policy, f.mean,
+			       rows[r].policy->name, f.mean,
 			       isnan(f.ci95) ? 0 : f.ci95);
 			if (isnan(err))
 				printf("%7s ", "-");
 			else
 				printf("%+7.1f ", err);
-			printf("%-9s %7.1f\n", run_saturated(&rows[r], o->rc.reps),
+			printf("%-9s %7.1f\n", rep_saturated(&rows[r], o->rc.reps),
 			       100 * local);
 		}
 	}
@@ -270,34 +269,34 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 
 static void write_csv(FILE *f, const struct sweep_opts *o,
 		      const struct point *pts, int nr_points,
-		      const struct run_row *rows)
+		      const struct rep_row *rows)
 {
 	char header[512] = "";
 
 	for (int a = 0; a < o->nr_axes; a++)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 "%s,", o->axes[a].key);
-	run_csv_header(f, header);
+	rep_csv_header(f, header);
 	for (int p = 0; p < nr_points; p++)
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++)
-			run_csv_row(f, pts[p].prefix, &rows[r], o->rc.reps);
+			rep_csv_row(f, pts[p].prefix, &rows[r], o->rc.reps);
 }
 
 /* The name of a row's line in the plot: case, policy, other keys. */
-static void series_name(const struct point *pt, const struct run_row *row,
+static void series_name(const struct point *pt, const struct rep_row *row,
 			char *name, size_t len)
 {
 	const char *rest = strchr(pt->prefix, ',') + 1;
 
-	snprintf(name, len, "%s %s%s%.*s", row->c->name, row->policy,
+	snprintf(name, len, "%s %s%s%.*s", row->c->name, row->policy->name,
 		 *rest ? " " : "", (int)strlen(rest) - (*rest ? 1 : 0), rest);
 }
 
 /* The rate against the first key, one line per case, policy and value of
  * the other keys: one data block per line, as gnuplot's index reads. */
 static int write_plot(const struct sweep_opts *o, const struct point *pts,
-		      int nr_points, const struct run_row *rows)
+		      int nr_points, const struct rep_row *rows)
 {
 	char path[2048], vars[8192], series[2048] = "", out[4096];
 	char name[256], other[256];
@@ -324,13 +323,13 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 				for (int k = pts[q].first_row;
 				     k < pts[q].first_row + pts[q].nr_rows;
 				     k++) {
-					struct figure fg;
+					struct rep_figure fg;
 
 					series_name(&pts[q], &rows[k], other,
 						    sizeof(other));
 					if (strcmp(name, other))
 						continue;
-					fg = run_rate(&rows[k], o->rc.reps);
+					fg = rep_rate(&rows[k], o->rc.reps);
 					fprintf(f, "%.10g %.6g %.6g\n", pts[q].x,
 						fg.mean,
 						isnan(fg.ci95) ? 0 : fg.ci95);
@@ -351,7 +350,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 }
 
 static int write_out(const struct sweep_opts *o, const struct point *pts,
-		     int nr_points, const struct run_row *rows)
+		     int nr_points, const struct rep_row *rows)
 {
 	char path[4096];
 	FILE *f;
@@ -376,7 +375,7 @@ static int write_out(const struct sweep_opts *o, const struct point *pts,
 /* Loads every point's scenario and lays out its rows. */
 static int build_points(struct sweep_opts *o, struct point *pts,
 			int nr_points,
-			struct run_row *rows, int *nr_rows)
+			struct rep_row *rows, int *nr_rows)
 {
 	*nr_rows = 0;
 	for (int p = 0; p < nr_points; p++) {
@@ -384,7 +383,7 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 		struct point *pt = &pts[p];
 
 		point_values(o, p, set);
-		pt->scn = scn_load(o->file, set, o->nr_axes);
+		pt->scn = scn_load(o->file, set, o->nr_axes, cmd_policies);
 		if (!pt->scn)
 			return -1;
 		pt->prefix[0] = '\0';
@@ -402,7 +401,7 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 				pt->x = p;	/* not numeric: the index */
 			for (int k = 0; k < c->nr_policies; k++) {
 				if (o->only_policy &&
-				    strcmp(o->only_policy, c->policies[k]))
+				    strcmp(o->only_policy, c->policies[k]->name))
 					continue;
 				if (*nr_rows == SWEEP_MAX_RUNS) {
 					fprintf(stderr, "ppsim sweep: more than "
@@ -411,9 +410,9 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 						SWEEP_MAX_RUNS);
 					return -1;
 				}
-				rows[(*nr_rows)++] = (struct run_row){ c,
+				rows[(*nr_rows)++] = (struct rep_row){ c,
 					c->policies[k], NULL,
-					run_measured(c, c->policies[k]) };
+					rep_measured(c, c->policies[k]) };
 			}
 		}
 		pt->nr_rows = *nr_rows - pt->first_row;
@@ -427,7 +426,7 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 
 int sweep_main(int argc, char **argv)
 {
-	static struct run_row rows[SWEEP_MAX_RUNS];
+	static struct rep_row rows[SWEEP_MAX_RUNS];
 	struct point *pts = NULL;
 	struct sweep_opts o;
 	int nr_points = 1, nr_rows = 0, status = 2;
@@ -436,7 +435,7 @@ int sweep_main(int argc, char **argv)
 	if (parse_opts(argc, argv, &o))
 		return 2;
 	if (o.name) {
-		struct scenario *scn = scn_load(o.file, NULL, 0);
+		struct scenario *scn = scn_load(o.file, NULL, 0, cmd_policies);
 
 		if (!scn)
 			return 2;
@@ -466,7 +465,7 @@ int sweep_main(int argc, char **argv)
 	if (build_points(&o, pts, nr_points, rows, &nr_rows))
 		goto done;
 	status = 1;
-	if (run_rows(rows, nr_rows, &o.rc, o.file))
+	if (rep_run(rows, nr_rows, &o.rc, o.file))
 		goto done;
 	if (o.csv)
 		write_csv(stdout, &o, pts, nr_points, rows);
@@ -474,58 +473,9 @@ int sweep_main(int argc, char **argv)
 		write_table(&o, pts, nr_points, rows);
 	status = o.out && write_out(&o, pts, nr_points, rows) ? 1 : 0;
 done:
-	run_rows_free(rows, nr_rows);
+	rep_free(rows, nr_rows);
 	for (int p = 0; p < nr_points && pts; p++)
 		scn_free(pts[p].scn);
 	free(pts);
-	return status;
-}
-
-int merge_main(int argc, char **argv)
-{
-	char *line = NULL, *header = NULL;
-	size_t cap = 0;
-	int status = 0;
-
-	if (argc < 2) {
-		fprintf(stderr, "Usage: ppsim merge FILE.csv...\n");
-		return 2;
-	}
-	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "r");
-		ssize_t len;
-		int n = 0;
-
-		if (!f) {
-			fprintf(stderr, "%s: cannot open: %s\n", argv[i],
-				strerror(errno));
-			status = 2;
-			continue;
-		}
-		while ((len = getline(&line, &cap, f)) >= 0) {
-			if (++n > 1) {
-				fputs(line, stdout);
-				continue;
-			}
-			if (!header) {
-				header = strdup(line);
-				fputs(line, stdout);
-			} else if (strcmp(header, line)) {
-				fprintf(stderr, "%s:1: its columns differ from "
-					"%s's: not the same sweep\n", argv[i],
-					argv[1]);
-				status = 2;
-				break;
-			}
-		}
-		if (n == 0) {
-			fprintf(stderr, "%s:1: empty: not a ppsim CSV\n",
-				argv[i]);
-			status = 2;
-		}
-		fclose(f);
-	}
-	free(line);
-	free(header);
 	return status;
 }

@@ -1,11 +1,14 @@
+/*
+ * ppsim bench: how fast the simulator runs, against a bare loop of the
+ * same page_pool operations in the same binary.  Figures only: nothing is
+ * asserted (bench/run.sh collects them).
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "bench.h"
-#include "run.h"
-#include "../model/page_pool/pp.h"
+#include "cmd.h"
 
 #define BARE_OPS	(20 * 1000 * 1000)
 
@@ -71,10 +74,10 @@ int bench_main(int argc, char **argv)
 	};
 	const char *only_case = "close-drop", *policy = "v5.5";
 	const char *duration = "1s", *queues = "1";
-	struct run_common rc = { .reps = 1, .jobs = 1, .seed = 1 };
+	struct rep_opts rc = { .reps = 1, .jobs = 1, .seed = 1 };
 	struct scn_override set[2];
 	struct scenario *scn;
-	struct run_row row = { 0 };
+	struct rep_row row = { 0 };
 	double bare, sim_ns;
 	int ch;
 
@@ -89,13 +92,13 @@ int bench_main(int argc, char **argv)
 			return ch == 'h' ? 0 : 2;
 		}
 	}
-	if (optind != argc - 1 || !pp_policy_find(policy)) {
+	if (optind != argc - 1 || !pp_policy_find(cmd_policies, policy)) {
 		fputs(usage, stderr);
 		return 2;
 	}
 	set[0] = (struct scn_override){ "duration", duration };
 	set[1] = (struct scn_override){ "queues", queues };
-	scn = scn_load(argv[optind], set, 2);
+	scn = scn_load(argv[optind], set, 2, cmd_policies);
 	if (!scn)
 		return 2;
 	for (int i = 0; i < scn->nr_cases && !row.c; i++)
@@ -106,9 +109,9 @@ int bench_main(int argc, char **argv)
 		scn_free(scn);
 		return 2;
 	}
-	row.policy = policy;
-	bare = bare_loop(pp_policy_find(policy));
-	if (run_rows(&row, 1, &rc, argv[optind])) {
+	row.policy = pp_policy_find(cmd_policies, policy);
+	bare = bare_loop(row.policy);
+	if (rep_run(&row, 1, &rc, argv[optind])) {
 		scn_free(scn);
 		return 1;
 	}
@@ -119,7 +122,7 @@ int bench_main(int argc, char **argv)
 	       policy, row.c->queues, row.c->duration, row.res[0].sim_packets,
 	       row.res[0].wall_s, row.res[0].sim_packets / row.res[0].wall_s /
 	       1e6, bare, sim_ns, sim_ns / bare);
-	run_rows_free(&row, 1);
+	rep_free(&row, 1);
 	scn_free(scn);
 	return 0;
 }

@@ -182,7 +182,8 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 	return 0;
 }
 
-static int parse_policies(struct scn_case *c, const char *text, char *why,
+static int parse_policies(struct scn_case *c, const char *text,
+			  const struct pp_policy *const *set, char *why,
 			  size_t len)
 {
 	char buf[SCN_LINE_MAX + 1], *save = NULL;
@@ -191,7 +192,9 @@ static int parse_policies(struct scn_case *c, const char *text, char *why,
 	c->nr_policies = 0;
 	for (char *p = strtok_r(buf, " \t,", &save); p;
 	     p = strtok_r(NULL, " \t,", &save)) {
-		if (!pp_policy_find(p)) {
+		const struct pp_policy *pol = pp_policy_find(set, p);
+
+		if (!pol) {
 			snprintf(why, len, !strcmp(p, "kernel") ?
 				 "policy 'kernel' needs ppsim configured "
 				 "--with-linux=DIR" : "unknown policy '%s'", p);
@@ -202,7 +205,7 @@ static int parse_policies(struct scn_case *c, const char *text, char *why,
 				 SCN_MAX_POLICIES);
 			return -1;
 		}
-		snprintf(c->policies[c->nr_policies++], 16, "%s", p);
+		c->policies[c->nr_policies++] = pol;
 	}
 	if (!c->nr_policies) {
 		snprintf(why, len, "no policy named");
@@ -211,7 +214,8 @@ static int parse_policies(struct scn_case *c, const char *text, char *why,
 	return 0;
 }
 
-static int parse_measured(struct scn_case *c, const char *text, char *why,
+static int parse_measured(struct scn_case *c, const char *text,
+			  const struct pp_policy *const *set, char *why,
 			  size_t len)
 {
 	char buf[SCN_LINE_MAX + 1], *save = NULL;
@@ -228,7 +232,8 @@ static int parse_measured(struct scn_case *c, const char *text, char *why,
 			return -1;
 		}
 		*colon = '\0';
-		if (!pp_policy_find(p)) {
+		m->policy = pp_policy_find(set, p);
+		if (!m->policy) {
 			snprintf(why, len, "unknown policy '%s'", p);
 			return -1;
 		}
@@ -244,7 +249,6 @@ static int parse_measured(struct scn_case *c, const char *text, char *why,
 				 colon + 1);
 			return -1;
 		}
-		snprintf(m->policy, sizeof(m->policy), "%s", p);
 		c->nr_measured++;
 	}
 	return 0;
@@ -258,7 +262,8 @@ static bool is_int_field(const struct scn_key *k)
 
 /* Sets one key of a case from its text; on error, why says what. */
 static int set_value(struct scn_case *c, const struct scn_key *k,
-		     const char *text, char *why, size_t len)
+		     const char *text, const struct pp_policy *const *set,
+		     char *why, size_t len)
 {
 	void *field = (char *)c + k->offset;
 	double v;
@@ -281,9 +286,9 @@ static int set_value(struct scn_case *c, const struct scn_key *k,
 								 : "Mpps");
 		return 0;
 	case T_POLICIES:
-		return parse_policies(c, text, why, len);
+		return parse_policies(c, text, set, why, len);
 	case T_MEASURED:
-		return parse_measured(c, text, why, len);
+		return parse_measured(c, text, set, why, len);
 	case T_TEXT:
 		if (strlen(text) >= SCN_TEXT_MAX) {
 			snprintf(why, len, "longer than %d characters",
@@ -393,11 +398,11 @@ int scn_case_set(struct scn_case *c, const char *key, const char *value,
 {
 	const struct scn_key *k = find_dotted(key);
 
-	if (!k) {
-		snprintf(why, len, "unknown key '%s'", key);
+	if (!k || k->type >= T_WORKLOAD) {
+		snprintf(why, len, "unknown numeric key '%s'", key);
 		return -1;
 	}
-	return set_value(c, k, value, why, len);
+	return set_value(c, k, value, NULL, why, len);
 }
 
 /* ---- reading files ---- */
@@ -412,6 +417,7 @@ struct assignment {
 
 struct loader {
 	struct scenario *scn;
+	const struct pp_policy *const *policies;	/* the program's */
 	struct assignment *as;
 	int nr_as, cap_as;
 	int errors;
@@ -709,7 +715,7 @@ found:
 		}
 		return -1;
 	}
-	if (set_value(c, k, a->value, why, sizeof(why))) {
+	if (set_value(c, k, a->value, ld->policies, why, sizeof(why))) {
 		error_at(ld, a->file, a->line, "%s: %s", a->key, why);
 		return -1;
 	}
@@ -801,9 +807,9 @@ static bool validate(struct loader *ld, struct scn_case *c,
 		bool found = false;
 
 		for (int p = 0; p < c->nr_policies; p++)
-			found |= !strcmp(c->policies[p], c->measured[i].policy);
+			found |= c->policies[p] == c->measured[i].policy;
 		CHECK(found, "case.measured", "measured figure for %s, which "
-		      "is not among the policies", c->measured[i].policy);
+		      "is not among the policies", c->measured[i].policy->name);
 	}
 	return ok;
 }
@@ -838,14 +844,15 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 	return ok;
 }
 
-static void set_defaults(struct scn_case *c)
+static void set_defaults(struct scn_case *c,
+			 const struct pp_policy *const *policies)
 {
 	char why[200];
 
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (*scn_keys[i].def &&
-		    set_value(c, &scn_keys[i], scn_keys[i].def, why,
+		    set_value(c, &scn_keys[i], scn_keys[i].def, policies, why,
 			      sizeof(why))) {
 			fprintf(stderr, "ppsim: bad default for %s.%s: %s\n",
 				scn_keys[i].section, scn_keys[i].name, why);
@@ -913,7 +920,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 	struct origin base_org[NR_KEYS] = { { 0, 0 } };
 	struct scn_case base;
 
-	set_defaults(&base);
+	set_defaults(&base, ld->policies);
 	for (int i = 0; i < ld->nr_as; i++)
 		if (strncmp(ld->as[i].section, "case ", 5) &&
 		    strncmp(ld->as[i].section, "sweep ", 6))
@@ -952,9 +959,9 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 }
 
 struct scenario *scn_load(const char *path, const struct scn_override *set,
-			  int nr_set)
+			  int nr_set, const struct pp_policy *const *policies)
 {
-	struct loader ld = { 0 };
+	struct loader ld = { .policies = policies };
 
 	ld.scn = calloc(1, sizeof(*ld.scn));
 	if (!ld.scn)

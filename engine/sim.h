@@ -19,7 +19,7 @@
 #define PPSIM_SIM_H
 
 #include <stdint.h>
-#include "scenario.h"
+#include "../input/scenario.h"
 #include "../model/mem/mem.h"
 
 #define SIM_MAX_SAMPLES	2048
@@ -60,12 +60,14 @@ struct sim_result {
 
 /* Runs one simulation in a child process.  Returns 0, or -1 (the child
  * died; *out says why). */
-int sim_run(const struct scn_case *c, const char *policy, uint64_t seed,
+int sim_run(const struct scn_case *c, const struct pp_policy *pol,
+	    uint64_t seed,
 	    struct sim_result *out);
 
 /* Starts a run without waiting: returns the child's pid and the pipe to
  * read its result from with sim_collect(). */
-int sim_start(const struct scn_case *c, const char *policy, uint64_t seed,
+int sim_start(const struct scn_case *c, const struct pp_policy *pol,
+	      uint64_t seed,
 	      int *fd);
 int sim_collect(int pid, int fd, struct sim_result *out);
 

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "../model/page_pool/pp.h"
 
 #define SCN_NAME_MAX	64
 #define SCN_MAX_POLICIES 4
@@ -28,7 +29,7 @@
 enum scn_workload { SCN_XDP_DROP, SCN_XDP_TX, SCN_TCP };
 
 struct scn_measured {
-	char policy[16];
+	const struct pp_policy *policy;
 	double value;		/* in the case's metric unit */
 };
 
@@ -104,7 +105,7 @@ struct scn_case {
 	double warmup;		/* s after the migration before measuring */
 	double duration;	/* s measured */
 	double sample;		/* s between transient samples */
-	char policies[SCN_MAX_POLICIES][16];
+	const struct pp_policy *policies[SCN_MAX_POLICIES];
 	int nr_policies;
 	struct scn_measured measured[SCN_MAX_POLICIES];
 	int nr_measured;
@@ -143,15 +144,17 @@ struct scn_override {
 };
 
 /*
- * Reads a scenario and everything it includes.  Every error is reported
- * as "FILE:LINE: message" on stderr; returns NULL if there was any.
+ * Reads a scenario and everything it includes; its policies are looked up
+ * in policies (NULL-terminated: those the program has).  Every error is
+ * reported as "FILE:LINE: message" on stderr; returns NULL if there was
+ * any.
  */
 struct scenario *scn_load(const char *path, const struct scn_override *set,
-			  int nr_set);
+			  int nr_set, const struct pp_policy *const *policies);
 void scn_free(struct scenario *scn);
 
-/* Sets one key ("nic.rx_ring", "duration") of a case as a file would;
- * returns 0, or -1 with why. */
+/* Sets one numeric key ("cost.rx_pkt", "duration") of a case as a file
+ * would; returns 0, or -1 with why. */
 int scn_case_set(struct scn_case *c, const char *key, const char *value,
 		 char *why, size_t len);
 

@@ -1,3 +1,9 @@
+/*
+ * ppsim calibrate: fits the scenario's free parameters ([calibrate] free)
+ * on its calibration cases ([calibrate] cases) only, with GSL's nonlinear
+ * least squares, and writes them to a calibration file the scenario
+ * includes.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <libgen.h>
@@ -9,13 +15,11 @@
 #include <gsl/gsl_errno.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include "config.h"
-#include "fit.h"
-#include "run.h"
+#include "cmd.h"
 
 #define FIT_MAX_PARAMS	8
 #define FIT_MAX_ROWS	(SCN_MAX_CASES * SCN_MAX_POLICIES)
 #define FIT_STEP	0.05	/* finite-difference step, in logit units */
-#define FLAT_PCT	2.0	/* a change smaller than this has no sign */
 
 struct fit_param {
 	char key[64];		/* "cost.rx_pkt" */
@@ -23,106 +27,17 @@ struct fit_param {
 	double start;
 };
 
-struct fit_opts {
-	const char *file;
-	const char *out;
-	struct run_common rc;
-};
-
 /* What one evaluation of the residuals needs. */
 struct fit_work {
 	struct scenario *scn;
 	struct fit_param p[FIT_MAX_PARAMS];
 	int nr_params;
-	struct run_row rows[FIT_MAX_ROWS];
+	struct rep_row rows[FIT_MAX_ROWS];
 	int nr_rows;
-	const struct fit_opts *o;
+	const struct cmd_fit_opts *o;
 	int evaluations;
 	int failed;
 };
-
-static int parse_common(int argc, char **argv, struct fit_opts *o,
-			const char *cmd, bool want_out)
-{
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-
-	*o = (struct fit_opts){ .rc = { .reps = want_out ? 1 : 3, .jobs = 1,
-					.seed = 1 } };
-	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
-		int common = run_common_opt(ch, optarg, &o->rc, cmd);
-
-		if (common < 0)
-			goto usage;
-		if (common)
-			continue;
-		switch (ch) {
-		case 'o':
-			if (!want_out)
-				goto usage;
-			o->out = optarg;
-			break;
-		case 'h':
-			printf("Usage: ppsim %s FILE [--reps N] [--seed S] "
-			       "[-j N]%s\n", cmd, want_out ? " [--out FILE]" : "");
-			exit(0);
-		default:
-			goto usage;
-		}
-	}
-	if (optind == argc - 1) {
-		o->file = argv[optind];
-		return 0;
-	}
-usage:
-	fprintf(stderr, "Usage: ppsim %s FILE [--reps N (1-%d)] [--seed S] "
-		"[-j N (1-256)]%s\n", cmd, RUN_MAX_REPS,
-		want_out ? " [--out FILE]" : "");
-	return -1;
-}
-
-static bool in_fit(const struct scenario *scn, const char *name)
-{
-	char buf[SCN_TEXT_MAX], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", scn->cases[0].calib_cases);
-	for (char *t = strtok_r(buf, " \t,", &save); t;
-	     t = strtok_r(NULL, " \t,", &save))
-		if (!strcmp(t, name))
-			return true;
-	return false;
-}
-
-/* Every measured (case, policy), or only those of the fit cases. */
-static int measured_rows(struct scenario *scn, struct run_row *rows,
-			 bool fit_only)
-{
-	int n = 0;
-
-	for (int i = 0; i < scn->nr_cases; i++) {
-		struct scn_case *c = &scn->cases[i];
-
-		if (fit_only && !in_fit(scn, c->name))
-			continue;
-		for (int p = 0; p < c->nr_policies; p++) {
-			double m = run_measured(c, c->policies[p]);
-
-			if (!isnan(m))
-				rows[n++] = (struct run_row){ c, c->policies[p],
-							      NULL, m };
-		}
-	}
-	return n;
-}
-
-/* ---- calibrate ---- */
 
 static int parse_free(struct fit_work *w)
 {
@@ -199,18 +114,18 @@ static int residuals(const gsl_vector *u, void *data, gsl_vector *f)
 	struct fit_work *w = data;
 
 	apply_params(w, u);
-	if (run_rows(w->rows, w->nr_rows, &w->o->rc, w->o->file)) {
+	if (rep_run(w->rows, w->nr_rows, &w->o->rc, w->o->file)) {
 		w->failed = 1;
-		run_rows_free(w->rows, w->nr_rows);
+		rep_free(w->rows, w->nr_rows);
 		return GSL_EFAILED;
 	}
 	for (int i = 0; i < w->nr_rows; i++) {
-		double pred = run_rate(&w->rows[i], w->o->rc.reps).mean;
+		double pred = rep_rate(&w->rows[i], w->o->rc.reps).mean;
 
 		gsl_vector_set(f, i, (pred - w->rows[i].measured) /
 				     w->rows[i].measured);
 	}
-	run_rows_free(w->rows, w->nr_rows);
+	rep_free(w->rows, w->nr_rows);
 	w->evaluations++;
 	return GSL_SUCCESS;
 }
@@ -310,7 +225,7 @@ static int write_calibration(struct fit_work *w, const char *path,
 	fprintf(out, "\n; residuals, (predicted - measured) / measured:\n");
 	for (int i = 0; i < w->nr_rows; i++)
 		fprintf(out, ";   %-14s %-6s %+.2f %%\n", w->rows[i].c->name,
-			w->rows[i].policy, 100 * gsl_vector_get(f, i));
+			w->rows[i].policy->name, 100 * gsl_vector_get(f, i));
 	return fclose(out);
 }
 
@@ -322,7 +237,7 @@ int calibrate_main(int argc, char **argv)
 	gsl_multifit_nlinear_fdf fdf;
 	gsl_multifit_nlinear_workspace *ws = NULL;
 	struct fit_work w = { 0 };
-	struct fit_opts o;
+	struct cmd_fit_opts o;
 	char out[4096];
 	gsl_vector *u0 = NULL;
 	gsl_matrix *covar = NULL;
@@ -330,15 +245,15 @@ int calibrate_main(int argc, char **argv)
 	double chisq = 0;
 
 	gsl_set_error_handler_off();
-	if (parse_common(argc, argv, &o, "calibrate", true))
+	if (cmd_fit_opts(argc, argv, &o, "calibrate", true))
 		return 2;
 	w.o = &o;
-	w.scn = scn_load(o.file, NULL, 0);
+	w.scn = scn_load(o.file, NULL, 0, cmd_policies);
 	if (!w.scn)
 		return 2;
 	if (parse_free(&w))
 		goto bad;
-	w.nr_rows = measured_rows(w.scn, w.rows, true);
+	w.nr_rows = cmd_measured_rows(w.scn, w.rows, true);
 	if (w.nr_rows < w.nr_params) {
 		fprintf(stderr, "%s: %d measured figures in the calibrate "
 			"cases ('%s') cannot fit %d parameters\n", o.file,
@@ -390,97 +305,3 @@ bad:
 	return 2;
 }
 
-/* ---- validate ---- */
-
-static int sign_of(double before, double after)
-{
-	double pct = (after - before) / before * 100;
-
-	return pct > FLAT_PCT ? 1 : pct < -FLAT_PCT ? -1 : 0;
-}
-
-/* Does each case's change from its first policy to the others have the
- * measured sign?  Prints one line a change; returns the mismatches. */
-static int direction_check(const struct run_row *rows, int nr_rows,
-			   int reps)
-{
-	static const char *const word[] = { "down", "flat", "up" };
-	int bad = 0;
-
-	for (int i = 0; i < nr_rows; i++) {
-		for (int j = i + 1; j < nr_rows; j++) {
-			int ms, ps;
-
-			if (rows[j].c != rows[i].c)
-				continue;
-			ms = sign_of(rows[i].measured, rows[j].measured);
-			ps = sign_of(run_rate(&rows[i], reps).mean,
-				     run_rate(&rows[j], reps).mean);
-			printf("# %-12s %s -> %s: measured %s, predicted %s%s\n",
-			       rows[i].c->name, rows[i].policy, rows[j].policy,
-			       word[ms + 1], word[ps + 1],
-			       ms == ps ? "" : "  MISMATCH");
-			bad += ms != ps;
-		}
-	}
-	return bad;
-}
-
-int validate_main(int argc, char **argv)
-{
-	struct run_row rows[FIT_MAX_ROWS];
-	struct scenario *scn;
-	struct fit_opts o;
-	int nr_rows, over = 0, out_n = 0, mismatches;
-	double tol, out_abs = 0;
-
-	gsl_set_error_handler_off();
-	if (parse_common(argc, argv, &o, "validate", false))
-		return 2;
-	scn = scn_load(o.file, NULL, 0);
-	if (!scn)
-		return 2;
-	nr_rows = measured_rows(scn, rows, false);
-	if (!nr_rows) {
-		fprintf(stderr, "%s: no case has a measured figure\n", o.file);
-		scn_free(scn);
-		return 2;
-	}
-	tol = scn->cases[0].tolerance;
-	if (run_rows(rows, nr_rows, &o.rc, o.file)) {
-		run_rows_free(rows, nr_rows);
-		scn_free(scn);
-		return 1;
-	}
-	printf("# ppsim %s validate %s  seed %lu  reps %d  tolerance %g %%\n",
-	       PACKAGE_VERSION, o.file, o.rc.seed, o.rc.reps, tol);
-	printf("%-12s %-6s %8s %9s %6s %7s %-4s\n", "case", "policy",
-	       "measured", "predicted", "ci95", "err%", "fit");
-	for (int i = 0; i < nr_rows; i++) {
-		struct figure f = run_rate(&rows[i], o.rc.reps);
-		double err = (f.mean - rows[i].measured) / rows[i].measured * 100;
-		bool fit = in_fit(scn, rows[i].c->name);
-
-		printf("%-12s %-6s %8.2f %9.2f %6.2f %+7.1f %-4s%s\n",
-		       rows[i].c->name, rows[i].policy, rows[i].measured,
-		       f.mean, isnan(f.ci95) ? 0 : f.ci95, err,
-		       fit ? "in" : "out", fabs(err) > tol ? "  OVER" : "");
-		over += fabs(err) > tol;
-		if (!fit) {
-			out_abs += fabs(err);
-			out_n++;
-		}
-	}
-	if (out_n)
-		printf("# mean absolute error out of the fit: %.1f %% over %d "
-		       "figures\n", out_abs / out_n, out_n);
-	else
-		printf("# every measured figure was in the fit: nothing is "
-		       "validated out of sample\n");
-	mismatches = direction_check(rows, nr_rows, o.rc.reps);
-	printf("# %d of %d figures over the tolerance, %d direction "
-	       "mismatches\n", over, nr_rows, mismatches);
-	run_rows_free(rows, nr_rows);
-	scn_free(scn);
-	return over || mismatches ? 1 : 0;
-}

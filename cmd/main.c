@@ -7,15 +7,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "config.h"
 #include <simgrid/engine.h>
-#include "bench.h"
-#include "datadir.h"
-#include "fit.h"
-#include "run.h"
-#include "scenario.h"
-#include "sweep.h"
-#include "trace.h"
+#include "config.h"
+#include "cmd.h"
+#include "../input/datadir.h"
+
+const struct pp_policy *const cmd_policies[] = {
+	&pp_v5_4, &pp_v5_5, &pp_v6_1,
+#ifdef PPSIM_HAVE_KERNEL
+	&pp_kernel,
+#endif
+	NULL,
+};
 
 static void usage(FILE *f)
 {
@@ -35,99 +38,6 @@ static void usage(FILE *f)
 "'ppsim COMMAND --help' describes a command; ppsim(1) describes them all.\n"
 "Shipped files are looked up in %s when not found as given.\n",
 		datadir_path());
-}
-
-static void trace_usage(FILE *f)
-{
-	fprintf(f,
-"Usage: ppsim trace --policy POLICY|all FILE\n"
-"\n"
-"Runs FILE, one page_pool operation a line, and prints one line per event:\n"
-"where each page came from, where each put sent it, the kernel's page_pool\n"
-"counters, and at the end the page accounting.  With 'all', every policy\n"
-"runs the trace in turn under a '== policy NAME' header.\n"
-"\n"
-"Policies:\n");
-	for (int i = 0; pp_policies[i]; i++)
-		fprintf(f, "  %-6s %s\n", pp_policies[i]->name,
-			pp_policies[i]->summary);
-	fprintf(f, "\nOperations are listed in ppsim(1), section TRACE FILES.\n");
-}
-
-static int run_trace_file(const char *path, const struct pp_policy *pol)
-{
-	char found[PATH_MAX];
-	FILE *in = datadir_fopen(path, found, sizeof(found));
-	int status;
-
-	if (!in) {
-		fprintf(stderr, "%s: cannot open: %s\n", path,
-			datadir_strerror(errno));
-		return 2;
-	}
-	status = trace_run(in, path, pol, stdout);
-	fclose(in);
-	return status;
-}
-
-static int cmd_trace(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *policy = NULL;
-	int c, status = 0;
-
-	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			policy = optarg;
-			break;
-		case 'h':
-			trace_usage(stdout);
-			return 0;
-		default:
-			trace_usage(stderr);
-			return 2;
-		}
-	}
-	if (!policy || optind != argc - 1) {
-		fprintf(stderr, "ppsim trace: %s\n", !policy ?
-			"--policy is required" : "expected one trace FILE");
-		trace_usage(stderr);
-		return 2;
-	}
-	if (!strcmp(policy, "all")) {
-		for (int i = 0; pp_policies[i] && status != 2; i++) {
-			int rc;
-
-			printf("== policy %s\n", pp_policies[i]->name);
-			fflush(stdout);
-			rc = run_trace_file(argv[optind], pp_policies[i]);
-			status = rc > status ? rc : status;
-		}
-		return status;
-	}
-	if (!pp_policy_find(policy)) {
-		fprintf(stderr, "ppsim trace: unknown policy '%s'\n", policy);
-		trace_usage(stderr);
-		return 2;
-	}
-	return run_trace_file(argv[optind], pp_policy_find(policy));
-}
-
-static int cmd_keys(int argc, char **argv)
-{
-	bool man = argc == 2 && !strcmp(argv[1], "--man");
-
-	if (argc > 1 && !man) {
-		fprintf(stderr, "Usage: ppsim keys [--man]\n");
-		return 2;
-	}
-	scn_print_keys(stdout, man);
-	return 0;
 }
 
 /*
@@ -167,8 +77,8 @@ int main(int argc, char **argv)
 		{ "sweep", sweep_main },
 		{ "merge", merge_main },
 		{ "bench", bench_main },
-		{ "trace", cmd_trace },
-		{ "keys", cmd_keys },
+		{ "trace", trace_main },
+		{ "keys", keys_main },
 	};
 
 	simgrid_args(&argc, argv);

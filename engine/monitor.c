@@ -1,0 +1,134 @@
+#include <math.h>
+#include <string.h>
+#include <simgrid/engine.h>
+#include "world.h"
+
+/* Adds one queue's counters: both structs hold nothing but u64s, but for
+ * the pool's hold and release. */
+static void add_u64s(void *to, const void *from, size_t bytes)
+{
+	u64 *t = to;
+	const u64 *f = from;
+
+	for (size_t i = 0; i < bytes / sizeof(u64); i++)
+		t[i] += f[i];
+}
+
+static void take_snap(struct world *w, struct snap *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = simgrid_get_clock();
+	for (int i = 0; i < w->nq; i++)	/* count every drop so far */
+		nic_queue(w, &w->napi[i], s->t, true);
+	nic_dma_kick(w);
+	for (int i = 0; i < w->nq; i++) {
+		const struct napi *n = &w->napi[i];
+		struct pp_stats pp;
+
+		add_u64s(&s->q, rxq_stats(n->q), sizeof(s->q));
+		w->pol->stats(rxq_pool(n->q), &pp);
+		add_u64s(&s->pp, &pp, offsetof(struct pp_stats, hold));
+		s->pp.hold += pp.hold;
+		s->pp.release += pp.release;
+		s->cpu_s += n->cpu_s;
+		s->stall_s += n->stall_s;
+		s->idle_s += n->idle_s;
+	}
+	s->m = *mem_stats(w->mem);
+	s->pcie_bytes = w->pcie_bytes;
+	w->arrived += nic_poisson(w->rng, w->mu_uncounted);
+	w->mu_uncounted = 0;
+	s->phy_drops = w->arrived - w->taken + w->buffer_drops;
+}
+
+void monitor_actor(int argc, char **argv)
+{
+	struct world *w = self_world();
+	struct sim_result *r = w->res;
+	double step = w->c->sample;
+	struct snap prev, now;
+
+	(void)argc;
+	(void)argv;
+	take_snap(w, &prev);
+	if (w->t_start <= prev.t)
+		w->a = prev;
+	while (simgrid_get_clock() < w->t_end - 1e-12) {
+		double next = fmin(prev.t + step, w->t_end);
+
+		if (prev.t < w->t_start && next > w->t_start)
+			next = w->t_start;
+		w->monitor_at = next;
+		sg_actor_sleep_until(next);
+		take_snap(w, &now);
+		if (fabs(now.t - w->t_start) < 1e-12)
+			w->a = now;
+		if (r->nr_samples < SIM_MAX_SAMPLES && now.t > prev.t) {
+			double n = (double)(now.q.rx_packets - prev.q.rx_packets);
+			struct sim_sample *s = &r->samples[r->nr_samples++];
+
+			s->t = now.t;
+			s->pps = n / (now.t - prev.t);
+			s->local = n ? (now.q.pkts_local - prev.q.pkts_local) / n
+				     : NAN;
+		}
+		prev = now;
+	}
+	w->b = prev;
+}
+
+/* ---- the figures ---- */
+
+static double frac(u64 part, u64 whole)
+{
+	return whole ? (double)part / (double)whole : 0;
+}
+
+void monitor_summarize(struct world *w)
+{
+	const struct snap *a = &w->a, *b = &w->b;
+	struct sim_result *r = w->res;
+	double dt = b->t - a->t;
+	double pkts = (double)(b->q.rx_packets - a->q.rx_packets);
+	u64 reads[MEM_NR_PLACES], total = 0, cqe_total = 0, cqe_remote;
+
+	r->pps = pkts / dt;
+	r->gbps = (double)(b->q.bytes_read - a->q.bytes_read) * 8 / dt / 1e9;
+	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
+	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
+	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
+	/* a poll is counted when it ends: clip the straddling one */
+	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
+		      (dt * scn_queue_cpus(w->c)));
+	for (int p = 0; p < MEM_NR_PLACES; p++) {
+		reads[p] = b->m.cpu_reads[MEM_PKT][p] - a->m.cpu_reads[MEM_PKT][p];
+		total += reads[p];
+		cqe_total += b->m.cpu_reads[MEM_CQE][p] -
+			     a->m.cpu_reads[MEM_CQE][p];
+	}
+	for (int p = 0; p < MEM_NR_PLACES; p++)
+		r->pkt_place[p] = frac(reads[p], total);
+	cqe_remote = b->m.cpu_reads[MEM_CQE][MEM_RCACHE] -
+		     a->m.cpu_reads[MEM_CQE][MEM_RCACHE] +
+		     b->m.cpu_reads[MEM_CQE][MEM_RDRAM] -
+		     a->m.cpu_reads[MEM_CQE][MEM_RDRAM];
+	r->cqe_remote = frac(cqe_remote, cqe_total);
+	r->local_pages = frac(b->q.pkts_local - a->q.pkts_local,
+			      b->q.rx_packets - a->q.rx_packets);
+	r->oob_pps = (double)(b->q.rx_out_of_buffer - a->q.rx_out_of_buffer) / dt;
+	r->phy_pps = (double)(b->phy_drops - a->phy_drops) / dt;
+	r->pcie_util = (b->pcie_bytes - a->pcie_bytes) / dt / w->c->pcie_bw;
+	r->qpi_gbs = 0;
+	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
+		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);
+	r->qpi_gbs /= dt * 1e9;
+	if (pkts) {
+		r->nic_snoops = (b->m.nic_snoops - a->m.nic_snoops) / pkts;
+		r->pp_fast = (b->pp.alloc_fast - a->pp.alloc_fast) / pkts;
+		r->pp_slow_pages = (b->pp.hold - a->pp.hold) / pkts;
+		r->pp_cached = (b->pp.recycle_cached - a->pp.recycle_cached) / pkts;
+		r->pp_ring = (b->pp.recycle_ring - a->pp.recycle_ring) / pkts;
+		r->pp_released = (b->pp.release - a->pp.release) / pkts;
+		r->pp_waive = (b->pp.alloc_waive - a->pp.alloc_waive) / pkts;
+	}
+}

@@ -1,0 +1,305 @@
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <gsl/gsl_randist.h>
+#include <gsl/gsl_rng.h>
+#include <simgrid/actor.h>
+#include <simgrid/comm.h>
+#include <simgrid/engine.h>
+#include <simgrid/host.h>
+#include <simgrid/mailbox.h>
+#include <simgrid/semaphore.h>
+#include <xbt/config.h>
+#include <xbt/log.h>
+#include "world.h"
+
+
+/* ---- one run, in the child ---- */
+
+static int build_world(struct world *w, const struct scn_case *c,
+		       const char **err)
+{
+	struct mm_params mp = { c->sockets, (u32)c->pages, 0 };
+	struct mem_config mc = {
+		.sockets = c->sockets, .cores = c->cores,
+		.priv_size = (uint64_t)c->l2_size, .priv_ways = c->l2_ways,
+		.llc_size = (uint64_t)c->llc_size, .llc_ways = c->llc_ways,
+		.ddio_ways = c->ddio_ways, .nic_socket = c->nic_node,
+		.priv_lat = c->l2_lat, .llc_lat = c->llc_lat,
+		.rcache_lat = c->rllc_lat, .dram_lat = c->dram_lat,
+		.rdram_lat = c->rdram_lat, .qpi_lat = c->qpi_lat,
+	};
+	struct rxq_config qc = {
+		.workload = c->workload == SCN_XDP_TX ? RXQ_XDP_TX :
+			    c->workload == SCN_TCP ? RXQ_TCP : RXQ_XDP_DROP,
+		.payload = c->pkt_size - TCP_HEADERS,
+		.c_stack = c->c_stack, .c_recv = c->c_recv,
+		.c_copy = c->c_copy, .copy_mlp = c->copy_mlp,
+		.pkt_size = c->pkt_size, .rx_ring = c->rx_ring,
+		.tx_ring = c->tx_ring, .budget = c->budget,
+		.page_cache = c->page_cache,
+		.nic_node = c->nic_node, .pages = &w->pages,
+		.c_rx_pkt = c->c_rx_pkt, .c_xdp = c->c_xdp,
+		.c_tx_pkt = c->c_tx_pkt, .c_poll = c->c_poll,
+		.c_pp_fast = c->c_pp_fast, .c_pp_ring = c->c_pp_ring,
+		.c_page_alloc = c->c_page_alloc, .c_page_free = c->c_page_free,
+		.c_dma_map = c->c_dma_map, .c_doorbell = c->c_doorbell,
+		.hide_stream = c->hide_stream, .hide_random = c->hide_random,
+		.store_exposure = c->store_exposure, .qpi_lat = c->qpi_lat,
+	};
+
+	w->mm = mm_create(&mp, err);
+	if (!w->mm)
+		return -1;
+	w->mem = mem_create(&mc, err);
+	if (!w->mem)
+		return -1;
+	rxq_map_pages(&w->pages, w->mem, c->sockets, (u32)c->pages,
+		      c->pkt_size);
+	/* each channel opens on its CPU: its rings and pool live there */
+	for (w->nq = 0; w->nq < c->queues; w->nq++) {
+		struct napi *n = &w->napi[w->nq];
+		int cpu = c->irq_cpu + w->nq % scn_queue_cpus(c);
+
+		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
+					.node = cpu / c->cores,
+					.softirq = true };
+		qc.channel_node = n->ctx.node;
+		n->q = rxq_open(&qc, w->mem, w->pol, &n->ctx, err);
+		if (!n->q)
+			return -1;
+	}
+	return 0;
+}
+
+/* Every page the allocator has out is in a queue or its pool, and every
+ * pool's inflight count adds up.  Returns 0, or -1 with why. */
+static int check_pages(const struct world *w, char *why, size_t len)
+{
+	u64 out = 0, held = 0;
+
+	for (int s = 0; s < w->c->sockets; s++)
+		out += mm_node_stats(w->mm, s)->allocated -
+		       mm_node_stats(w->mm, s)->freed;
+	for (int i = 0; i < w->nq; i++) {
+		if (rxq_check(w->napi[i].q, why, len))
+			return -1;
+		held += rxq_pages_held(w->napi[i].q);
+	}
+	if (out != held) {
+		snprintf(why, len, "the page allocator has %llu pages out, the "
+			 "%d queue(s) and their pools hold %llu",
+			 (unsigned long long)out, w->nq,
+			 (unsigned long long)held);
+		return -1;
+	}
+	return mm_check(w->mm, why, len);
+}
+
+/* The model's memory; SimGrid's goes with the child process. */
+static void free_world(struct world *w)
+{
+	for (int i = 0; i < w->nq; i++) {
+		rxq_free(w->napi[i].q);
+		if (w->napi[i].irq)
+			sg_sem_destroy(w->napi[i].irq);
+	}
+	mem_destroy(w->mem);
+	mm_destroy(w->mm);
+	if (w->rng)
+		gsl_rng_free(w->rng);
+	if (w->dma_wake)
+		sg_sem_destroy(w->dma_wake);
+}
+
+static void start_actor(const char *name, sg_host_t host,
+			void (*code)(int, char **), struct world *w,
+			bool daemon, const char *arg)
+{
+	sg_actor_t a = sg_actor_init(name, host);
+	const char *argv[] = { arg, NULL };
+
+	sg_actor_set_data(a, w);
+	sg_actor_start_(a, (xbt_main_func_t)code, arg ? 1 : 0, argv);
+	if (daemon)
+		sg_actor_daemonize(a);
+}
+
+/* Whether two NAPIs may ever poll on one CPU at the same time: more
+ * queues than CPUs, or a migration onto CPUs that overlap the old ones. */
+static bool cpus_shared(const struct scn_case *c)
+{
+	int n = scn_queue_cpus(c), d = c->migrate_cpu - c->irq_cpu;
+
+	return n < c->queues || (c->migrate_at >= 0 && d != 0 && abs(d) < n);
+}
+
+static void child_run(const struct scn_case *c, const struct pp_policy *pol,
+		      uint64_t seed, struct sim_result *r)
+{
+	struct world w = { .c = c, .res = r };
+	struct timespec t0, t1;
+	const char *err = NULL;
+	char platform[256], why[200];
+	double wire = 8.0 * (c->pkt_size + ETH_OVERHEAD);
+
+	w.pol = pol;
+	w.cpu_shared = cpus_shared(c);
+	w.lockstep = getenv("PPSIM_LOCKSTEP") &&
+		     strcmp(getenv("PPSIM_LOCKSTEP"), "0");
+	w.queue_pps = (c->rate > 0 ? fmin(c->rate, c->line_rate / wire)
+				   : c->line_rate / wire) / c->queues;
+	/* The NIC pays for the PCIe bandwidth it used a burst at a time:
+	 * few SimGrid transfers (each also pays the link's latency once, a
+	 * few % of a burst's time), and half the buffer left for what
+	 * arrives while one is under way. */
+	w.dma_burst = c->nic_buffer / 2;
+	w.t_start = (c->migrate_at >= 0 ? c->migrate_at : 0) + c->warmup;
+	w.t_end = w.t_start + c->duration;
+	if (build_world(&w, c, &err)) {
+		r->status = 1;
+		snprintf(r->why, sizeof(r->why), "%s", err);
+		free_world(&w);
+		return;
+	}
+	w.rng = gsl_rng_alloc(gsl_rng_mt19937);
+	gsl_rng_set(w.rng, (unsigned long)seed);
+	for (int i = 0; i < w.nq; i++)
+		w.napi[i].next = gsl_ran_exponential(w.rng, 1 / w.queue_pps);
+	xbt_log_control_set("root.thresh:warning");
+	sg_cfg_set_string("network/model", "CM02");
+	sg_cfg_set_boolean("network/crosstraffic", "no");
+	sg_cfg_set_double("surf/precision", 1e-12);
+	if (platform_write(c, platform, sizeof(platform))) {
+		r->status = 1;
+		snprintf(r->why, sizeof(r->why), "cannot write the platform: "
+			 "%s", strerror(errno));
+		free_world(&w);
+		return;
+	}
+	simgrid_load_platform(platform);
+	unlink(platform);
+	w.dma_wake = sg_sem_init(0);
+	for (int s = 0; s < c->sockets; s++) {
+		char node[16], mem[24];
+
+		snprintf(node, sizeof(node), "%d", s);
+		snprintf(mem, sizeof(mem), "mem%d", s);
+		w.dma_mb[s] = sg_mailbox_by_name(mem);
+		start_actor("dma-sink", sg_host_by_name(mem), nic_dma_sink, &w,
+			    true, node);
+	}
+	start_actor("nic", sg_host_by_name("nic"), nic_dma_actor, &w, true, NULL);
+	for (int i = 0; i < w.nq; i++) {
+		char arg[16];
+
+		snprintf(arg, sizeof(arg), "%d", i);
+		w.napi[i].irq = sg_sem_init(0);
+		start_actor("napi", platform_cpu_host(w.napi[i].ctx.cpu), napi_actor, &w,
+			    true, arg);
+	}
+	start_actor("monitor", sg_host_by_name("nic"), monitor_actor, &w,
+		    false, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	simgrid_run();
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	r->wall_s = (double)(t1.tv_sec - t0.tv_sec) +
+		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	r->sim_packets = (double)w.b.q.rx_packets;
+	monitor_summarize(&w);
+	if (check_pages(&w, why, sizeof(why))) {
+		r->status = 1;
+		snprintf(r->why, sizeof(r->why), "page conservation violated: "
+			 "%s", why);
+	}
+	free_world(&w);
+}
+
+int sim_start(const struct scn_case *c, const struct pp_policy *pol,
+	      uint64_t seed,
+	      int *fd)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p))
+		return -1;
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		struct sim_result *r = calloc(1, sizeof(*r));
+		const char *buf = (const char *)r;
+		size_t left = sizeof(*r);
+
+		close(p[0]);
+		child_run(c, pol, seed, r);
+		while (left) {
+			ssize_t n = write(p[1], buf, left);
+
+			if (n <= 0)
+				_exit(1);
+			buf += n;
+			left -= (size_t)n;
+		}
+		free(r);
+		_exit(0);
+	}
+	close(p[1]);
+	*fd = p[0];
+	return pid;
+}
+
+int sim_collect(int pid, int fd, struct sim_result *out)
+{
+	char *buf = (char *)out;
+	size_t got = 0;
+	int status = 0;
+
+	while (got < sizeof(*out)) {
+		ssize_t n = read(fd, buf + got, sizeof(*out) - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	waitpid(pid, &status, 0);
+	if (got != sizeof(*out)) {
+		memset(out, 0, sizeof(*out));
+		out->status = 1;
+		snprintf(out->why, sizeof(out->why), "the simulation died (%s)",
+			 WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
+					     : "no result");
+		return -1;
+	}
+	return 0;
+}
+
+int sim_run(const struct scn_case *c, const struct pp_policy *pol,
+	    uint64_t seed,
+	    struct sim_result *out)
+{
+	int fd, pid = sim_start(c, pol, seed, &fd);
+
+	if (pid < 0) {
+		memset(out, 0, sizeof(*out));
+		out->status = 1;
+		snprintf(out->why, sizeof(out->why), "fork: %s",
+			 strerror(errno));
+		return -1;
+	}
+	return sim_collect(pid, fd, out);
+}

@@ -1,0 +1,106 @@
+/* The figures of a row over its replications: each metric's mean and
+ * 95 % confidence interval (GSL), and what limits the rate. */
+#include <math.h>
+#include <string.h>
+#include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
+#include "report.h"
+
+#define METRIC(name, expr) \
+	static double m_##name(const struct sim_result *r) { return (expr); }
+METRIC(rate, r->gbps > 0 ? r->gbps : r->pps / 1e6)
+METRIC(pps, r->pps / 1e6)
+METRIC(cpu, r->cpu_ns)
+METRIC(stall, r->stall_ns)
+METRIC(idle, r->idle_ns)
+METRIC(busy, r->busy * 100)
+METRIC(pkt_remote, (r->pkt_place[MEM_RCACHE] + r->pkt_place[MEM_RDRAM]) * 100)
+METRIC(pkt_rcache, r->pkt_place[MEM_RCACHE] * 100)
+METRIC(pkt_rdram, r->pkt_place[MEM_RDRAM] * 100)
+METRIC(pkt_llc, r->pkt_place[MEM_LLC] * 100)
+METRIC(pkt_dram, r->pkt_place[MEM_DRAM] * 100)
+METRIC(cqe_remote, r->cqe_remote * 100)
+METRIC(local_pages, r->local_pages * 100)
+METRIC(oob, r->oob_pps / 1e6)
+METRIC(phy, r->phy_pps / 1e6)
+METRIC(pcie, r->pcie_util * 100)
+METRIC(qpi, r->qpi_gbs)
+METRIC(snoops, r->nic_snoops)
+METRIC(pp_fast, r->pp_fast)
+METRIC(pp_slow, r->pp_slow_pages)
+METRIC(pp_cached, r->pp_cached)
+METRIC(pp_ring, r->pp_ring)
+METRIC(pp_released, r->pp_released)
+METRIC(pp_waive, r->pp_waive)
+
+const struct rep_metric rep_metrics[REP_NR_METRICS] = {
+	[REP_RATE] = { "rate", "", m_rate },
+	[REP_PACKETS] = { "packets", "Mpps", m_pps },
+	[REP_CPU] = { "cpu_time", "ns/pkt", m_cpu },
+	[REP_STALL] = { "stall_time", "ns/pkt", m_stall },
+	[REP_IDLE] = { "idle_time", "ns/pkt", m_idle },
+	[REP_BUSY] = { "cpu_busy", "%", m_busy },
+	[REP_PKT_REMOTE] = { "pkt_remote", "%", m_pkt_remote },
+	[REP_PKT_RCACHE] = { "pkt_remote_cache", "%", m_pkt_rcache },
+	[REP_PKT_RDRAM] = { "pkt_remote_dram", "%", m_pkt_rdram },
+	[REP_PKT_LLC] = { "pkt_llc", "%", m_pkt_llc },
+	[REP_PKT_DRAM] = { "pkt_dram", "%", m_pkt_dram },
+	[REP_CQE_REMOTE] = { "cqe_remote", "%", m_cqe_remote },
+	[REP_LOCAL_PAGES] = { "local_pages", "%", m_local_pages },
+	[REP_DROP_NO_DESC] = { "drop_no_desc", "Mpps", m_oob },
+	[REP_DROP_NIC] = { "drop_nic", "Mpps", m_phy },
+	[REP_PCIE] = { "pcie_util", "%", m_pcie },
+	[REP_QPI] = { "qpi", "GB/s", m_qpi },
+	[REP_SNOOPS] = { "dma_snoops", "/pkt", m_snoops },
+	[REP_PP_FAST] = { "pp_alloc_fast", "/pkt", m_pp_fast },
+	[REP_PP_NEW] = { "pp_pages_allocated", "/pkt", m_pp_slow },
+	[REP_PP_CACHED] = { "pp_recycle_cached", "/pkt", m_pp_cached },
+	[REP_PP_RING] = { "pp_recycle_ring", "/pkt", m_pp_ring },
+	[REP_PP_RELEASED] = { "pp_pages_released", "/pkt", m_pp_released },
+	[REP_PP_WAIVE] = { "pp_alloc_waive", "/pkt", m_pp_waive },
+};
+
+struct rep_figure rep_figure(const struct rep_row *row, int reps,
+			     enum rep_metric_id id)
+{
+	double v[REP_MAX_REPS] = { 0 };
+	struct rep_figure f;
+
+	for (int i = 0; i < reps; i++)
+		v[i] = rep_metrics[id].fn(&row->res[i]);
+	f.mean = gsl_stats_mean(v, 1, (size_t)reps);
+	f.ci95 = reps > 1 ? gsl_cdf_tdist_Pinv(0.975, reps - 1) *
+			    gsl_stats_sd(v, 1, (size_t)reps) / sqrt(reps)
+			  : NAN;
+	return f;
+}
+
+const char *rep_saturated(const struct rep_row *row, int reps)
+{
+	struct rep_figure busy = rep_figure(row, reps, REP_BUSY);
+	struct rep_figure phy = rep_figure(row, reps, REP_DROP_NIC);
+	struct rep_figure pcie = rep_figure(row, reps, REP_PCIE);
+	struct rep_figure rate = rep_figure(row, reps, REP_RATE);
+
+	if (busy.mean >= 95)
+		return "cpu";
+	if (pcie.mean >= 90)
+		return "pcie";
+	if (phy.mean > 0.01 * rate.mean)
+		return "nic";
+	return "none";
+}
+
+double rep_error_pct(double predicted, double measured)
+{
+	return isnan(measured) ? NAN : (predicted - measured) / measured * 100;
+}
+
+double rep_measured(const struct scn_case *c,
+		    const struct pp_policy *policy)
+{
+	for (int i = 0; i < c->nr_measured; i++)
+		if (c->measured[i].policy == policy)
+			return c->measured[i].value;
+	return NAN;
+}

@@ -1,0 +1,223 @@
+/* ppsim run's outputs: the table, CSV, JSON, the transient samples and
+ * the flat tables the plot scripts read. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "report.h"
+
+/* ---- output ---- */
+
+/* Says which tree the kernel policy is, once, where it appears. */
+static void note_policies(FILE *f, const struct rep_row *rows, int nr_rows)
+{
+	for (int i = 0; i < nr_rows; i++) {
+		if (!strcmp(rows[i].policy->name, "kernel")) {
+			fprintf(f, "# kernel: %s\n", rows[i].policy->summary);
+			return;
+		}
+	}
+}
+
+/* A policy's name in plots: the kernel one with its tree's version. */
+static const char *policy_label(const struct pp_policy *pol, char *buf,
+				size_t len)
+{
+	const char *v = strstr(pol->summary, "linux ");
+
+	if (strcmp(pol->name, "kernel") || !v)
+		return pol->name;
+	snprintf(buf, len, "kernel %.*s", (int)strcspn(v + 6, " "), v + 6);
+	return buf;
+}
+
+static void csv_num(FILE *f, double v)
+{
+	if (isnan(v))
+		fprintf(f, ",");
+	else
+		fprintf(f, ",%.6g", v);
+}
+
+void rep_csv_header(FILE *f, const char *prefix)
+{
+	fprintf(f, "%scase,policy,metric,unit,value,ci95,measured,error_pct\n",
+		prefix);
+}
+
+void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
+		 int reps)
+{
+	for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
+		struct rep_figure fg = rep_figure(row, reps, m);
+		bool is_rate = m == 0;
+
+		fprintf(f, "%s%s,%s,%s,%s", prefix, row->c->name, row->policy->name,
+			rep_metrics[m].name, is_rate ? row->c->metric_unit
+						 : rep_metrics[m].unit);
+		csv_num(f, fg.mean);
+		csv_num(f, fg.ci95);
+		csv_num(f, is_rate ? row->measured : NAN);
+		csv_num(f, is_rate ? rep_error_pct(fg.mean, row->measured) : NAN);
+		fputc('\n', f);
+	}
+	fprintf(f, "%s%s,%s,saturated,resource,%s,,,\n", prefix, row->c->name,
+		row->policy->name, rep_saturated(row, reps));
+}
+
+void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
+		      int reps)
+{
+	rep_csv_header(f, "");
+	for (int i = 0; i < nr_rows; i++)
+		rep_csv_row(f, "", &rows[i], reps);
+}
+
+static void json_num(FILE *f, const char *key, double v, bool last)
+{
+	if (isnan(v))
+		fprintf(f, "\"%s\": null%s", key, last ? "" : ", ");
+	else
+		fprintf(f, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
+}
+
+void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
+		    const struct rep_opts *o, const char *file)
+{
+	int reps = o->reps;
+
+	fprintf(f, "{\"ppsim\": \"%s\", \"scenario\": \"%s\", \"seed\": %lu, "
+		"\"reps\": %d, \"rows\": [\n", PACKAGE_VERSION, file,
+		o->seed, reps);
+	for (int i = 0; i < nr_rows; i++) {
+		const struct rep_row *row = &rows[i];
+
+		fprintf(f, "  {\"case\": \"%s\", \"policy\": \"%s\", "
+			"\"saturated\": \"%s\", \"metrics\": {\n",
+			row->c->name, row->policy->name, rep_saturated(row, reps));
+		for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
+			struct rep_figure fg = rep_figure(row, reps, m);
+
+			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
+				rep_metrics[m].name, m == 0 ? row->c->metric_unit
+						       : rep_metrics[m].unit);
+			json_num(f, "value", fg.mean, false);
+			json_num(f, "ci95", fg.ci95, m != 0);
+			if (m == 0) {
+				json_num(f, "measured", row->measured, false);
+				json_num(f, "error_pct",
+					 rep_error_pct(fg.mean, row->measured), true);
+			}
+			fprintf(f, "}%s\n", m + 1 < REP_NR_METRICS ? "," : "");
+		}
+		fprintf(f, "  }}%s\n", i + 1 < nr_rows ? "," : "");
+	}
+	fprintf(f, "]}\n");
+}
+
+static void fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
+{
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, fmt, v);
+}
+
+void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
+		     const struct rep_opts *o, const char *file)
+{
+	int reps = o->reps;
+
+	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
+		PACKAGE_VERSION, file, o->seed, reps);
+	note_policies(f, rows, nr_rows);
+	fprintf(f, "%-12s %-6s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %6s "
+		"%-9s %7s %7s\n", "case", "policy", "rate", "unit", "ci95",
+		"meas", "err%",
+		"cpu_ns", "stall", "idle", "remote%", "local%", "cqe_r%",
+		"saturated", "pp_new", "pp_rel");
+	for (int i = 0; i < nr_rows; i++) {
+		const struct rep_row *row = &rows[i];
+		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
+		char ci[16], meas[16], err[16];
+
+		fmt_or_dash(ci, sizeof(ci), "%.2f", rate.ci95);
+		fmt_or_dash(meas, sizeof(meas), "%.2f", row->measured);
+		fmt_or_dash(err, sizeof(err), "%+.1f",
+			    rep_error_pct(rate.mean, row->measured));
+		fprintf(f, "%-12s %-6s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
+			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
+			row->c->name, row->policy->name, rate.mean,
+			row->c->metric_unit, ci, meas, err,
+			rep_figure(row, reps, REP_CPU).mean,
+			rep_figure(row, reps, REP_STALL).mean,
+			rep_figure(row, reps, REP_IDLE).mean,
+			rep_figure(row, reps, REP_PKT_REMOTE).mean,
+			rep_figure(row, reps, REP_LOCAL_PAGES).mean,
+			rep_figure(row, reps, REP_CQE_REMOTE).mean,
+			rep_saturated(row, reps),
+			rep_figure(row, reps, REP_PP_NEW).mean,
+			rep_figure(row, reps, REP_PP_RELEASED).mean);
+	}
+	fprintf(f, "# remote%%: packet reads served by the other socket; "
+		"local%%: packets in a page on NAPI's node;\n# pp_new/pp_rel: "
+		"pages page_pool took from / gave back to the allocator per "
+		"packet.  All columns: ppsim(1).\n");
+}
+
+void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
+			    int reps)
+{
+	fprintf(f, "case,policy,rep,t_s,rate_mpps,local_pages\n");
+	for (int i = 0; i < nr_rows; i++)
+		for (int r = 0; r < reps; r++) {
+			const struct sim_result *res = &rows[i].res[r];
+
+			for (int s = 0; s < res->nr_samples; s++) {
+				fprintf(f, "%s,%s,%d,%.6f,%.6g", rows[i].c->name,
+					rows[i].policy->name, r + 1,
+					res->samples[s].t,
+					res->samples[s].pps / 1e6);
+				csv_num(f, res->samples[s].local);
+				fputc('\n', f);
+			}
+		}
+}
+
+/* The flat tables the plot scripts read. */
+void rep_write_plot_data(FILE *rates, FILE *split,
+			    const struct rep_row *rows, int nr_rows, int reps)
+{
+	fprintf(rates, "label,case,policy,measured_mpps,predicted_mpps,ci95\n");
+	fprintf(split, "label,case,policy,cpu_ns,stall_ns,idle_ns\n");
+	for (int i = 0; i < nr_rows; i++) {
+		const struct rep_row *row = &rows[i];
+		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
+		char buf[64];
+		const char *label = policy_label(row->policy, buf, sizeof(buf));
+
+		fprintf(rates, "%s %s,%s,%s", row->c->name, label,
+			row->c->name, row->policy->name);
+		csv_num(rates, row->measured);
+		csv_num(rates, rate.mean);
+		csv_num(rates, isnan(rate.ci95) ? 0 : rate.ci95);
+		fputc('\n', rates);
+		fprintf(split, "%s %s,%s,%s,%.6g,%.6g,%.6g\n", row->c->name,
+			label, row->c->name, row->policy->name,
+			rep_figure(row, reps, REP_CPU).mean,
+			rep_figure(row, reps, REP_STALL).mean,
+			rep_figure(row, reps, REP_IDLE).mean);
+	}
+}
+
+const char *rep_rate_label(const struct rep_row *rows, int nr_rows)
+{
+	bool mpps = false, gbps = false;
+
+	for (int i = 0; i < nr_rows; i++) {
+		mpps |= !strcmp(rows[i].c->metric_unit, "Mpps");
+		gbps |= !strcmp(rows[i].c->metric_unit, "Gbps");
+	}
+	return mpps && gbps ? "rate (Mpps for XDP, Gbps of payload for TCP)"
+	       : gbps ? "TCP payload rate (Gbps)" : "packet rate (Mpps)";
+}

@@ -1,0 +1,105 @@
+/*
+ * Reporting: what ppsim does with simulations once a scenario is loaded.
+ * A row is one (case, policy) with its replications; the worker pool runs
+ * them (one forked simulation each, at most jobs at once); the figures are
+ * a metric's mean and 95 % confidence interval over the replications; the
+ * outputs are ppsim run's table, CSV, JSON, transient samples and the flat
+ * tables the plot scripts read.  run, sweep, validate, calibrate and bench
+ * all go through here.
+ */
+#ifndef PPSIM_REPORT_H
+#define PPSIM_REPORT_H
+
+#include <stdio.h>
+#include "../engine/sim.h"
+
+#define REP_MAX_REPS	100
+
+/* One (case, policy) and its replications. */
+struct rep_row {
+	struct scn_case *c;
+	const struct pp_policy *policy;
+	struct sim_result *res;	/* reps results */
+	double measured;	/* in the case's unit; NAN if none */
+};
+
+struct rep_figure {
+	double mean;
+	double ci95;		/* half-width; NAN with one replication */
+};
+
+/* How many replications, how many at once, from which seed. */
+struct rep_opts {
+	int reps;		/* replications */
+	int jobs;		/* simulations at once */
+	unsigned long seed;	/* the first seed */
+};
+
+/*
+ * Runs o->reps replications of every row (seeds o->seed, o->seed + 1,
+ * ...), at most o->jobs at a time, filling row->res (allocated here,
+ * freed by rep_free).  Failures are reported on stderr naming file;
+ * returns -1 if any run failed.
+ */
+int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *o,
+	    const char *file);
+void rep_free(struct rep_row *rows, int nr_rows);
+
+/* What the outputs say of a simulation, one metric each. */
+enum rep_metric_id {
+	REP_RATE,		/* the case's figure, in its unit */
+	REP_PACKETS, REP_CPU, REP_STALL, REP_IDLE, REP_BUSY,
+	REP_PKT_REMOTE, REP_PKT_RCACHE, REP_PKT_RDRAM, REP_PKT_LLC,
+	REP_PKT_DRAM, REP_CQE_REMOTE, REP_LOCAL_PAGES, REP_DROP_NO_DESC,
+	REP_DROP_NIC, REP_PCIE, REP_QPI, REP_SNOOPS, REP_PP_FAST, REP_PP_NEW,
+	REP_PP_CACHED, REP_PP_RING, REP_PP_RELEASED, REP_PP_WAIVE,
+	REP_NR_METRICS,
+};
+
+struct rep_metric {
+	const char *name;	/* as CSV and JSON name it */
+	const char *unit;	/* "" for the rate: the case's unit */
+	double (*fn)(const struct sim_result *r);
+};
+
+extern const struct rep_metric rep_metrics[REP_NR_METRICS];
+
+/* A metric's mean and CI over a row's replications. */
+struct rep_figure rep_figure(const struct rep_row *row, int reps,
+			     enum rep_metric_id id);
+/* The predicted rate of a row over its replications, in its case's unit. */
+static inline struct rep_figure rep_rate(const struct rep_row *row, int reps)
+{
+	return rep_figure(row, reps, REP_RATE);
+}
+/* (predicted - measured) / measured in %, NAN without a measurement. */
+double rep_error_pct(double predicted, double measured);
+/* What limits a row's rate: "cpu", "pcie", "nic" or "none". */
+const char *rep_saturated(const struct rep_row *row, int reps);
+/* The measured rate of a case under a policy, NAN if none. */
+double rep_measured(const struct scn_case *c,
+		    const struct pp_policy *policy);
+
+/* The CSV header and a row's metric lines, each line starting with
+ * prefix (extra leading columns, e.g. swept values: "256,"). */
+void rep_csv_header(FILE *f, const char *prefix);
+void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
+		 int reps);
+
+/* ppsim run's outputs; file names the scenario in headers. */
+void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
+		   int reps);
+void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
+		    const struct rep_opts *o, const char *file);
+void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
+		     const struct rep_opts *o, const char *file);
+/* Every replication's samples across the migration. */
+void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
+			 int reps);
+/* The flat tables plots/rates.gp and plots/split.gp read. */
+void rep_write_plot_data(FILE *rates, FILE *split,
+			 const struct rep_row *rows, int nr_rows, int reps);
+/* The rate axis: Mpps for XDP cases, Gbps of payload for TCP ones. */
+const char *rep_rate_label(const struct rep_row *rows, int nr_rows);
+
+#endif

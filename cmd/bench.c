@@ -34,7 +34,7 @@ static double bare_loop(const struct pp_policy *pol)
 	struct pp_params pp = { 0, 1024 };
 	const char *err = NULL;
 	struct mm *mm = mm_create(&mp, &err);
-	static struct kctx ctx;	/* kctx_cur points at it */
+	struct kctx ctx, *prev;
 	struct page *pages[64];
 	struct pp_pool *pool;
 	double t0, t1;
@@ -42,8 +42,9 @@ static double bare_loop(const struct pp_policy *pol)
 	if (!mm)
 		return -1;
 	ctx = (struct kctx){ .mm = mm, .node = 0, .softirq = true };
-	kctx_cur = &ctx;
+	prev = kctx_enter(&ctx);
 	if (pol->create(&pp, &pool)) {
+		kctx_leave(prev);
 		mm_destroy(mm);
 		return -1;
 	}
@@ -58,7 +59,7 @@ static double bare_loop(const struct pp_policy *pol)
 	t1 = now();
 	pol->destroy(pool);
 	mm_destroy(mm);
-	kctx_cur = NULL;
+	kctx_leave(prev);
 	return (t1 - t0) * 1e9 / BARE_OPS;
 }
 
@@ -119,7 +120,8 @@ int bench_main(int argc, char **argv)
 	printf("case,policy,queues,duration_s,sim_packets,wall_s,"
 	       "sim_mpps_per_wall_s,bare_ns_per_pkt,sim_ns_per_pkt,overhead\n");
 	printf("%s,%s,%d,%.4g,%.0f,%.3f,%.3f,%.2f,%.2f,%.1f\n", row.c->name,
-	       policy, row.c->queues, row.c->duration, row.res[0].sim_packets,
+	       policy, row.c->sim.load.queues, row.c->sim.load.duration,
+	       row.res[0].sim_packets,
 	       row.res[0].wall_s, row.res[0].sim_packets / row.res[0].wall_s /
 	       1e6, bare, sim_ns, sim_ns / bare);
 	rep_free(&row, 1);

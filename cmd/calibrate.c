@@ -44,7 +44,7 @@ static int parse_free(struct fit_work *w)
 	const struct scn_case *c = &w->scn->cases[0];
 	char buf[SCN_TEXT_MAX], *save = NULL;
 
-	snprintf(buf, sizeof(buf), "%s", c->calib_free);
+	snprintf(buf, sizeof(buf), "%s", w->scn->calibrate.free);
 	for (char *t = strtok_r(buf, " \t,", &save); t;
 	     t = strtok_r(NULL, " \t,", &save)) {
 		struct fit_param *p = &w->p[w->nr_params];
@@ -196,7 +196,7 @@ static int write_calibration(struct fit_work *w, const char *path,
 		"parameters fitted on\n; the cases '%s' only (%d measured "
 		"figures), seed %lu, %d replication(s).\n; Every other case "
 		"the scenario predicts is out of sample.\n",
-		PACKAGE_VERSION, w->o->file, w->scn->cases[0].calib_cases,
+		PACKAGE_VERSION, w->o->file, w->scn->calibrate.cases,
 		w->nr_rows, w->o->rc.seed, w->o->rc.reps);
 	for (int k = 0; k < w->nr_params; k++) {
 		const struct fit_param *p = &w->p[k];
@@ -257,7 +257,7 @@ int calibrate_main(int argc, char **argv)
 	if (w.nr_rows < w.nr_params) {
 		fprintf(stderr, "%s: %d measured figures in the calibrate "
 			"cases ('%s') cannot fit %d parameters\n", o.file,
-			w.nr_rows, w.scn->cases[0].calib_cases, w.nr_params);
+			w.nr_rows, w.scn->calibrate.cases, w.nr_params);
 		goto bad;
 	}
 	u0 = gsl_vector_alloc(w.nr_params);

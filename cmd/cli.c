@@ -91,7 +91,7 @@ bool cmd_in_fit(const struct scenario *scn, const char *name)
 {
 	char buf[SCN_TEXT_MAX], *save = NULL;
 
-	snprintf(buf, sizeof(buf), "%s", scn->cases[0].calib_cases);
+	snprintf(buf, sizeof(buf), "%s", scn->calibrate.cases);
 	for (char *t = strtok_r(buf, " \t,", &save); t;
 	     t = strtok_r(NULL, " \t,", &save))
 		if (!strcmp(t, name))

@@ -178,7 +178,8 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 				 j > i ? " " : "", rows[j].policy->name);
 		snprintf(vars, sizeof(vars), "data='%s/transient.csv'; "
 			 "case='%s'; policies='%s'; migrate=%g; title='%s: %s'",
-			 dir, c->name, policies, c->migrate_at, c->name, title);
+			 dir, c->name, policies, c->sim.load.migrate_at, c->name,
+			 title);
 		snprintf(out, sizeof(out), "%s/transient-%s", dir, c->name);
 		rc |= plot_draw("transient.gp", vars, out);
 	}

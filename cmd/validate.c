@@ -68,7 +68,7 @@ int validate_main(int argc, char **argv)
 		scn_free(scn);
 		return 2;
 	}
-	tol = scn->cases[0].tolerance;
+	tol = scn->calibrate.tolerance;
 	if (rep_run(rows, nr_rows, &o.rc, o.file)) {
 		rep_free(rows, nr_rows);
 		scn_free(scn);

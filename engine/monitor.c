@@ -45,7 +45,7 @@ void monitor_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
 	struct sim_result *r = w->res;
-	double step = w->c->sample;
+	double step = w->c->load.sample;
 	struct snap prev, now;
 
 	(void)argc;
@@ -99,7 +99,7 @@ void monitor_summarize(struct world *w)
 	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
 	/* a poll is counted when it ends: clip the straddling one */
 	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
-		      (dt * scn_queue_cpus(w->c)));
+		      (dt * sim_queue_cpus(w->c)));
 	for (int p = 0; p < MEM_NR_PLACES; p++) {
 		reads[p] = b->m.cpu_reads[MEM_PKT][p] - a->m.cpu_reads[MEM_PKT][p];
 		total += reads[p];
@@ -117,7 +117,7 @@ void monitor_summarize(struct world *w)
 			      b->q.rx_packets - a->q.rx_packets);
 	r->oob_pps = (double)(b->q.rx_out_of_buffer - a->q.rx_out_of_buffer) / dt;
 	r->phy_pps = (double)(b->phy_drops - a->phy_drops) / dt;
-	r->pcie_util = (b->pcie_bytes - a->pcie_bytes) / dt / w->c->pcie_bw;
+	r->pcie_util = (b->pcie_bytes - a->pcie_bytes) / dt / w->c->hw.pcie_bw;
 	r->qpi_gbs = 0;
 	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
 		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);

@@ -13,7 +13,7 @@
  */
 static void napi_idle(struct world *w, struct napi *n, bool migrated)
 {
-	const struct scn_case *c = w->c;
+	const struct sim_case *c = w->c;
 	double now = simgrid_get_clock(), until = INFINITY;
 	bool raised;
 
@@ -21,9 +21,9 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
 	nic_dma_kick(w);
 	n->irq_by_engine = !w->dma_waiting;
 	if (!n->irq_by_engine)
-		until = n->next + c->irq_delay;
+		until = n->next + c->hw.irq_delay;
 	if (!migrated)
-		until = fmin(until, c->migrate_at);
+		until = fmin(until, c->load.migrate_at);
 	n->irq_armed = true;
 	if (isinf(until)) {
 		sg_sem_acquire(n->irq);
@@ -32,8 +32,8 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
 		raised = !sg_sem_acquire_timeout(n->irq, until - now);
 	}
 	n->irq_armed = false;
-	if (raised && rxq_pending(n->q) && c->irq_delay > 0)
-		sg_actor_sleep_for(c->irq_delay);
+	if (raised && rxq_pending(n->q) && c->hw.irq_delay > 0)
+		sg_actor_sleep_for(c->hw.irq_delay);
 }
 
 /*
@@ -47,7 +47,7 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
 static bool alone_until(const struct world *w, bool migrated, double t)
 {
 	return !w->lockstep && w->nq == 1 && w->dma_waiting &&
-	       t < w->monitor_at && (migrated || t < w->c->migrate_at);
+	       t < w->monitor_at && (migrated || t < w->c->load.migrate_at);
 }
 
 /* Brings SimGrid's clock to a NAPI that ran ahead. */
@@ -60,10 +60,10 @@ static void catch_clock(double t)
 void napi_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
-	const struct scn_case *c = w->c;
+	const struct sim_case *c = w->c;
 	int i = atoi(argv[0]);
 	struct napi *n = &w->napi[i];
-	bool migrated = c->migrate_at < 0, busy = false;
+	bool migrated = c->load.migrate_at < 0, busy = false;
 	double now = simgrid_get_clock();	/* this NAPI's: see alone_until */
 
 	(void)argc;
@@ -71,11 +71,11 @@ void napi_actor(int argc, char **argv)
 		struct rxq_poll poll;
 		double t0 = now;
 
-		if (!migrated && t0 >= c->migrate_at) {
+		if (!migrated && t0 >= c->load.migrate_at) {
 			catch_clock(t0);
-			n->ctx.cpu = c->migrate_cpu + i % scn_queue_cpus(c);
+			n->ctx.cpu = c->load.migrate_cpu + i % sim_queue_cpus(c);
 			sg_actor_set_host(sg_actor_self(), platform_cpu_host(n->ctx.cpu));
-			n->ctx.node = n->ctx.cpu / c->cores;
+			n->ctx.node = n->ctx.cpu / c->mem.cores;
 			migrated = true;
 		}
 		nic_catch_up(w, n, false, t0);
@@ -87,33 +87,32 @@ void napi_actor(int argc, char **argv)
 			busy = true;	/* the irq's delay is paid */
 			continue;
 		}
-		if (!busy && c->irq_delay > 0) {
+		if (!busy && c->hw.irq_delay > 0) {
 			/* the last poll completed NAPI: the completions that
 			 * came meanwhile raise the irq at once */
-			now = t0 + c->irq_delay;
+			now = t0 + c->hw.irq_delay;
 			if (!alone_until(w, migrated, now))
 				catch_clock(now);
-			n->idle_s += c->irq_delay;
+			n->idle_s += c->hw.irq_delay;
 			busy = true;
 			continue;
 		}
-		kctx_cur = &n->ctx;
-		rxq_napi_poll(n->q, n->ctx.cpu, &poll);
-		if (c->jitter > 0) {
+		rxq_napi_poll(n->q, &n->ctx, &poll);
+		if (c->hw.jitter > 0) {
 			/* the same noise on work and waiting: a poll runs
 			 * longer or shorter as a whole */
 			double f = fmax(0.5, 1 + gsl_ran_gaussian(w->rng,
-								    c->jitter));
+								    c->hw.jitter));
 
-			poll.cycles *= f;
-			poll.stall *= f;
+			poll.cpu.cycles *= f;
+			poll.cpu.stall *= f;
 		}
 		if (w->cpu_shared) {
 			catch_clock(t0);
-			sg_actor_execute(poll.cycles + poll.stall * c->freq);
+			sg_actor_execute(poll.cpu.cycles + poll.cpu.stall * c->hw.freq);
 			now = simgrid_get_clock();
 		} else {	/* the same time, without SimGrid's CPU sharing */
-			now = t0 + poll.cycles / c->freq + poll.stall;
+			now = t0 + poll.cpu.cycles / c->hw.freq + poll.cpu.stall;
 			if (!alone_until(w, migrated, now))
 				catch_clock(now);
 		}
@@ -124,7 +123,7 @@ void napi_actor(int argc, char **argv)
 		}
 		rxq_post(n->q);
 		busy = poll.busy;
-		n->cpu_s += poll.cycles / c->freq;
-		n->stall_s += poll.stall;
+		n->cpu_s += poll.cpu.cycles / c->hw.freq;
+		n->stall_s += poll.cpu.stall;
 	}
 }

@@ -36,7 +36,7 @@ static double dma_pending_bytes(const struct world *w)
 {
 	double total = 0;
 
-	for (int s = 0; s < w->c->sockets; s++)
+	for (int s = 0; s < w->c->mem.sockets; s++)
 		total += w->dma_pending[s];
 	return total;
 }
@@ -71,7 +71,7 @@ static u64 arrivals(struct world *w, struct napi *n, double now)
 		return 0;
 	mu = w->queue_pps * (now - n->next);	/* after the one at next */
 	n->next = now + gsl_ran_exponential(w->rng, 1 / w->queue_pps);
-	n->credit += w->c->nic_max_pps * (now - n->credit_t);
+	n->credit += w->c->hw.nic_max_pps * (now - n->credit_t);
 	n->credit_t = now;
 	if (1 + mu - n->credit > 8 * sqrt(mu)) {
 		w->mu_uncounted += mu;
@@ -81,7 +81,7 @@ static u64 arrivals(struct world *w, struct napi *n, double now)
 		got = 1 + nic_poisson(w->rng, mu);
 		take = got < n->credit ? got : (u64)n->credit;
 	}
-	n->credit = fmin(n->credit - (double)take, w->c->budget);
+	n->credit = fmin(n->credit - (double)take, w->c->rxq.budget);
 	w->arrived += got;
 	w->taken += take;
 	return take;
@@ -93,7 +93,7 @@ static u64 arrivals(struct world *w, struct napi *n, double now)
  * come). */
 static double dma_buffered(const struct world *w, double now)
 {
-	double moved = w->c->pcie_bw * (now - w->dma_since);
+	double moved = w->c->hw.pcie_bw * (now - w->dma_since);
 
 	return dma_pending_bytes(w) + fmax(0, w->dma_inflight - moved);
 }
@@ -120,9 +120,9 @@ void nic_queue(struct world *w, struct napi *n, double now, bool force)
 		return;
 	take = arrivals(w, n, now);
 	if (take) {
-		double room = fmax(0, (w->c->nic_buffer -
+		double room = fmax(0, (w->c->hw.nic_buffer -
 				       dma_buffered(w, now)) /
-				      (w->c->pkt_size + 128));
+				      (w->c->rxq.pkt_size + 128));
 		double free = rxq_nic_free(n->q);
 		u64 keep = (u64)fmin((double)take, fmin(free, room));
 
@@ -133,7 +133,7 @@ void nic_queue(struct world *w, struct napi *n, double now, bool force)
 		rxq_nic_rx(n->q, (int)keep, bytes);
 	}
 	rxq_nic_tx(n->q, bytes);
-	for (int s = 0; s < w->c->sockets; s++) {
+	for (int s = 0; s < w->c->mem.sockets; s++) {
 		w->dma_pending[s] += bytes[s];
 		w->pcie_bytes += bytes[s];
 	}
@@ -207,7 +207,7 @@ void nic_dma_actor(int argc, char **argv)
 		memcpy(burst, w->dma_pending, sizeof(burst));
 		memset(w->dma_pending, 0, sizeof(w->dma_pending));
 		w->dma_since = simgrid_get_clock();
-		for (int s = 0; s < w->c->sockets; s++) {
+		for (int s = 0; s < w->c->mem.sockets; s++) {
 			w->dma_inflight += burst[s];
 			if (burst[s] > 0)
 				comms[nc++] = sg_mailbox_put_async(w->dma_mb[s],

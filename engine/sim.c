@@ -22,84 +22,49 @@
 
 /* ---- one run, in the child ---- */
 
-static int build_world(struct world *w, const struct scn_case *c,
+static int build_world(struct world *w, const struct sim_case *c,
 		       const char **err)
 {
-	struct mm_params mp = { c->sockets, (u32)c->pages, 0 };
-	struct mem_config mc = {
-		.sockets = c->sockets, .cores = c->cores,
-		.priv_size = (uint64_t)c->l2_size, .priv_ways = c->l2_ways,
-		.llc_size = (uint64_t)c->llc_size, .llc_ways = c->llc_ways,
-		.ddio_ways = c->ddio_ways, .nic_socket = c->nic_node,
-		.priv_lat = c->l2_lat, .llc_lat = c->llc_lat,
-		.rcache_lat = c->rllc_lat, .dram_lat = c->dram_lat,
-		.rdram_lat = c->rdram_lat, .qpi_lat = c->qpi_lat,
-	};
-	struct rxq_config qc = {
-		.workload = c->workload == SCN_XDP_TX ? RXQ_XDP_TX :
-			    c->workload == SCN_TCP ? RXQ_TCP : RXQ_XDP_DROP,
-		.payload = c->pkt_size - TCP_HEADERS,
-		.c_stack = c->c_stack, .c_recv = c->c_recv,
-		.c_copy = c->c_copy, .copy_mlp = c->copy_mlp,
-		.pkt_size = c->pkt_size, .rx_ring = c->rx_ring,
-		.tx_ring = c->tx_ring, .budget = c->budget,
-		.page_cache = c->page_cache,
-		.nic_node = c->nic_node, .pages = &w->pages,
-		.c_rx_pkt = c->c_rx_pkt, .c_xdp = c->c_xdp,
-		.c_tx_pkt = c->c_tx_pkt, .c_poll = c->c_poll,
-		.c_pp_fast = c->c_pp_fast, .c_pp_ring = c->c_pp_ring,
-		.c_page_alloc = c->c_page_alloc, .c_page_free = c->c_page_free,
-		.c_dma_map = c->c_dma_map, .c_doorbell = c->c_doorbell,
-		.hide_stream = c->hide_stream, .hide_random = c->hide_random,
-		.store_exposure = c->store_exposure, .qpi_lat = c->qpi_lat,
-	};
+	struct mm_params mp = c->mm;
 
+	mp.nr_nodes = c->mem.sockets;
 	w->mm = mm_create(&mp, err);
 	if (!w->mm)
 		return -1;
-	w->mem = mem_create(&mc, err);
+	w->mem = mem_create(&c->mem, err);
 	if (!w->mem)
 		return -1;
-	rxq_map_pages(&w->pages, w->mem, c->sockets, (u32)c->pages,
-		      c->pkt_size);
+	rxq_map_pages(&w->pages, w->mem, c->mem.sockets, c->mm.pages_per_node,
+		      c->rxq.pkt_size);
 	/* each channel opens on its CPU: its rings and pool live there */
-	for (w->nq = 0; w->nq < c->queues; w->nq++) {
+	for (w->nq = 0; w->nq < c->load.queues; w->nq++) {
 		struct napi *n = &w->napi[w->nq];
-		int cpu = c->irq_cpu + w->nq % scn_queue_cpus(c);
+		int cpu = c->load.irq_cpu + w->nq % sim_queue_cpus(c);
 
 		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
-					.node = cpu / c->cores,
+					.node = cpu / c->mem.cores,
 					.softirq = true };
-		qc.channel_node = n->ctx.node;
-		n->q = rxq_open(&qc, w->mem, w->pol, &n->ctx, err);
+		n->q = rxq_open(&c->rxq, w->mem, &w->pages, w->pol, &n->ctx,
+				err);
 		if (!n->q)
 			return -1;
 	}
 	return 0;
 }
 
-/* Every page the allocator has out is in a queue or its pool, and every
- * pool's inflight count adds up.  Returns 0, or -1 with why. */
+/* Every page the allocator has out is in a queue, its socket or its pool,
+ * and every pool's inflight count adds up.  Returns 0, or -1 with why. */
 static int check_pages(const struct world *w, char *why, size_t len)
 {
-	u64 out = 0, held = 0;
+	struct pp_account pools[SIM_MAX_QUEUES];
+	u64 in_sockets = 0;
 
-	for (int s = 0; s < w->c->sockets; s++)
-		out += mm_node_stats(w->mm, s)->allocated -
-		       mm_node_stats(w->mm, s)->freed;
 	for (int i = 0; i < w->nq; i++) {
-		if (rxq_check(w->napi[i].q, why, len))
-			return -1;
-		held += rxq_pages_held(w->napi[i].q);
+		pools[i] = (struct pp_account){ w->pol, rxq_pool(w->napi[i].q),
+					       rxq_pages_handed(w->napi[i].q) };
+		in_sockets += rxq_pages_in_socket(w->napi[i].q);
 	}
-	if (out != held) {
-		snprintf(why, len, "the page allocator has %llu pages out, the "
-			 "%d queue(s) and their pools hold %llu",
-			 (unsigned long long)out, w->nq,
-			 (unsigned long long)held);
-		return -1;
-	}
-	return mm_check(w->mm, why, len);
+	return pp_check_pages(w->mm, pools, w->nq, in_sockets, why, len);
 }
 
 /* The model's memory; SimGrid's goes with the child process. */
@@ -133,35 +98,36 @@ static void start_actor(const char *name, sg_host_t host,
 
 /* Whether two NAPIs may ever poll on one CPU at the same time: more
  * queues than CPUs, or a migration onto CPUs that overlap the old ones. */
-static bool cpus_shared(const struct scn_case *c)
+static bool cpus_shared(const struct sim_case *c)
 {
-	int n = scn_queue_cpus(c), d = c->migrate_cpu - c->irq_cpu;
+	int n = sim_queue_cpus(c), d = c->load.migrate_cpu - c->load.irq_cpu;
 
-	return n < c->queues || (c->migrate_at >= 0 && d != 0 && abs(d) < n);
+	return n < c->load.queues ||
+	       (c->load.migrate_at >= 0 && d != 0 && abs(d) < n);
 }
 
-static void child_run(const struct scn_case *c, const struct pp_policy *pol,
+static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 		      uint64_t seed, struct sim_result *r)
 {
 	struct world w = { .c = c, .res = r };
 	struct timespec t0, t1;
 	const char *err = NULL;
 	char platform[256], why[200];
-	double wire = 8.0 * (c->pkt_size + ETH_OVERHEAD);
+	double wire = 8.0 * (c->rxq.pkt_size + ETH_OVERHEAD);
 
 	w.pol = pol;
 	w.cpu_shared = cpus_shared(c);
 	w.lockstep = getenv("PPSIM_LOCKSTEP") &&
 		     strcmp(getenv("PPSIM_LOCKSTEP"), "0");
-	w.queue_pps = (c->rate > 0 ? fmin(c->rate, c->line_rate / wire)
-				   : c->line_rate / wire) / c->queues;
+	w.queue_pps = (c->load.rate > 0 ? fmin(c->load.rate, c->hw.line_rate / wire)
+				   : c->hw.line_rate / wire) / c->load.queues;
 	/* The NIC pays for the PCIe bandwidth it used a burst at a time:
 	 * few SimGrid transfers (each also pays the link's latency once, a
 	 * few % of a burst's time), and half the buffer left for what
 	 * arrives while one is under way. */
-	w.dma_burst = c->nic_buffer / 2;
-	w.t_start = (c->migrate_at >= 0 ? c->migrate_at : 0) + c->warmup;
-	w.t_end = w.t_start + c->duration;
+	w.dma_burst = c->hw.nic_buffer / 2;
+	w.t_start = (c->load.migrate_at >= 0 ? c->load.migrate_at : 0) + c->load.warmup;
+	w.t_end = w.t_start + c->load.duration;
 	if (build_world(&w, c, &err)) {
 		r->status = 1;
 		snprintf(r->why, sizeof(r->why), "%s", err);
@@ -186,7 +152,7 @@ static void child_run(const struct scn_case *c, const struct pp_policy *pol,
 	simgrid_load_platform(platform);
 	unlink(platform);
 	w.dma_wake = sg_sem_init(0);
-	for (int s = 0; s < c->sockets; s++) {
+	for (int s = 0; s < c->mem.sockets; s++) {
 		char node[16], mem[24];
 
 		snprintf(node, sizeof(node), "%d", s);
@@ -221,7 +187,7 @@ static void child_run(const struct scn_case *c, const struct pp_policy *pol,
 	free_world(&w);
 }
 
-int sim_start(const struct scn_case *c, const struct pp_policy *pol,
+int sim_start(const struct sim_case *c, const struct pp_policy *pol,
 	      uint64_t seed,
 	      int *fd)
 {
@@ -288,7 +254,7 @@ int sim_collect(int pid, int fd, struct sim_result *out)
 	return 0;
 }
 
-int sim_run(const struct scn_case *c, const struct pp_policy *pol,
+int sim_run(const struct sim_case *c, const struct pp_policy *pol,
 	    uint64_t seed,
 	    struct sim_result *out)
 {

@@ -19,8 +19,64 @@
 #define PPSIM_SIM_H
 
 #include <stdint.h>
-#include "../input/scenario.h"
+#include "../model/kernel/mm.h"
 #include "../model/mem/mem.h"
+#include "../model/nic/rxq.h"
+
+/* The machine beyond what the model holds: SimGrid's platform, the NIC's
+ * arrivals and buffer, the CPU clock. */
+struct sim_machine {
+	double freq;		/* Hz, the core clock */
+	double mem_bw;		/* bytes/s per node */
+	double qpi_bw;		/* bytes/s per direction */
+	double pcie_bw;		/* bytes/s per direction */
+	double pcie_lat;	/* s */
+	double line_rate;	/* bits/s */
+	double nic_max_pps;	/* packets/s the NIC can deliver to one queue */
+	double nic_buffer;	/* bytes of packets the NIC holds for DMA */
+	double irq_delay;	/* s from completion to NAPI running */
+	double jitter;		/* coefficient of variation of a poll's time */
+};
+
+/* The load and where it runs: the [global] and [case] keys. */
+struct sim_load {
+	double rate;		/* offered packets/s, 0 = line rate */
+	int queues;		/* rx queues, RSS spreads packets over them */
+	int irq_cpus;		/* CPUs the queues' irqs spread over, 0 = one each */
+	int irq_cpu;		/* CPU running queue 0's NAPI at the start */
+	double migrate_at;	/* s; negative = no migration */
+	int migrate_cpu;	/* CPU NAPI moves to */
+	double warmup;		/* s after the migration before measuring */
+	double duration;	/* s measured */
+	double sample;		/* s between transient samples */
+};
+
+/*
+ * Everything one simulation needs to know: the structs the model consumes
+ * (memory system, page allocator, channel), and the engine's own.  The
+ * scenario's keys point into it (input/scenario.c), one key a field.
+ */
+struct sim_case {
+	struct mem_config mem;
+	struct mm_params mm;	/* nr_nodes is mem.sockets: set when run */
+	struct rxq_config rxq;
+	struct sim_machine hw;
+	struct sim_load load;
+};
+
+/* How many CPUs a case's queues run on. */
+static inline int sim_queue_cpus(const struct sim_case *c)
+{
+	return c->load.irq_cpus && c->load.irq_cpus < c->load.queues ?
+	       c->load.irq_cpus : c->load.queues;
+}
+
+/* The unit of a case's figure: Mpps the XDP program handled, or Gbps of
+ * payload the TCP reader copied. */
+static inline const char *sim_rate_unit(const struct sim_case *c)
+{
+	return c->rxq.workload == RXQ_TCP ? "Gbps" : "Mpps";
+}
 
 #define SIM_MAX_SAMPLES	2048
 
@@ -60,13 +116,13 @@ struct sim_result {
 
 /* Runs one simulation in a child process.  Returns 0, or -1 (the child
  * died; *out says why). */
-int sim_run(const struct scn_case *c, const struct pp_policy *pol,
+int sim_run(const struct sim_case *c, const struct pp_policy *pol,
 	    uint64_t seed,
 	    struct sim_result *out);
 
 /* Starts a run without waiting: returns the child's pid and the pipe to
  * read its result from with sim_collect(). */
-int sim_start(const struct scn_case *c, const struct pp_policy *pol,
+int sim_start(const struct sim_case *c, const struct pp_policy *pol,
 	      uint64_t seed,
 	      int *fd);
 int sim_collect(int pid, int fd, struct sim_result *out);

@@ -47,7 +47,7 @@ struct napi {
 
 /* Everything one simulation shares between its actors. */
 struct world {
-	const struct scn_case *c;
+	const struct sim_case *c;
 	const struct pp_policy *pol;
 	struct mm *mm;
 	struct mem *mem;
@@ -84,7 +84,7 @@ static inline struct world *self_world(void)
 
 /* platform.c: the machine as a SimGrid platform file, written to a new
  * temporary file whose name goes to path; returns 0 or -1 (errno). */
-int platform_write(const struct scn_case *c, char *path, size_t len);
+int platform_write(const struct sim_case *c, char *path, size_t len);
 sg_host_t platform_cpu_host(int cpu);
 
 /* nic.c */

@@ -15,15 +15,24 @@
 #define SCN_READ_MAX	1024	/* a line with its comment, before cutting */
 #define SCN_INCLUDE_DEPTH 8
 
-enum scn_type {
-	T_INT, T_REAL, T_TIME, T_SIZE, T_FREQ, T_BYTERATE, T_BITRATE,
-	T_PKTRATE, T_WORKLOAD, T_POLICIES, T_MEASURED, T_TEXT,
+/* How a key's value is kept. */
+enum scn_store {
+	S_INT, S_U32, S_U64, S_DOUBLE,	/* numbers */
+	S_WORKLOAD, S_POLICIES, S_MEASURED, S_TEXT,
+};
+
+/* What a number measures: the suffixes it takes. */
+enum scn_unit {
+	U_NONE, U_TIME, U_SIZE, U_FREQ, U_BYTERATE, U_BITRATE, U_PKTRATE,
 };
 
 struct scn_key {
 	const char *section;	/* "case": [global] or [case NAME] */
 	const char *name;
-	enum scn_type type;
+	enum scn_store store;
+	enum scn_unit kind;
+	bool in_scenario;	/* the scenario's (struct scn_calibrate), not
+				 * a case's (struct scn_case) */
 	size_t offset;
 	const char *def;	/* default, as a file would write it */
 	double min, max;	/* base units: s, bytes, Hz, bytes/s, bits/s */
@@ -31,73 +40,76 @@ struct scn_key {
 	const char *help;
 };
 
-#define K(sec, name, type, field, def, min, max, unit, help) \
-	{ sec, name, type, offsetof(struct scn_case, field), def, min, max, \
-	  unit, help }
+#define K(sec, name, store, kind, field, def, min, max, unit, help) \
+	{ sec, name, store, kind, false, offsetof(struct scn_case, field), \
+	  def, min, max, unit, help }
+#define KS(sec, name, store, kind, field, def, min, max, unit, help) \
+	{ sec, name, store, kind, true, offsetof(struct scn_calibrate, \
+	  field), def, min, max, unit, help }
 
 static const struct scn_key scn_keys[] = {
-K("cpu", "sockets", T_INT, sockets, "2", 1, 8, "", "NUMA nodes, one socket each"),
-K("cpu", "cores", T_INT, cores, "6", 1, 64, "", "cores per socket"),
-K("cpu", "freq", T_FREQ, freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock"),
-K("cache", "l2_size", T_SIZE, l2_size, "256K", 4096, 1 << 30, "B", "private cache per core (L1 is folded in)"),
-K("cache", "l2_ways", T_INT, l2_ways, "8", 1, 64, "", "its associativity"),
-K("cache", "l2_lat", T_TIME, l2_lat, "7ns", 0, 1e-6, "ns", "private cache hit"),
-K("cache", "llc_size", T_SIZE, llc_size, "15M", 65536, 1ull << 36, "B", "shared last-level cache per socket"),
-K("cache", "llc_ways", T_INT, llc_ways, "20", 2, 64, "", "its associativity"),
-K("cache", "ddio_ways", T_INT, ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into (0 = no DDIO)"),
-K("cache", "llc_lat", T_TIME, llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit"),
-K("cache", "rllc_lat", T_TIME, rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),
-K("mem", "dram_lat", T_TIME, dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
-K("mem", "rdram_lat", T_TIME, rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),
-K("mem", "bw", T_BYTERATE, mem_bw, "50GB/s", 1e8, 1e13, "B/s", "memory bandwidth per node"),
-K("mem", "pages", T_INT, pages, "65536", 256, 1 << 22, "", "order-0 pages per node the model manages (16 GiB at most)"),
-K("qpi", "bw", T_BYTERATE, qpi_bw, "12.8GB/s", 1e8, 1e13, "B/s", "interconnect bandwidth per direction"),
-K("qpi", "lat", T_TIME, qpi_lat, "40ns", 0, 1e-5, "ns", "one crossing of the interconnect"),
-K("pcie", "bw", T_BYTERATE, pcie_bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth per direction"),
-K("pcie", "lat", T_TIME, pcie_lat, "250ns", 0, 1e-4, "ns", "PCIe one-way latency"),
-K("nic", "node", T_INT, nic_node, "0", 0, 7, "", "socket whose PCIe root the NIC hangs off"),
-K("nic", "line_rate", T_BITRATE, line_rate, "100Gbps", 1e6, 1e13, "bps", "link speed"),
-K("nic", "max_pps", T_PKTRATE, nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets per second the NIC delivers to one queue"),
-K("nic", "buffer", T_SIZE, nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer, holding what the DMA has not moved over PCIe yet: a packet that finds it full is dropped"),
-K("nic", "rx_ring", T_INT, rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
-K("nic", "tx_ring", T_INT, tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
-K("nic", "irq_delay", T_TIME, irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
-K("driver", "budget", T_INT, budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
-K("driver", "page_cache", T_INT, page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
-K("cost", "rx_pkt", T_REAL, c_rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
-K("cost", "xdp", T_REAL, c_xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
-K("cost", "tx_pkt", T_REAL, c_tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),
-K("cost", "stack", T_REAL, c_stack, "1000", 0, 1e7, "cycles", "skb, GRO, IP and TCP receive per packet (free: calibrate)"),
-K("cost", "recv", T_REAL, c_recv, "50", 0, 1e7, "cycles", "recvmsg per packet, skb free included"),
-K("cost", "copy", T_REAL, c_copy, "8", 0, 1e5, "cycles", "copy to the reader per 64-byte line, on top of its memory stalls"),
-K("cost", "poll", T_REAL, c_poll, "300", 0, 1e7, "cycles", "per NAPI poll"),
-K("cost", "pp_fast", T_REAL, c_pp_fast, "19", 0, 1e6, "cycles", "page_pool cache alloc or put"),
-K("cost", "pp_ring", T_REAL, c_pp_ring, "54", 0, 1e6, "cycles", "page_pool ptr_ring produce or consume"),
-K("cost", "page_alloc", T_REAL, c_page_alloc, "120", 0, 1e6, "cycles", "page allocator, one page"),
-K("cost", "page_free", T_REAL, c_page_free, "100", 0, 1e6, "cycles", "page allocator free, one page"),
-K("cost", "dma_map", T_REAL, c_dma_map, "30", 0, 1e6, "cycles", "dma map + unmap of a page"),
-K("cost", "doorbell", T_REAL, c_doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
-K("model", "hide_stream", T_TIME, hide_stream, "60ns", 0, 1e-5, "ns", "latency of a ring read (CQE) the hardware prefetchers hide"),
-K("model", "hide_random", T_TIME, hide_random, "20ns", 0, 1e-5, "ns", "latency of a packet or struct page read the driver's prefetch hides"),
-K("model", "store_exposure", T_REAL, store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
-K("model", "copy_mlp", T_REAL, copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers)"),
-K("model", "jitter", T_REAL, jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-K("case", "workload", T_WORKLOAD, workload, "xdp_drop", 0, 1, "", "xdp_drop, xdp_tx, or tcp (a stream read on the NAPI CPU; rate in Gbps of payload)"),
-K("case", "pkt_size", T_SIZE, pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
-K("case", "rate", T_PKTRATE, rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
-K("case", "queues", T_INT, queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
-K("case", "irq_cpus", T_INT, irq_cpus, "0", 0, 64, "", "CPUs the queues spread over, round robin (0: one CPU a queue)"),
-K("case", "irq_cpu", T_INT, irq_cpu, "0", 0, 511, "", "CPU running queue 0's NAPI at the start (node = cpu / cores)"),
-K("case", "migrate_at", T_TIME, migrate_at, "-1", -1, 3600, "s", "when the irq moves (negative: never)"),
-K("case", "migrate_cpu", T_INT, migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
-K("case", "warmup", T_TIME, warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
-K("case", "duration", T_TIME, duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
-K("case", "sample", T_TIME, sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples"),
-K("case", "policies", T_POLICIES, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
-K("case", "measured", T_MEASURED, measured, "", 0, 0, "Mpps", "measured rates: POLICY:VALUE ..."),
-K("calibrate", "free", T_TEXT, calib_free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
-K("calibrate", "cases", T_TEXT, calib_cases, "", 0, 0, "", "the cases they are fitted on (their measured figures)"),
-K("calibrate", "tolerance", T_REAL, tolerance, "25", 0, 1000, "%", "largest error ppsim validate accepts"),
+K("cpu", "sockets", S_INT, U_NONE, sim.mem.sockets, "2", 1, 8, "", "NUMA nodes, one socket each"),
+K("cpu", "cores", S_INT, U_NONE, sim.mem.cores, "6", 1, 64, "", "cores per socket"),
+K("cpu", "freq", S_DOUBLE, U_FREQ, sim.hw.freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock"),
+K("cache", "l2_size", S_U64, U_SIZE, sim.mem.l2_size, "256K", 4096, 1 << 30, "B", "private cache per core (L1 is folded in)"),
+K("cache", "l2_ways", S_INT, U_NONE, sim.mem.l2_ways, "8", 1, 64, "", "its associativity"),
+K("cache", "l2_lat", S_DOUBLE, U_TIME, sim.mem.l2_lat, "7ns", 0, 1e-6, "ns", "private cache hit"),
+K("cache", "llc_size", S_U64, U_SIZE, sim.mem.llc_size, "15M", 65536, 1ull << 36, "B", "shared last-level cache per socket"),
+K("cache", "llc_ways", S_INT, U_NONE, sim.mem.llc_ways, "20", 2, 64, "", "its associativity"),
+K("cache", "ddio_ways", S_INT, U_NONE, sim.mem.ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into (0 = no DDIO)"),
+K("cache", "llc_lat", S_DOUBLE, U_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit"),
+K("cache", "rllc_lat", S_DOUBLE, U_TIME, sim.mem.rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),
+K("mem", "dram_lat", S_DOUBLE, U_TIME, sim.mem.dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
+K("mem", "rdram_lat", S_DOUBLE, U_TIME, sim.mem.rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),
+K("mem", "bw", S_DOUBLE, U_BYTERATE, sim.hw.mem_bw, "50GB/s", 1e8, 1e13, "B/s", "memory bandwidth per node"),
+K("mem", "pages", S_U32, U_NONE, sim.mm.pages_per_node, "65536", 256, 1 << 22, "", "order-0 pages per node the model manages (16 GiB at most)"),
+K("qpi", "bw", S_DOUBLE, U_BYTERATE, sim.hw.qpi_bw, "12.8GB/s", 1e8, 1e13, "B/s", "interconnect bandwidth per direction"),
+K("qpi", "lat", S_DOUBLE, U_TIME, sim.mem.qpi_lat, "40ns", 0, 1e-5, "ns", "one crossing of the interconnect"),
+K("pcie", "bw", S_DOUBLE, U_BYTERATE, sim.hw.pcie_bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth per direction"),
+K("pcie", "lat", S_DOUBLE, U_TIME, sim.hw.pcie_lat, "250ns", 0, 1e-4, "ns", "PCIe one-way latency"),
+K("nic", "node", S_INT, U_NONE, sim.mem.nic_node, "0", 0, 7, "", "socket whose PCIe root the NIC hangs off"),
+K("nic", "line_rate", S_DOUBLE, U_BITRATE, sim.hw.line_rate, "100Gbps", 1e6, 1e13, "bps", "link speed"),
+K("nic", "max_pps", S_DOUBLE, U_PKTRATE, sim.hw.nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets per second the NIC delivers to one queue"),
+K("nic", "buffer", S_DOUBLE, U_SIZE, sim.hw.nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer, holding what the DMA has not moved over PCIe yet: a packet that finds it full is dropped"),
+K("nic", "rx_ring", S_INT, U_NONE, sim.rxq.rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
+K("nic", "tx_ring", S_INT, U_NONE, sim.rxq.tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
+K("nic", "irq_delay", S_DOUBLE, U_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
+K("driver", "budget", S_INT, U_NONE, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
+K("driver", "page_cache", S_INT, U_NONE, sim.rxq.page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
+K("cost", "rx_pkt", S_DOUBLE, U_NONE, sim.rxq.cost.rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
+K("cost", "xdp", S_DOUBLE, U_NONE, sim.rxq.cost.xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
+K("cost", "tx_pkt", S_DOUBLE, U_NONE, sim.rxq.cost.tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),
+K("cost", "stack", S_DOUBLE, U_NONE, sim.rxq.tcp.c_stack, "1000", 0, 1e7, "cycles", "skb, GRO, IP and TCP receive per packet (free: calibrate)"),
+K("cost", "recv", S_DOUBLE, U_NONE, sim.rxq.tcp.c_recv, "50", 0, 1e7, "cycles", "recvmsg per packet, skb free included"),
+K("cost", "copy", S_DOUBLE, U_NONE, sim.rxq.tcp.c_copy, "8", 0, 1e5, "cycles", "copy to the reader per 64-byte line, on top of its memory stalls"),
+K("cost", "poll", S_DOUBLE, U_NONE, sim.rxq.cost.poll, "300", 0, 1e7, "cycles", "per NAPI poll"),
+K("cost", "pp_fast", S_DOUBLE, U_NONE, sim.rxq.cost.pp_fast, "19", 0, 1e6, "cycles", "page_pool cache alloc or put"),
+K("cost", "pp_ring", S_DOUBLE, U_NONE, sim.rxq.cost.pp_ring, "54", 0, 1e6, "cycles", "page_pool ptr_ring produce or consume"),
+K("cost", "page_alloc", S_DOUBLE, U_NONE, sim.rxq.cost.page_alloc, "120", 0, 1e6, "cycles", "page allocator, one page"),
+K("cost", "page_free", S_DOUBLE, U_NONE, sim.rxq.cost.page_free, "100", 0, 1e6, "cycles", "page allocator free, one page"),
+K("cost", "dma_map", S_DOUBLE, U_NONE, sim.rxq.cost.dma_map, "30", 0, 1e6, "cycles", "dma map + unmap of a page"),
+K("cost", "doorbell", S_DOUBLE, U_NONE, sim.rxq.cost.doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
+K("model", "hide_stream", S_DOUBLE, U_TIME, sim.rxq.overlap.hide_stream, "60ns", 0, 1e-5, "ns", "latency of a ring read (CQE) the hardware prefetchers hide"),
+K("model", "hide_random", S_DOUBLE, U_TIME, sim.rxq.overlap.hide_random, "20ns", 0, 1e-5, "ns", "latency of a packet or struct page read the driver's prefetch hides"),
+K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
+K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers)"),
+K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
+K("case", "workload", S_WORKLOAD, U_NONE, sim.rxq.workload, "xdp_drop", 0, 1, "", "xdp_drop, xdp_tx, or tcp (a stream read on the NAPI CPU; rate in Gbps of payload)"),
+K("case", "pkt_size", S_INT, U_SIZE, sim.rxq.pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
+K("case", "rate", S_DOUBLE, U_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
+K("case", "queues", S_INT, U_NONE, sim.load.queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
+K("case", "irq_cpus", S_INT, U_NONE, sim.load.irq_cpus, "0", 0, 64, "", "CPUs the queues spread over, round robin (0: one CPU a queue)"),
+K("case", "irq_cpu", S_INT, U_NONE, sim.load.irq_cpu, "0", 0, 511, "", "CPU running queue 0's NAPI at the start (node = cpu / cores)"),
+K("case", "migrate_at", S_DOUBLE, U_TIME, sim.load.migrate_at, "-1", -1, 3600, "s", "when the irq moves (negative: never)"),
+K("case", "migrate_cpu", S_INT, U_NONE, sim.load.migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
+K("case", "warmup", S_DOUBLE, U_TIME, sim.load.warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
+K("case", "duration", S_DOUBLE, U_TIME, sim.load.duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
+K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples"),
+K("case", "policies", S_POLICIES, U_NONE, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
+K("case", "measured", S_MEASURED, U_NONE, measured, "", 0, 0, "", "measured rates, POLICY:VALUE ..., in the case's unit: Mpps (XDP), Gbps (TCP)"),
+KS("calibrate", "free", S_TEXT, U_NONE, free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
+KS("calibrate", "cases", S_TEXT, U_NONE, cases, "", 0, 0, "", "the cases they are fitted on (their measured figures)"),
+KS("calibrate", "tolerance", S_DOUBLE, U_NONE, tolerance, "25", 0, 1000, "%", "largest error ppsim validate accepts"),
 };
 
 #define NR_KEYS (sizeof(scn_keys) / sizeof(scn_keys[0]))
@@ -130,23 +142,21 @@ static const struct suffix pktrate_sfx[] = {
 	{ "pps", 1 }, { "Kpps", 1e3 }, { "Mpps", 1e6 }, { 0, 0 } };
 static const struct suffix none_sfx[] = { { "", 1 }, { 0, 0 } };
 
-static const struct suffix *suffixes(enum scn_type t)
+static const struct suffix *const suffixes[] = {
+	[U_NONE] = none_sfx, [U_TIME] = time_sfx, [U_SIZE] = size_sfx,
+	[U_FREQ] = freq_sfx, [U_BYTERATE] = byterate_sfx,
+	[U_BITRATE] = bitrate_sfx, [U_PKTRATE] = pktrate_sfx,
+};
+
+static bool is_number(const struct scn_key *k)
 {
-	switch (t) {
-	case T_TIME: return time_sfx;
-	case T_SIZE: return size_sfx;
-	case T_FREQ: return freq_sfx;
-	case T_BYTERATE: return byterate_sfx;
-	case T_BITRATE: return bitrate_sfx;
-	case T_PKTRATE: return pktrate_sfx;
-	default: return none_sfx;
-	}
+	return k->store <= S_DOUBLE;
 }
 
 static int parse_number(const struct scn_key *k, const char *text, double *v,
 			char *why, size_t len)
 {
-	const struct suffix *sfx = suffixes(k->type);
+	const struct suffix *sfx = suffixes[k->kind];
 	const char *unit;
 	char *end;
 
@@ -168,15 +178,15 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 		snprintf(why, len, "'%s': unknown unit '%s'", text, end);
 		return -1;
 	}
-	if (k->type == T_INT && *v != floor(*v)) {
+	if (k->store != S_DOUBLE && *v != floor(*v)) {
 		snprintf(why, len, "'%s' is not a whole number", text);
 		return -1;
 	}
 	if (*v < k->min || *v > k->max) {
 		snprintf(why, len, "%s is out of range [%.10g, %.10g]%s%s", text,
 			 k->min, k->max, *k->unit ? " " : "",
-			 *k->unit && k->type != T_TIME ? k->unit :
-			 k->type == T_TIME ? "s" : "");
+			 *k->unit && k->kind != U_TIME ? k->unit :
+			 k->kind == U_TIME ? "s" : "");
 		return -1;
 	}
 	return 0;
@@ -254,42 +264,41 @@ static int parse_measured(struct scn_case *c, const char *text,
 	return 0;
 }
 
-static bool is_int_field(const struct scn_key *k)
+/* Where key k is kept: in the case, or in the scenario's [calibrate]. */
+static void *field_of(const struct scn_key *k, struct scn_case *c,
+		      struct scn_calibrate *cal)
 {
-	return k->type == T_INT ||
-	       k->offset == offsetof(struct scn_case, pkt_size);
+	return (char *)(k->in_scenario ? (void *)cal : (void *)c) + k->offset;
 }
 
-/* Sets one key of a case from its text; on error, why says what. */
-static int set_value(struct scn_case *c, const struct scn_key *k,
-		     const char *text, const struct pp_policy *const *set,
-		     char *why, size_t len)
+/* Sets one key from its text; on error, why says what. */
+static int set_value(struct scn_case *c, struct scn_calibrate *cal,
+		     const struct scn_key *k, const char *text,
+		     const struct pp_policy *const *set, char *why,
+		     size_t len)
 {
-	void *field = (char *)c + k->offset;
+	void *field = field_of(k, c, cal);
 	double v;
 
-	switch (k->type) {
-	case T_WORKLOAD:
+	switch (k->store) {
+	case S_WORKLOAD:
 		if (!strcmp(text, "xdp_drop"))
-			*(enum scn_workload *)field = SCN_XDP_DROP;
+			*(enum rxq_workload *)field = RXQ_XDP_DROP;
 		else if (!strcmp(text, "xdp_tx"))
-			*(enum scn_workload *)field = SCN_XDP_TX;
+			*(enum rxq_workload *)field = RXQ_XDP_TX;
 		else if (!strcmp(text, "tcp"))
-			*(enum scn_workload *)field = SCN_TCP;
+			*(enum rxq_workload *)field = RXQ_TCP;
 		else {
 			snprintf(why, len, "'%s': expected xdp_drop, xdp_tx or "
 				 "tcp", text);
 			return -1;
 		}
-		snprintf(c->metric_unit, sizeof(c->metric_unit), "%s",
-			 *(enum scn_workload *)field == SCN_TCP ? "Gbps"
-								 : "Mpps");
 		return 0;
-	case T_POLICIES:
+	case S_POLICIES:
 		return parse_policies(c, text, set, why, len);
-	case T_MEASURED:
+	case S_MEASURED:
 		return parse_measured(c, text, set, why, len);
-	case T_TEXT:
+	case S_TEXT:
 		if (strlen(text) >= SCN_TEXT_MAX) {
 			snprintf(why, len, "longer than %d characters",
 				 SCN_TEXT_MAX - 1);
@@ -302,10 +311,12 @@ static int set_value(struct scn_case *c, const struct scn_key *k,
 	}
 	if (parse_number(k, text, &v, why, len))
 		return -1;
-	if (is_int_field(k))
-		*(int *)field = (int)v;
-	else
-		*(double *)field = v;
+	switch (k->store) {
+	case S_INT: *(int *)field = (int)v; break;
+	case S_U32: *(uint32_t *)field = (uint32_t)v; break;
+	case S_U64: *(uint64_t *)field = (uint64_t)v; break;
+	default: *(double *)field = v; break;
+	}
 	return 0;
 }
 
@@ -386,10 +397,15 @@ int scn_case_get(const struct scn_case *c, const char *key, double *v)
 	const struct scn_key *k = find_dotted(key);
 	const void *field;
 
-	if (!k || k->type >= T_WORKLOAD)
+	if (!k || !is_number(k) || k->in_scenario)
 		return -1;
 	field = (const char *)c + k->offset;
-	*v = is_int_field(k) ? *(const int *)field : *(const double *)field;
+	switch (k->store) {
+	case S_INT: *v = *(const int *)field; break;
+	case S_U32: *v = *(const uint32_t *)field; break;
+	case S_U64: *v = (double)*(const uint64_t *)field; break;
+	default: *v = *(const double *)field; break;
+	}
 	return 0;
 }
 
@@ -398,11 +414,11 @@ int scn_case_set(struct scn_case *c, const char *key, const char *value,
 {
 	const struct scn_key *k = find_dotted(key);
 
-	if (!k || k->type >= T_WORKLOAD) {
+	if (!k || !is_number(k) || k->in_scenario) {
 		snprintf(why, len, "unknown numeric key '%s'", key);
 		return -1;
 	}
-	return set_value(c, k, value, NULL, why, len);
+	return set_value(c, NULL, k, value, NULL, why, len);
 }
 
 /* ---- reading files ---- */
@@ -685,7 +701,7 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 	if (dot && !strcmp(section, "case")) {
 		snprintf(hw, sizeof(hw), "%.*s", (int)(dot - a->key), a->key);
 		k = find_key(hw, dot + 1);
-		if (k && strcmp(hw, "case")) {
+		if (k && strcmp(hw, "case") && !k->in_scenario) {
 			section = k->section;
 			goto found;
 		}
@@ -715,7 +731,8 @@ found:
 		}
 		return -1;
 	}
-	if (set_value(c, k, a->value, ld->policies, why, sizeof(why))) {
+	if (set_value(c, &ld->scn->calibrate, k, a->value, ld->policies, why,
+		      sizeof(why))) {
 		error_at(ld, a->file, a->line, "%s: %s", a->key, why);
 		return -1;
 	}
@@ -765,44 +782,49 @@ static bool is_pow2(int v)
 static bool validate(struct loader *ld, struct scn_case *c,
 		     const struct origin *org)
 {
-	int cpus = c->sockets * c->cores;
+	const struct mem_config *m = &c->sim.mem;
+	const struct rxq_config *q = &c->sim.rxq;
+	const struct sim_load *l = &c->sim.load;
+	int cpus = m->sockets * m->cores, n = sim_queue_cpus(&c->sim);
 	bool ok = true;
 
-	CHECK(c->irq_cpu < cpus, "case.irq_cpu", "irq_cpu %d does not exist: "
-	      "the machine has %d CPUs (%d sockets x %d cores)", c->irq_cpu,
-	      cpus, c->sockets, c->cores);
-	CHECK(c->migrate_at < 0 || c->migrate_cpu < cpus, "case.migrate_cpu",
+	CHECK(l->irq_cpu < cpus, "case.irq_cpu", "irq_cpu %d does not exist: "
+	      "the machine has %d CPUs (%d sockets x %d cores)", l->irq_cpu,
+	      cpus, m->sockets, m->cores);
+	CHECK(l->migrate_at < 0 || l->migrate_cpu < cpus, "case.migrate_cpu",
 	      "migrate_cpu %d does not exist: the machine has %d CPUs",
-	      c->migrate_cpu, cpus);
-	CHECK(c->irq_cpu + scn_queue_cpus(c) <= cpus &&
-	      (c->migrate_at < 0 || c->migrate_cpu + scn_queue_cpus(c) <= cpus),
+	      l->migrate_cpu, cpus);
+	CHECK(l->irq_cpu + n <= cpus &&
+	      (l->migrate_at < 0 || l->migrate_cpu + n <= cpus),
 	      "case.queues", "%d queues, one CPU each from CPU %d, do not fit "
-	      "the machine's %d CPUs", scn_queue_cpus(c),
-	      c->irq_cpu > c->migrate_cpu || c->migrate_at < 0 ? c->irq_cpu
-							       : c->migrate_cpu,
+	      "the machine's %d CPUs", n,
+	      l->irq_cpu > l->migrate_cpu || l->migrate_at < 0 ? l->irq_cpu
+							       : l->migrate_cpu,
 	      cpus);
-	CHECK(c->nic_node < c->sockets, "nic.node", "nic.node %d does not "
-	      "exist: the machine has %d sockets", c->nic_node, c->sockets);
-	CHECK(c->ddio_ways < c->llc_ways, "cache.ddio_ways", "ddio_ways %d "
-	      "must be below llc_ways %d", c->ddio_ways, c->llc_ways);
-	CHECK(fmod(c->llc_size, 64.0 * c->llc_ways) == 0, "cache.llc_size",
-	      "llc_size must be a multiple of 64 bytes x llc_ways");
-	CHECK(fmod(c->l2_size, 64.0 * c->l2_ways) == 0, "cache.l2_size",
-	      "l2_size must be a multiple of 64 bytes x l2_ways");
-	CHECK(c->workload != SCN_TCP || c->pkt_size > TCP_HEADERS,
+	CHECK(m->nic_node < m->sockets, "nic.node", "nic.node %d does not "
+	      "exist: the machine has %d sockets", m->nic_node, m->sockets);
+	CHECK(m->ddio_ways < m->llc_ways, "cache.ddio_ways", "ddio_ways %d "
+	      "must be below llc_ways %d", m->ddio_ways, m->llc_ways);
+	CHECK(m->llc_size % (64u * (unsigned)m->llc_ways) == 0,
+	      "cache.llc_size", "llc_size must be a multiple of 64 bytes x "
+	      "llc_ways");
+	CHECK(m->l2_size % (64u * (unsigned)m->l2_ways) == 0,
+	      "cache.l2_size", "l2_size must be a multiple of 64 bytes x "
+	      "l2_ways");
+	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
-	      "(IP and TCP headers take %d)", c->pkt_size, TCP_HEADERS);
-	CHECK(is_pow2(c->rx_ring), "nic.rx_ring", "rx_ring %d is not a power "
-	      "of 2", c->rx_ring);
-	CHECK(is_pow2(c->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "
-	      "of 2", c->tx_ring);
+	      "(IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
+	CHECK(is_pow2(q->rx_ring), "nic.rx_ring", "rx_ring %d is not a power "
+	      "of 2", q->rx_ring);
+	CHECK(is_pow2(q->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "
+	      "of 2", q->tx_ring);
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
 	 * the tx ring may all sit on one node, clear of its watermarks */
-	CHECK((2 * c->rx_ring + c->tx_ring + 256 + c->page_cache) *
-	      c->queues <= c->pages / 2, "mem.pages",
-	      "%d pages per node cannot hold %d rx ring(s) of %d pages with "
+	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache) *
+	      l->queues <= c->sim.mm.pages_per_node / 2, "mem.pages",
+	      "%u pages per node cannot hold %d rx ring(s) of %d pages with "
 	      "their page_pool: raise mem.pages or lower nic.rx_ring",
-	      c->pages, c->queues, c->rx_ring);
+	      c->sim.mm.pages_per_node, l->queues, q->rx_ring);
 	for (int i = 0; i < c->nr_measured; i++) {
 		bool found = false;
 
@@ -844,7 +866,7 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 	return ok;
 }
 
-static void set_defaults(struct scn_case *c,
+static void set_defaults(struct scn_case *c, struct scn_calibrate *cal,
 			 const struct pp_policy *const *policies)
 {
 	char why[200];
@@ -852,13 +874,12 @@ static void set_defaults(struct scn_case *c,
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (*scn_keys[i].def &&
-		    set_value(c, &scn_keys[i], scn_keys[i].def, policies, why,
-			      sizeof(why))) {
+		    set_value(c, cal, &scn_keys[i], scn_keys[i].def, policies,
+			      why, sizeof(why))) {
 			fprintf(stderr, "ppsim: bad default for %s.%s: %s\n",
 				scn_keys[i].section, scn_keys[i].name, why);
 			abort();
 		}
-	snprintf(c->metric_unit, sizeof(c->metric_unit), "Mpps");
 }
 
 static struct scn_sweep *sweep_named(struct scenario *scn, const char *name)
@@ -920,7 +941,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 	struct origin base_org[NR_KEYS] = { { 0, 0 } };
 	struct scn_case base;
 
-	set_defaults(&base, ld->policies);
+	set_defaults(&base, &scn->calibrate, ld->policies);
 	for (int i = 0; i < ld->nr_as; i++)
 		if (strncmp(ld->as[i].section, "case ", 5) &&
 		    strncmp(ld->as[i].section, "sweep ", 6))

@@ -34,6 +34,7 @@ struct trace {
 	const struct pp_policy *pol;
 	struct mm *mm;
 	struct kctx ctx;
+	struct kctx *prev;	/* the context before the machine's */
 	struct pp_pool *pool;
 	bool destroyed;		/* page_pool_destroy() was called */
 	struct trace_page *pages;	/* by name: pages[0] is p1 */
@@ -325,7 +326,7 @@ static int machine_create(struct trace *t, int nodes, u32 pages, u32 min,
 	}
 	t->ctx = (struct kctx){ .mm = t->mm, .cpu = 0, .node = 0,
 				.softirq = true };
-	kctx_cur = &t->ctx;
+	t->prev = kctx_enter(&t->ctx);
 	t->name_of = calloc((size_t)nodes * pages, sizeof(*t->name_of));
 	t->held = calloc((size_t)nodes * pages, sizeof(*t->held));
 	if (!t->name_of || !t->held) {
@@ -671,14 +672,16 @@ static int run_op(struct trace *t, const struct trace_op *op)
 /*
  * Every page the machine handed out is in the pool (cache or ring) or held
  * by the trace; and a live pool's inflight count (hold - release) is what
- * it holds plus what it handed to the trace.
+ * it holds plus what it handed to the trace (pp_check_pages, as every run
+ * of the model ends).
  */
 static int check_accounting(struct trace *t)
 {
 	struct pp_contents c = { 0, 0 };
+	struct pp_account pool;
 	u64 allocated = 0, freed = 0;
 	u32 pool_refs = 0;
-	char why[160];
+	char why[200];
 
 	for (u32 i = 0; i < t->nr_held; i++)
 		pool_refs += t->pages[t->held[i] - 1].pool_ref;
@@ -693,32 +696,15 @@ static int check_accounting(struct trace *t)
 		(unsigned long long)allocated, (unsigned long long)freed,
 		(unsigned long long)(allocated - freed), c.cached, c.ring,
 		t->nr_held);
-	if (mm_check(t->mm, why, sizeof(why))) {
+	/* the trace's pages still of the pool, and those it alone holds */
+	pool = (struct pp_account){ t->pol, t->pool, pool_refs };
+	if (pp_check_pages(t->mm, &pool, t->pool ? 1 : 0,
+			   t->nr_held - (t->pool ? pool_refs : 0), why,
+			   sizeof(why))) {
 		fprintf(t->out, " VIOLATED\n");
-		fprintf(stderr, "%s: page accounting violated: %s\n",
-			t->name, why);
+		fprintf(stderr, "%s: page accounting violated: %s\n", t->name,
+			why);
 		return 1;
-	}
-	if (allocated - freed != (u64)c.cached + c.ring + t->nr_held) {
-		fprintf(t->out, " VIOLATED\n");
-		fprintf(stderr, "%s: page accounting violated: %llu pages "
-			"out, %u in the pool, %u held by the trace\n", t->name,
-			(unsigned long long)(allocated - freed),
-			c.cached + c.ring, t->nr_held);
-		return 1;
-	}
-	if (t->pool) {
-		struct pp_stats s;
-
-		t->pol->stats(t->pool, &s);
-		if ((u32)pp_inflight(&s) != c.cached + c.ring + pool_refs) {
-			fprintf(t->out, " VIOLATED\n");
-			fprintf(stderr, "%s: inflight %d (hold %u - release "
-				"%u) != %u in the pool + %u handed out\n",
-				t->name, pp_inflight(&s), s.hold, s.release,
-				c.cached + c.ring, pool_refs);
-			return 1;
-		}
 	}
 	fprintf(t->out, " ok\n");
 	return 0;
@@ -732,7 +718,8 @@ static void trace_free(struct trace *t)
 	free(t->name_of);
 	free(t->held);
 	mm_destroy(t->mm);
-	kctx_cur = NULL;
+	if (t->mm)
+		kctx_leave(t->prev);
 }
 
 int trace_run(FILE *in, const char *name, const struct pp_policy *pol,

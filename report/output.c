@@ -53,7 +53,7 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		bool is_rate = m == 0;
 
 		fprintf(f, "%s%s,%s,%s,%s", prefix, row->c->name, row->policy->name,
-			rep_metrics[m].name, is_rate ? row->c->metric_unit
+			rep_metrics[m].name, is_rate ? sim_rate_unit(&row->c->sim)
 						 : rep_metrics[m].unit);
 		csv_num(f, fg.mean);
 		csv_num(f, fg.ci95);
@@ -99,7 +99,7 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 			struct rep_figure fg = rep_figure(row, reps, m);
 
 			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
-				rep_metrics[m].name, m == 0 ? row->c->metric_unit
+				rep_metrics[m].name, m == 0 ? sim_rate_unit(&row->c->sim)
 						       : rep_metrics[m].unit);
 			json_num(f, "value", fg.mean, false);
 			json_num(f, "ci95", fg.ci95, m != 0);
@@ -148,7 +148,7 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		fprintf(f, "%-12s %-6s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
 			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
 			row->c->name, row->policy->name, rate.mean,
-			row->c->metric_unit, ci, meas, err,
+			sim_rate_unit(&row->c->sim), ci, meas, err,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
 			rep_figure(row, reps, REP_IDLE).mean,
@@ -215,8 +215,8 @@ const char *rep_rate_label(const struct rep_row *rows, int nr_rows)
 	bool mpps = false, gbps = false;
 
 	for (int i = 0; i < nr_rows; i++) {
-		mpps |= !strcmp(rows[i].c->metric_unit, "Mpps");
-		gbps |= !strcmp(rows[i].c->metric_unit, "Gbps");
+		mpps |= !strcmp(sim_rate_unit(&rows[i].c->sim), "Mpps");
+		gbps |= !strcmp(sim_rate_unit(&rows[i].c->sim), "Gbps");
 	}
 	return mpps && gbps ? "rate (Mpps for XDP, Gbps of payload for TCP)"
 	       : gbps ? "TCP payload rate (Gbps)" : "packet rate (Mpps)";

@@ -42,7 +42,7 @@ int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
 
 			j->row = &rows[started / reps];
 			j->rep = started % reps;
-			j->pid = sim_start(j->row->c, j->row->policy,
+			j->pid = sim_start(&j->row->c->sim, j->row->policy,
 					   seed + (unsigned long)j->rep, &j->fd);
 			if (j->pid < 0) {
 				fprintf(stderr, "ppsim: fork: %s\n",

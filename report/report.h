@@ -11,7 +11,7 @@
 #define PPSIM_REPORT_H
 
 #include <stdio.h>
-#include "../engine/sim.h"
+#include "../input/scenario.h"
 
 #define REP_MAX_REPS	100
 

@@ -4,9 +4,10 @@
  * Kernel-shaped code asks "which node am I on?" (numa_mem_id()) and "am I
  * serving softirq?" without naming a machine or a CPU.  The shim answers
  * from kctx_cur, the context of the CPU that is running: the one piece of
- * global mutable state in ppsim.  Whoever runs kernel code on a simulated
- * CPU (the trace runner, a NAPI actor) points kctx_cur at that CPU's
- * context first and does not yield until the kernel code returns.
+ * global mutable state in ppsim, written only here.  Whoever runs kernel
+ * code on a simulated CPU (a NAPI poll, the opening of a channel, the trace
+ * runner) enters that CPU's context with kctx_enter(), does not yield
+ * until the kernel code returns, and leaves it with kctx_leave().
  */
 #ifndef PPSIM_KERNEL_H
 #define PPSIM_KERNEL_H
@@ -49,6 +50,21 @@ struct kctx {
 };
 
 extern struct kctx *kctx_cur;
+
+/* Makes ctx the running context; returns the one it replaced, for
+ * kctx_leave(). */
+static inline struct kctx *kctx_enter(struct kctx *ctx)
+{
+	struct kctx *prev = kctx_cur;
+
+	kctx_cur = ctx;
+	return prev;
+}
+
+static inline void kctx_leave(struct kctx *prev)
+{
+	kctx_cur = prev;
+}
 
 static inline int numa_mem_id(void)
 {

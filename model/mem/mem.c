@@ -152,7 +152,7 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	int cores = cfg->sockets * cfg->cores;
 
 	if (cfg->sockets < 1 || cfg->sockets > MEM_MAX_SOCKETS ||
-	    cfg->nic_socket < 0 || cfg->nic_socket >= cfg->sockets ||
+	    cfg->nic_node < 0 || cfg->nic_node >= cfg->sockets ||
 	    cores > UINT16_MAX - 1) {
 		*err = "impossible topology";
 		return NULL;
@@ -179,7 +179,7 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		if (cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways))
 			goto nomem;
 	for (int c = 0; c < cores; c++)
-		if (cache_init(&m->priv[c], cfg->priv_size, cfg->priv_ways))
+		if (cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways))
 			goto nomem;
 	return m;
 nomem:
@@ -373,9 +373,9 @@ static enum mem_place place_of(const struct mem *m, int core, uint32_t line)
 static double latency(const struct mem *m, enum mem_place p)
 {
 	switch (p) {
-	case MEM_PRIV: return m->cfg.priv_lat;
+	case MEM_PRIV: return m->cfg.l2_lat;
 	case MEM_LLC: return m->cfg.llc_lat;
-	case MEM_RCACHE: return m->cfg.rcache_lat;
+	case MEM_RCACHE: return m->cfg.rllc_lat;
 	case MEM_DRAM: return m->cfg.dram_lat;
 	default: return m->cfg.rdram_lat;
 	}
@@ -445,7 +445,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 
 	if (again(m, core, line)) {
 		m->st.cpu_reads[m->lines[line].kind][MEM_PRIV]++;
-		return m->cfg.priv_lat;
+		return m->cfg.l2_lat;
 	}
 	state(m, line);
 	mind_clocks(m);
@@ -467,7 +467,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 
 	if (again(m, core, line) && m->last_wrote) {
 		m->st.cpu_writes[ln->kind][MEM_PRIV]++;
-		return m->cfg.priv_lat;
+		return m->cfg.l2_lat;
 	}
 	remember(m, core, line, true);
 	mind_clocks(m);
@@ -495,7 +495,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 double mem_nic_write(struct mem *m, uint32_t line)
 {
 	struct mem_line *ln = state(m, line);
-	int n = m->cfg.nic_socket;
+	int n = m->cfg.nic_node;
 	double extra = 0;
 
 	m->st.nic_writes[ln->kind]++;
@@ -533,11 +533,11 @@ double mem_nic_write(struct mem *m, uint32_t line)
 double mem_nic_read(struct mem *m, uint32_t line)
 {
 	const struct mem_line *ln = state(m, line);
-	int n = m->cfg.nic_socket;
+	int n = m->cfg.nic_node;
 
 	if (ln->dirty && ln->dirty != n + 1) {
 		m->st.qpi_bytes[n] += MEM_LINE;
-		return m->cfg.rcache_lat;
+		return m->cfg.rllc_lat;
 	}
 	if (ln->llc & (1u << n))
 		return m->cfg.llc_lat;
@@ -560,7 +560,7 @@ void mem_set_clock(struct mem *m, uint32_t clock)
 
 double mem_hit_latency(const struct mem *m)
 {
-	return m->cfg.priv_lat;
+	return m->cfg.l2_lat;
 }
 
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
@@ -576,3 +576,14 @@ const struct mem_stats *mem_stats(const struct mem *m)
 	return &m->st;
 }
 
+const struct mem_config *mem_config(const struct mem *m)
+{
+	return &m->cfg;
+}
+
+void mem_work_init(struct mem_work *w, struct mem *m,
+		   const struct mem_overlap *ov, int core)
+{
+	*w = (struct mem_work){ .m = m, .ov = ov, .core = core,
+				.hit = mem_hit_latency(m) };
+}

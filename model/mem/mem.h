@@ -48,21 +48,23 @@ enum mem_place {
 	MEM_NR_PLACES,
 };
 
+/* The machine's caches and memory: the [cpu], [cache] and [mem] keys of a
+ * scenario point into it (input/scenario.c). */
 struct mem_config {
-	int sockets;
+	int sockets;		/* NUMA nodes, one socket each */
 	int cores;		/* per socket */
-	uint64_t priv_size;	/* bytes per core */
-	int priv_ways;
+	uint64_t l2_size;	/* bytes per core: the private cache (L1 folded in) */
+	int l2_ways;
+	double l2_lat;		/* s, a private hit */
 	uint64_t llc_size;	/* bytes per socket */
 	int llc_ways;
 	int ddio_ways;		/* 0: DMA writes go to DRAM */
-	int nic_socket;
-	double priv_lat;	/* s */
-	double llc_lat;		/* s */
-	double rcache_lat;	/* s */
+	double llc_lat;		/* s, a local LLC hit */
+	double rllc_lat;	/* s, a line held in the other socket's caches */
 	double dram_lat;	/* s */
 	double rdram_lat;	/* s */
-	double qpi_lat;		/* s, one crossing */
+	double qpi_lat;		/* s, one crossing of the interconnect */
+	int nic_node;		/* the socket whose PCIe root the NIC hangs off */
 };
 
 /* Counters: accesses by kind and place, and the bytes each path moved. */
@@ -107,5 +109,74 @@ double mem_hit_latency(const struct mem *m);
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
 
 const struct mem_stats *mem_stats(const struct mem *m);
+const struct mem_config *mem_config(const struct mem *m);
+
+/* How a core overlaps its misses with its work: the [model] keys. */
+struct mem_overlap {
+	double hide_stream;	/* s of a ring read the prefetchers hide */
+	double hide_random;	/* s of a packet or struct page read that the
+				 * driver's prefetch hides */
+	double store_exposure;	/* fraction of a store miss the core waits */
+	double copy_mlp;	/* misses a streaming copy keeps in flight */
+};
+
+/*
+ * One piece of a core's work (a NAPI poll, a read from a socket): the
+ * cycles it spends and how long it waits on memory.  Each access costs its
+ * latency beyond a private hit, less what the overlap hides.
+ */
+struct mem_work {
+	struct mem *m;
+	const struct mem_overlap *ov;
+	int core;
+	double hit;		/* s, a private hit: the floor of every access */
+	double cycles;		/* work */
+	double stall;		/* s waiting on memory */
+};
+
+/* Starts a piece of work on core, with nothing spent yet. */
+void mem_work_init(struct mem_work *w, struct mem *m,
+		   const struct mem_overlap *ov, int core);
+
+/* A read the core waits for beyond what prefetching hid (hide, s). */
+static inline void mem_work_read(struct mem_work *w, uint32_t line,
+				 double hide)
+{
+	double lat = mem_cpu_read(w->m, w->core, line);
+
+	if (lat > w->hit + hide)
+		w->stall += lat - w->hit - hide;
+}
+
+/* A packet or struct page read: the driver prefetched it. */
+static inline void mem_work_read_random(struct mem_work *w, uint32_t line)
+{
+	mem_work_read(w, line, w->ov->hide_random);
+}
+
+/* A ring read (a completion): the hardware prefetchers follow it. */
+static inline void mem_work_read_ring(struct mem_work *w, uint32_t line)
+{
+	mem_work_read(w, line, w->ov->hide_stream);
+}
+
+/* A read that streams with others: the line fill buffers keep copy_mlp
+ * misses in flight, so each costs its latency over copy_mlp. */
+static inline void mem_work_read_stream(struct mem_work *w, uint32_t line)
+{
+	double lat = mem_cpu_read(w->m, w->core, line);
+
+	if (lat > w->hit)
+		w->stall += (lat - w->hit) / w->ov->copy_mlp;
+}
+
+/* A store: the core waits for a fraction of its miss. */
+static inline void mem_work_store(struct mem_work *w, uint32_t line)
+{
+	double lat = mem_cpu_write(w->m, w->core, line);
+
+	if (lat > w->hit)
+		w->stall += (lat - w->hit) * w->ov->store_exposure;
+}
 
 #endif

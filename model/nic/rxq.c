@@ -16,23 +16,23 @@ struct rxq_lines {
 	u32 tx_wqe;		/* XDP SQ: one 64-byte WQE a line */
 	u32 tx_cqe;		/* XDP SQ's CQ */
 	u32 state;		/* pool, rq, cq and doorbell records */
-	u32 user;		/* the reader's buffer */
 };
 
 /* Which state line an operation writes. */
 enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_NR = 20 };
-#define USER_BUF_LINES	1024	/* the reader's 64 KiB buffer */
 
 struct rxq {
 	struct rxq_config cfg;
 	struct mem *m;
 	const struct pp_policy *pol;
 	struct pp_pool *pool;
-	struct kctx *ctx;
+	struct tcp *sk;		/* the socket, for RXQ_TCP */
 	struct rxq_lines l;
 	const struct rxq_pages *pg;	/* the machine's page lines */
 	int pkt_lines;		/* lines of a packet this queue touches */
-	double hit;		/* the cost of a private hit, s */
+	int node;		/* where the channel was opened */
+	int nic_node;
+	double qpi_lat;		/* s, for a remote MMIO doorbell */
 
 	struct page **rx_page;	/* page posted at each rx descriptor */
 	u32 rx_mask;
@@ -53,12 +53,7 @@ struct rxq {
 	struct page **pc;	/* mlx5e page cache: a FIFO */
 	u32 pc_mask, pc_head, pc_tail;
 
-	struct page **sk;	/* the socket's receive queue: skb pages */
-	u32 sk_mask, sk_head, sk_tail;
-	u32 user_line;		/* the reader's buffer, cycled through */
-
-	int core;		/* the polling core, for the page hook */
-	struct rxq_poll *cur;	/* the poll being accounted */
+	struct mem_work *cpu;	/* the work being accounted */
 	struct rxq_stats st;
 };
 
@@ -84,19 +79,22 @@ void rxq_map_pages(struct rxq_pages *pl, struct mem *m, int nodes,
 	}
 }
 
-static void layout(struct rxq *q)
+/* The channel's objects (facts 2.3), and its socket after them. */
+static int layout(struct rxq *q)
 {
 	const struct rxq_config *c = &q->cfg;
 
 	q->pkt_lines = (c->pkt_size + MEM_LINE - 1) / MEM_LINE;
-	q->l.cqe = mem_region(q->m, c->channel_node, MEM_CQE, c->rx_ring);
-	q->l.rx_wqe = mem_region(q->m, c->nic_node, MEM_RX_WQE,
+	q->l.cqe = mem_region(q->m, q->node, MEM_CQE, c->rx_ring);
+	q->l.rx_wqe = mem_region(q->m, q->nic_node, MEM_RX_WQE,
 				 c->rx_ring / WQE_PER_LINE + 1);
-	q->l.tx_wqe = mem_region(q->m, c->nic_node, MEM_TX_WQE, c->tx_ring);
-	q->l.tx_cqe = mem_region(q->m, c->channel_node, MEM_CQE, c->tx_ring);
-	q->l.state = mem_region(q->m, c->channel_node, MEM_STATE, ST_NR);
-	q->l.user = mem_region(q->m, c->channel_node, MEM_STATE,
-			       USER_BUF_LINES);
+	q->l.tx_wqe = mem_region(q->m, q->nic_node, MEM_TX_WQE, c->tx_ring);
+	q->l.tx_cqe = mem_region(q->m, q->node, MEM_CQE, c->tx_ring);
+	q->l.state = mem_region(q->m, q->node, MEM_STATE, ST_NR);
+	/* one poll's packets at most wait in the socket */
+	q->sk = tcp_open(&c->tcp, q->m, q->node, c->pkt_size,
+			 (unsigned int)c->rx_ring);
+	return q->sk ? 0 : -1;
 }
 
 /* The page's index on its node (pfns are numbered node by node). */
@@ -116,45 +114,15 @@ static u32 spage_line(const struct rxq *q, const struct page *page)
 	return q->pg->spage[page->nid] + node_index(q, page);
 }
 
-/* ---- CPU accesses, charged to the poll being run ---- */
-
-/* A read the core waits for beyond what prefetching hid (hide, s). */
-static void cpu_read(struct rxq *q, u32 line, double hide)
-{
-	double lat = mem_cpu_read(q->m, q->core, line);
-
-	if (q->cur && lat > q->hit + hide)
-		q->cur->stall += lat - q->hit - hide;
-}
-
-static void cpu_store(struct rxq *q, u32 line)
-{
-	double lat = mem_cpu_write(q->m, q->core, line);
-
-	if (q->cur && lat > q->hit)
-		q->cur->stall += (lat - q->hit) * q->cfg.store_exposure;
-}
-
-/* A read that streams with others: the line fill buffers keep mlp misses
- * in flight, so each costs its latency over mlp. */
-static void cpu_read_streaming(struct rxq *q, u32 line, double mlp)
-{
-	double lat = mem_cpu_read(q->m, q->core, line);
-
-	if (q->cur && lat > q->hit)
-		q->cur->stall += (lat - q->hit) / mlp;
-}
-
 /* The page allocator at work for this CPU: its cycles, and the struct
  * page it writes, for every page it gives or takes back. */
 static void page_hook(void *arg, struct page *page, bool alloc)
 {
 	struct rxq *q = arg;
 
-	if (q->cur)
-		q->cur->cycles += alloc ? q->cfg.c_page_alloc
-					: q->cfg.c_page_free;
-	cpu_store(q, spage_line(q, page));
+	q->cpu->cycles += alloc ? q->cfg.cost.page_alloc
+				: q->cfg.cost.page_free;
+	mem_work_store(q->cpu, spage_line(q, page));
 }
 
 /* ---- pages in and out of the driver ---- */
@@ -172,7 +140,7 @@ static bool cache_put(struct rxq *q, struct page *page)
 		return false;
 	}
 	q->pc[q->pc_tail++ & q->pc_mask] = page;
-	q->cur->cycles += q->cfg.c_pp_fast;	/* as cheap as page_pool's */
+	q->cpu->cycles += q->cfg.cost.pp_fast;	/* as cheap as page_pool's */
 	return true;
 }
 
@@ -186,25 +154,25 @@ static struct page *cache_get(struct rxq *q)
 		return NULL;
 	}
 	page = q->pc[q->pc_head & q->pc_mask];
-	cpu_read(q, spage_line(q, page), q->cfg.hide_random);
+	mem_work_read_random(q->cpu, spage_line(q, page));
 	if (page_ref_count(page) != 1) {
 		q->st.cache_busy++;
 		return NULL;
 	}
 	q->pc_head++;
 	q->st.cache_reuse++;
-	if (q->cur)	/* and dma_sync_single_for_device(), a no-op here */
-		q->cur->cycles += q->cfg.c_pp_fast;
+	/* and dma_sync_single_for_device(), a no-op here */
+	q->cpu->cycles += q->cfg.cost.pp_fast;
 	return page;
 }
 
 /* mlx5e_page_release(rq, di, recycle = true) */
 static void release_page(struct rxq *q, struct page *page)
 {
-	cpu_read(q, spage_line(q, page), q->cfg.hide_random);
+	mem_work_read_random(q->cpu, spage_line(q, page));
 	if (q->cfg.page_cache && cache_put(q, page))
 		return;
-	q->cur->cycles += q->cfg.c_dma_map / 2;		/* unmap */
+	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmap */
 	q->pol->put(q->pool, page, true);
 }
 
@@ -218,8 +186,8 @@ static struct page *alloc_page(struct rxq *q)
 	if (page)
 		return page;
 	page = q->pol->alloc(q->pool);
-	if (page && q->cur)
-		q->cur->cycles += q->cfg.c_dma_map / 2;	/* map */
+	if (page)
+		q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* map */
 	return page;
 }
 
@@ -234,33 +202,36 @@ static void refill(struct rxq *q)
 			break;
 		}
 		q->rx_page[i] = page;
-		cpu_store(q, q->l.rx_wqe + i / WQE_PER_LINE);
+		mem_work_store(q->cpu, q->l.rx_wqe + i / WQE_PER_LINE);
 		q->refilled++;
 	}
-	cpu_store(q, q->l.state + ST_RQ_DB);
+	mem_work_store(q->cpu, q->l.state + ST_RQ_DB);
 }
 
 /* ---- open and close ---- */
 
 struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
+		     const struct rxq_pages *pages,
 		     const struct pp_policy *pol, struct kctx *ctx,
 		     const char **err)
 {
-	struct pp_params pp = { cfg->channel_node, (unsigned int)cfg->rx_ring };
+	struct pp_params pp = { ctx->node, (unsigned int)cfg->rx_ring };
 	struct rxq *q = calloc(1, sizeof(*q));
 	int pc = cfg->page_cache ? pow2_ceil(cfg->page_cache) : 1;
+	struct mem_work opening;	/* what opening costs: not counted */
+	struct kctx *prev;
 
 	if (!q) {
 		*err = "out of memory";
 		return NULL;
 	}
 	q->cfg = *cfg;
-	q->pg = cfg->pages;
+	q->pg = pages;
 	q->m = m;
 	q->pol = pol;
-	q->ctx = ctx;
-	q->core = ctx->cpu;	/* the channel opens on its CPU */
-	q->hit = mem_hit_latency(m);
+	q->node = ctx->node;
+	q->nic_node = mem_config(m)->nic_node;
+	q->qpi_lat = mem_config(m)->qpi_lat;
 	q->rx_mask = (u32)cfg->rx_ring - 1;
 	q->tx_mask = (u32)cfg->tx_ring - 1;
 	q->pc_mask = (u32)pc - 1;
@@ -268,22 +239,24 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_page = calloc(cfg->tx_ring, sizeof(*q->tx_page));
 	q->tx_cqe_end = calloc(cfg->tx_ring, sizeof(*q->tx_cqe_end));
 	q->pc = calloc(pc, sizeof(*q->pc));
-	q->sk_mask = (u32)cfg->rx_ring - 1;	/* one poll's packets at most */
-	q->sk = calloc(cfg->rx_ring, sizeof(*q->sk));
 	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->pc ||
-	    !q->sk) {
+	    layout(q)) {
 		rxq_free(q);
 		*err = "out of memory";
 		return NULL;
 	}
-	layout(q);
-	kctx_cur = ctx;
+	prev = kctx_enter(ctx);
 	if (pol->create(&pp, &q->pool)) {
+		kctx_leave(prev);
 		rxq_free(q);
 		*err = "page_pool_create failed";
 		return NULL;
 	}
+	mem_work_init(&opening, m, &q->cfg.overlap, ctx->cpu);
+	q->cpu = &opening;
 	refill(q);
+	q->cpu = NULL;
+	kctx_leave(prev);
 	if (q->refilled != q->rx_mask + 1) {
 		*err = "not enough pages to fill the rx ring";
 		rxq_free(q);
@@ -299,11 +272,11 @@ void rxq_free(struct rxq *q)
 		return;
 	if (q->pool)
 		q->pol->forget(q->pool);
+	tcp_free(q->sk);
 	free(q->rx_page);
 	free(q->tx_page);
 	free(q->tx_cqe_end);
 	free(q->pc);
-	free(q->sk);
 	free(q);
 }
 
@@ -322,7 +295,7 @@ int rxq_nic_free(const struct rxq *q)
 
 int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS])
 {
-	int accepted = 0, cq_node = q->cfg.channel_node, free = rxq_nic_free(q);
+	int accepted = 0, cq_node = q->node, free = rxq_nic_free(q);
 
 	if (free < n) {
 		q->st.rx_out_of_buffer += (u32)(n - free);
@@ -334,7 +307,7 @@ int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS])
 
 		if (idx % WQE_PER_LINE == 0) {	/* descriptor fetch */
 			mem_nic_read(q->m, q->l.rx_wqe + idx / WQE_PER_LINE);
-			bytes[q->cfg.nic_node] += pcie_bytes_of(MEM_LINE);
+			bytes[q->nic_node] += pcie_bytes_of(MEM_LINE);
 		}
 		for (int k = 0; k < q->pkt_lines; k++)
 			mem_nic_write(q->m, pkt_line(q, page, k));
@@ -363,13 +336,13 @@ int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS])
 		q->tx_sent++;
 		sent++;
 		bytes[page_to_nid(page)] += pcie_bytes_of(q->cfg.pkt_size);
-		bytes[q->cfg.nic_node] += pcie_bytes_of(MEM_LINE);
+		bytes[q->nic_node] += pcie_bytes_of(MEM_LINE);
 	}
 	/* one completion for the doorbell's batch */
 	q->tx_cqe_end[q->tx_cqe_prod & q->tx_mask] = q->tx_sent;
 	mem_nic_write(q->m, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask));
 	q->tx_cqe_prod++;
-	bytes[q->cfg.channel_node] += pcie_bytes_of(MEM_LINE);
+	bytes[q->node] += pcie_bytes_of(MEM_LINE);
 	return sent;
 }
 
@@ -391,20 +364,20 @@ int rxq_pending(const struct rxq *q)
 
 /* ---- NAPI ---- */
 
-static void poll_tx_cq(struct rxq *q)
+static void poll_tx_cq(struct rxq *q, struct rxq_poll *out)
 {
 	int budget = TX_CQ_POLL_BUDGET;
 
 	while (q->tx_cqe_cons != q->tx_cqe_prod && budget > 0) {
 		u32 c = q->tx_cqe_cons & q->tx_mask;
 
-		cpu_read(q, q->l.tx_cqe + c, q->cfg.hide_stream);
+		mem_work_read_ring(q->cpu, q->l.tx_cqe + c);
 		while (q->tx_cons != q->tx_cqe_end[c] && budget-- > 0) {
 			struct page *page = q->tx_page[q->tx_cons & q->tx_mask];
 
 			release_page(q, page);
 			q->tx_cons++;
-			q->cur->tx_done++;
+			out->tx_done++;
 			q->st.tx_completed++;
 		}
 		if (q->tx_cons == q->tx_cqe_end[c])
@@ -421,11 +394,11 @@ static void xdp_tx(struct rxq *q, struct page *page)
 		release_page(q, page);
 		return;
 	}
-	cpu_store(q, pkt_line(q, page, 0));	/* swap MAC addresses */
-	cpu_store(q, q->l.tx_wqe + i);
+	mem_work_store(q->cpu, pkt_line(q, page, 0));	/* swap MAC addresses */
+	mem_work_store(q->cpu, q->l.tx_wqe + i);
 	q->tx_page[i] = page;
 	q->tx_prod++;
-	q->cur->cycles += q->cfg.c_tx_pkt;
+	q->cpu->cycles += q->cfg.cost.tx_pkt;
 	q->st.rx_xdp_tx++;
 }
 
@@ -433,69 +406,41 @@ static void xdp_tx(struct rxq *q, struct page *page)
  * The stack's path (mlx5e_skb_from_cqe_linear): the skb takes a page
  * reference, so when the descriptor's page is released page_pool sees
  * refcount 2 and lets it go (released_refcnt); the page waits in the
- * socket until the reader frees it (reference 2.5).
+ * socket until the reader frees it (facts 2.5).  The driver's rx work and
+ * the stack's receive are charged here together.
  */
 static void to_socket(struct rxq *q, struct page *page)
 {
 	page_ref_inc(page);
-	cpu_store(q, spage_line(q, page));
-	q->cur->cycles += q->cfg.c_rx_pkt + q->cfg.c_stack;
+	mem_work_store(q->cpu, spage_line(q, page));
+	q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.tcp.c_stack;
 	release_page(q, page);
-	BUG_ON(q->sk_tail - q->sk_head > q->sk_mask);
-	q->sk[q->sk_tail++ & q->sk_mask] = page;
+	tcp_receive(q->sk, page, pkt_line(q, page, 0));
 }
 
-/* The reader, on the NAPI CPU after the softirq: recvmsg copies each
- * packet's payload from wherever its lines are into its own buffer and
- * frees the skb, which drops the page's last reference. */
-static void read_socket(struct rxq *q)
-{
-	int lines = (q->cfg.payload + MEM_LINE - 1) / MEM_LINE;
-
-	while (q->sk_head != q->sk_tail) {
-		struct page *page = q->sk[q->sk_head++ & q->sk_mask];
-
-		/* the first line waits; the rest of the copy streams */
-		for (int k = 0; k < lines && k < q->pkt_lines; k++) {
-			if (k == 0)
-				cpu_read(q, pkt_line(q, page, k),
-					 q->cfg.hide_random);
-			else
-				cpu_read_streaming(q, pkt_line(q, page, k),
-						   q->cfg.copy_mlp);
-			cpu_store(q, q->l.user + q->user_line++ %
-					     USER_BUF_LINES);
-		}
-		q->cur->cycles += q->cfg.c_recv + q->cfg.c_copy * lines;
-		q->cur->bytes_read += (u64)q->cfg.payload;
-		q->st.bytes_read += (u64)q->cfg.payload;
-		put_page(page);
-	}
-}
-
-static void poll_rx_cq(struct rxq *q, int budget)
+static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 {
 	while (q->cq_cons != q->cq_prod && budget-- > 0) {
 		u32 i = q->cq_cons & q->rx_mask;
 		struct page *page = q->rx_page[i];
 
-		cpu_read(q, q->l.cqe + i, q->cfg.hide_stream);
+		mem_work_read_ring(q->cpu, q->l.cqe + i);
 		q->rx_page[i] = NULL;
 		q->cq_cons++;
 		if (page_to_nid(page) == numa_mem_id()) {
-			q->cur->local_pkts++;
+			out->local_pkts++;
 			q->st.pkts_local++;
 		}
 		/* the XDP program, or the stack, reads the headers */
 		for (int k = 0; k < q->pkt_lines && k < 2; k++)
-			cpu_read(q, pkt_line(q, page, k), q->cfg.hide_random);
-		q->cur->rx++;
+			mem_work_read_random(q->cpu, pkt_line(q, page, k));
+		out->rx++;
 		q->st.rx_packets++;
 		if (q->cfg.workload == RXQ_TCP) {
 			to_socket(q, page);
 			continue;
 		}
-		q->cur->cycles += q->cfg.c_rx_pkt + q->cfg.c_xdp;
+		q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.cost.xdp;
 		if (q->cfg.workload == RXQ_XDP_TX) {
 			xdp_tx(q, page);
 		} else {
@@ -511,50 +456,55 @@ static void charge_page_pool(struct rxq *q, const struct pp_stats *a,
 	const struct rxq_config *c = &q->cfg;
 
 	/* the page allocator's own work is charged by page_hook() */
-	q->cur->cycles +=
-		c->c_pp_fast * (double)(b->alloc_fast - a->alloc_fast +
-					b->recycle_cached - a->recycle_cached) +
-		c->c_pp_ring * (double)(b->recycle_ring - a->recycle_ring +
-					b->alloc_refill - a->alloc_refill);
+	q->cpu->cycles +=
+		c->cost.pp_fast * (double)(b->alloc_fast - a->alloc_fast +
+					   b->recycle_cached - a->recycle_cached) +
+		c->cost.pp_ring * (double)(b->recycle_ring - a->recycle_ring +
+					   b->alloc_refill - a->alloc_refill);
 }
 
-void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out)
+void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 {
+	struct kctx *prev = kctx_enter(ctx);
 	struct pp_stats before, after;
 
 	memset(out, 0, sizeof(*out));
-	q->core = core;
-	q->cur = out;
-	mm_set_hook(q->ctx->mm, page_hook, q);
+	mem_work_init(&out->cpu, q->m, &q->cfg.overlap, ctx->cpu);
+	q->cpu = &out->cpu;
+	mm_set_hook(ctx->mm, page_hook, q);
 	q->pol->stats(q->pool, &before);
 	q->st.polls++;
-	out->cycles += q->cfg.c_poll;
-	cpu_read(q, q->l.state + ST_POOL, q->cfg.hide_random);
+	out->cpu.cycles += q->cfg.cost.poll;
+	mem_work_read_random(q->cpu, q->l.state + ST_POOL);
 
-	poll_tx_cq(q);
+	poll_tx_cq(q, out);
 	if (q->pol->driver_nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
-	poll_rx_cq(q, q->cfg.budget);
+	poll_rx_cq(q, q->cfg.budget, out);
 	out->busy = out->rx == q->cfg.budget ||
 		    q->tx_cqe_cons != q->tx_cqe_prod;
-	cpu_store(q, q->l.state + ST_CQ_DB);
+	mem_work_store(q->cpu, q->l.state + ST_CQ_DB);
 	if (q->tx_prod != q->tx_db) {
 		/* mlx5e_xmit_xdp_doorbell(): an MMIO write to the NIC */
-		out->cycles += q->cfg.c_doorbell;
-		if (numa_mem_id() != q->cfg.nic_node)
-			out->stall += q->cfg.qpi_lat * q->cfg.store_exposure;
-		cpu_store(q, q->l.state + ST_SQ_DB);
+		out->cpu.cycles += q->cfg.cost.doorbell;
+		if (numa_mem_id() != q->nic_node)
+			out->cpu.stall += q->qpi_lat *
+					  q->cfg.overlap.store_exposure;
+		mem_work_store(q->cpu, q->l.state + ST_SQ_DB);
 		q->tx_db = q->tx_prod;
 	}
 	if (q->pol->driver_nid_check == PP_NID_AT_REFILL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	refill(q);
-	read_socket(q);
+	/* the reader, on the NAPI CPU after the softirq */
+	out->bytes_read = tcp_read(q->sk, q->cpu);
+	q->st.bytes_read += out->bytes_read;
 
 	q->pol->stats(q->pool, &after);
 	charge_page_pool(q, &before, &after);
-	mm_set_hook(q->ctx->mm, NULL, NULL);
-	q->cur = NULL;
+	mm_set_hook(ctx->mm, NULL, NULL);
+	q->cpu = NULL;
+	kctx_leave(prev);
 }
 
 void rxq_post(struct rxq *q)
@@ -572,39 +522,13 @@ struct pp_pool *rxq_pool(const struct rxq *q)
 	return q->pool;
 }
 
-static u32 queue_held(const struct rxq *q)
+u32 rxq_pages_handed(const struct rxq *q)
 {
 	return (q->refilled - q->cq_cons) + (q->tx_prod - q->tx_cons) +
 	       (q->pc_tail - q->pc_head);
 }
 
-u64 rxq_pages_held(const struct rxq *q)
+u32 rxq_pages_in_socket(const struct rxq *q)
 {
-	struct pp_contents c;
-
-	q->pol->contents(q->pool, &c);
-	/* pages in the socket left the pool: only the skb holds them */
-	return (u64)queue_held(q) + c.cached + c.ring +
-	       (q->sk_tail - q->sk_head);
-}
-
-int rxq_check(const struct rxq *q, char *why, size_t len)
-{
-	struct pp_contents c;
-	struct pp_stats s;
-	u32 held = queue_held(q);
-
-	q->pol->contents(q->pool, &c);
-	q->pol->stats(q->pool, &s);
-	if ((u32)pp_inflight(&s) != held + c.cached + c.ring) {
-		snprintf(why, len, "page_pool inflight %d (hold %u - release "
-			 "%u) != %u held by the queue (rx ring %u, tx %u, page "
-			 "cache %u) + %u in the pool (cache %u, ring %u)",
-			 pp_inflight(&s), s.hold, s.release, held,
-			 q->refilled - q->cq_cons, q->tx_prod - q->tx_cons,
-			 q->pc_tail - q->pc_head, c.cached + c.ring, c.cached,
-			 c.ring);
-		return -1;
-	}
-	return 0;
+	return tcp_queued(q->sk);
 }

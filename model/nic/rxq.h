@@ -22,10 +22,10 @@
 
 #include "../mem/mem.h"
 #include "../page_pool/pp.h"
+#include "../stack/tcp.h"
 
-/* XDP_DROP, XDP_TX, or the stack: a TCP stream read by a process on the
- * NAPI CPU (skb holds a page reference; the reader copies the payload and
- * frees the page). */
+/* What the queue's packets meet: XDP_DROP, XDP_TX, or the stack (a TCP
+ * stream read by a process on the NAPI CPU, model/stack/tcp.h). */
 enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_TCP };
 
 /* The machine's page lines, shared by every queue: the first pkt_lines
@@ -41,34 +41,37 @@ struct rxq_pages {
 void rxq_map_pages(struct rxq_pages *pl, struct mem *m, int nodes,
 		   u32 pages_per_node, int pkt_size);
 
+/* The driver's [cost] keys, in cycles. */
+struct rxq_costs {
+	double rx_pkt;		/* driver rx work per packet */
+	double xdp;		/* the XDP program */
+	double tx_pkt;		/* XDP_TX xmit and completion per packet */
+	double poll;		/* per NAPI poll */
+	double pp_fast;		/* page_pool alloc from / put into its cache */
+	double pp_ring;		/* page_pool ptr_ring produce or consume */
+	double page_alloc;	/* page allocator, one page */
+	double page_free;	/* page allocator free, one page */
+	double dma_map;		/* dma map + unmap of a page */
+	double doorbell;	/* MMIO doorbell write */
+};
+
+/* A channel as the scenario describes it: its [nic] rings, [driver]
+ * settings, [cost] and [model] keys, and the case's workload. */
 struct rxq_config {
 	enum rxq_workload workload;
-	int pkt_size;		/* bytes */
-	int rx_ring;		/* descriptors, power of 2 */
-	int tx_ring;		/* descriptors, power of 2 */
+	int pkt_size;		/* bytes on the wire, without FCS */
+	int rx_ring;		/* descriptors (pages), power of 2 */
+	int tx_ring;		/* XDP_TX descriptors, power of 2 */
 	int budget;		/* NAPI budget */
 	int page_cache;		/* mlx5e page cache entries, 0 = off */
-	int channel_node;	/* where the channel was opened */
-	int nic_node;
-	const struct rxq_pages *pages;	/* the machine's page lines */
-	/* cycles */
-	double c_rx_pkt, c_xdp, c_tx_pkt, c_poll, c_pp_fast, c_pp_ring;
-	double c_stack;		/* skb, GRO, IP, TCP receive per packet */
-	double c_recv;		/* recvmsg per packet, skb free included */
-	double c_copy;		/* copy to the reader, per 64-byte line */
-	int payload;		/* TCP payload bytes a packet carries */
-	double copy_mlp;	/* misses a streaming copy keeps in flight */
-	double c_page_alloc, c_page_free, c_dma_map, c_doorbell;
-	/* how much of a miss the core waits for: prefetching hides the
-	 * first hide_* seconds of a read; a store stalls for a fraction */
-	double hide_stream, hide_random, store_exposure;
-	double qpi_lat;		/* s, for a remote MMIO doorbell */
+	struct rxq_costs cost;
+	struct tcp_config tcp;	/* the stack's costs (RXQ_TCP) */
+	struct mem_overlap overlap;	/* how the core hides its misses */
 };
 
 /* What one poll cost and did. */
 struct rxq_poll {
-	double cycles;		/* work */
-	double stall;		/* s waiting on memory */
+	struct mem_work cpu;	/* its cycles and memory stalls */
 	int rx;			/* rx completions handled */
 	int tx_done;		/* XDP_TX completions handled */
 	int local_pkts;		/* packets whose page is on the CPU's node */
@@ -97,11 +100,13 @@ struct rxq_stats {
 struct rxq;
 
 /*
- * Opens the channel: lays out its memory, creates the page_pool (nid =
- * channel_node) and fills the rx ring.  Runs in the kernel context ctx,
- * which must be the channel CPU's.  Returns NULL with *err on failure.
+ * Opens the channel on the CPU of ctx, in that context: lays out its
+ * memory on the CPU's node (the channel's node from then on), creates the
+ * page_pool (nid = that node) and fills the rx ring with pages whose lines
+ * are in pages.  Returns NULL with *err on failure.
  */
 struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
+		     const struct rxq_pages *pages,
 		     const struct pp_policy *pol, struct kctx *ctx,
 		     const char **err);
 /* Frees the queue's memory; pages go with the machine. */
@@ -123,24 +128,17 @@ void rxq_nic_drop(struct rxq *q, u64 n);
 /* Completions waiting for NAPI. */
 int rxq_pending(const struct rxq *q);
 
-/* One NAPI poll on core (in kernel context ctx: its node and softirq). */
-void rxq_napi_poll(struct rxq *q, int core, struct rxq_poll *out);
+/* One NAPI poll on the CPU of ctx, in that context (its node, softirq). */
+void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out);
 /* The doorbell after the refill: descriptors become the NIC's. */
 void rxq_post(struct rxq *q);
 
 const struct rxq_stats *rxq_stats(const struct rxq *q);
 struct pp_pool *rxq_pool(const struct rxq *q);
 
-/* Pages the queue and its pool hold: rx ring, send queue, page cache,
- * the pool's cache and ring.  Summed over every queue, this is what the
- * page allocator has out. */
-u64 rxq_pages_held(const struct rxq *q);
-
-/*
- * Conservation of one queue: its pool's inflight count (hold - release)
- * equals the pages in the pool plus those the queue holds.  Returns 0, or
- * -1 with why.
- */
-int rxq_check(const struct rxq *q, char *why, size_t len);
+/* Pages the pool handed out that the queue holds (rx ring, send queue,
+ * page cache), and those in the socket, out of every pool. */
+u32 rxq_pages_handed(const struct rxq *q);
+u32 rxq_pages_in_socket(const struct rxq *q);
 
 #endif

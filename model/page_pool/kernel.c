@@ -10,28 +10,28 @@
 
 struct pp_pool {
 	struct page_pool *pool;
+	bool release_pending;	/* the pool deferred its release */
 };
 
-/* The shim's delayed work: page_pool_destroy() schedules at most one. */
-static struct delayed_work *pending_work;
-
+/*
+ * The shim's delayed work.  page_pool.c schedules one kind only: the retry
+ * of a release that found pages in flight (page_pool_destroy(), and the
+ * retry itself).  It is noted on the pool's owner, found through
+ * init_arg, and run when the model asks (release_retry).
+ */
 int schedule_delayed_work(struct delayed_work *dw, unsigned long delay)
 {
+	struct page_pool *pool = container_of(dw, struct page_pool, release_dw);
+	struct pp_pool *w = pool->p.init_arg;
+
 	(void)delay;
-	pending_work = dw;
+	w->release_pending = true;
 	return 1;
-}
-
-struct delayed_work *shim_take_delayed_work(void)
-{
-	struct delayed_work *dw = pending_work;
-
-	pending_work = NULL;
-	return dw;
 }
 
 static int kernel_create(const struct pp_params *p, struct pp_pool **poolp)
 {
+	struct pp_pool *w = calloc(1, sizeof(*w));
 	struct page_pool_params pp = {
 		.flags = 0,	/* mlx5 maps pages itself */
 		.order = 0,
@@ -39,16 +39,16 @@ static int kernel_create(const struct pp_params *p, struct pp_pool **poolp)
 		.nid = p->nid,
 		.dev = NULL,
 		.dma_dir = DMA_FROM_DEVICE,
+		.init_arg = w,	/* no init_callback: only the shim reads it */
 	};
-	struct page_pool *pool = page_pool_create(&pp);
-	struct pp_pool *w;
+	struct page_pool *pool;
 
-	if (IS_ERR(pool))
-		return (int)PTR_ERR(pool);
-	w = calloc(1, sizeof(*w));
-	if (!w) {
-		page_pool_destroy(pool);
+	if (!w)
 		return -ENOMEM;
+	pool = page_pool_create(&pp);
+	if (IS_ERR(pool)) {
+		free(w);
+		return (int)PTR_ERR(pool);
 	}
 	w->pool = pool;
 	*poolp = w;
@@ -80,7 +80,7 @@ static s32 inflight(const struct page_pool *pool)
 /* After a release attempt: the pool is gone unless it rescheduled. */
 static int settle(struct pp_pool *w)
 {
-	if (!shim_take_delayed_work()) {
+	if (!w->release_pending) {
 		free(w);
 		return 0;
 	}
@@ -89,13 +89,14 @@ static int settle(struct pp_pool *w)
 
 static int kernel_destroy(struct pp_pool *w)
 {
-	shim_take_delayed_work();
+	w->release_pending = false;
 	page_pool_destroy(w->pool);
 	return settle(w);
 }
 
 static int kernel_release_retry(struct pp_pool *w)
 {
+	w->release_pending = false;
 	w->pool->release_dw.work.func(&w->pool->release_dw.work);
 	return settle(w);
 }

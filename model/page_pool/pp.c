@@ -1,3 +1,4 @@
+#include <stdio.h>
 #include <string.h>
 #include "pp.h"
 
@@ -22,4 +23,39 @@ bool pp_nid_changed(const struct pp_policy *pol, struct pp_pool *pool,
 	if (unlikely(pol->nid(pool) != nid))
 		pol->update_nid(pool, nid);
 	return true;
+}
+
+int pp_check_pages(const struct mm *mm, const struct pp_account *pools,
+		   int nr_pools, u64 others, char *why, size_t len)
+{
+	u64 out = 0, held = others;
+
+	for (int i = 0; i < nr_pools; i++) {
+		const struct pp_account *a = &pools[i];
+		struct pp_contents c;
+		struct pp_stats s;
+
+		a->pol->contents(a->pool, &c);
+		a->pol->stats(a->pool, &s);
+		if ((u32)pp_inflight(&s) != a->handed + c.cached + c.ring) {
+			snprintf(why, len, "pool %d: page_pool inflight %d "
+				 "(hold %u - release %u) != %u handed out + %u "
+				 "in the pool (cache %u, ring %u)", i,
+				 pp_inflight(&s), s.hold, s.release, a->handed,
+				 c.cached + c.ring, c.cached, c.ring);
+			return -1;
+		}
+		held += (u64)a->handed + c.cached + c.ring;
+	}
+	for (int n = 0; n < mm_nr_nodes(mm); n++)
+		out += mm_node_stats(mm, n)->allocated -
+		       mm_node_stats(mm, n)->freed;
+	if (out != held) {
+		snprintf(why, len, "the page allocator has %llu pages out; the "
+			 "%d pool(s) and their holders have %llu",
+			 (unsigned long long)out, nr_pools,
+			 (unsigned long long)held);
+		return -1;
+	}
+	return mm_check(mm, why, len);
 }

@@ -103,4 +103,23 @@ static inline s32 pp_inflight(const struct pp_stats *st)
 	return (s32)(st->hold - st->release);
 }
 
+/* A pool as the conservation check sees it: the pages it handed out that
+ * have not come back (a driver's rings, a trace's references). */
+struct pp_account {
+	const struct pp_policy *pol;
+	const struct pp_pool *pool;
+	u32 handed;
+};
+
+/*
+ * Page conservation, which every run of the model ends with (the
+ * simulator, the trace runner, the unit tests): each pool's inflight count
+ * (hold - release) is the pages in it plus those it handed out; the page
+ * allocator has out exactly what the pools hold and handed out, plus
+ * others (pages held outside any pool); and the allocator's own books
+ * balance (mm_check).  Returns 0, or -1 with why.
+ */
+int pp_check_pages(const struct mm *mm, const struct pp_account *pools,
+		   int nr_pools, u64 others, char *why, size_t len);
+
 #endif

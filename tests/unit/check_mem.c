@@ -7,10 +7,10 @@
 static struct mem *m;
 static const struct mem_config cfg = {
 	.sockets = 2, .cores = 2,
-	.priv_size = 64 * 8 * 4, .priv_ways = 4,	/* 8 sets */
+	.l2_size = 64 * 8 * 4, .l2_ways = 4,	/* 8 sets */
 	.llc_size = 64 * 16 * 8, .llc_ways = 8,		/* 16 sets */
-	.ddio_ways = 2, .nic_socket = 0,
-	.priv_lat = 1e-9, .llc_lat = 10e-9, .rcache_lat = 100e-9,
+	.ddio_ways = 2, .nic_node = 0,
+	.l2_lat = 1e-9, .llc_lat = 10e-9, .rllc_lat = 100e-9,
 	.dram_lat = 80e-9, .rdram_lat = 130e-9, .qpi_lat = 40e-9,
 };
 /* cores 0, 1 on socket 0; 2, 3 on socket 1 */
@@ -34,7 +34,7 @@ START_TEST(dram_then_private)
 	uint32_t l1 = mem_region(m, 1, MEM_PKT, 1);
 
 	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.dram_lat);
-	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.priv_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.l2_lat);
 	ck_assert_double_eq(mem_cpu_read(m, 0, l1), cfg.rdram_lat);
 	ck_assert_int_eq(mem_stats(m)->cpu_reads[MEM_PKT][MEM_RDRAM], 1);
 	/* the other core of the socket finds it in the shared LLC */
@@ -50,7 +50,7 @@ START_TEST(remote_cache)
 
 	mem_cpu_write(m, 0, l);
 	ck_assert_int_eq(mem_where(m, 2, l), MEM_RCACHE);
-	ck_assert_double_eq(mem_cpu_read(m, 2, l), cfg.rcache_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 2, l), cfg.rllc_lat);
 	ck_assert_int_eq(mem_where(m, 2, l), MEM_PRIV);
 	mem_cpu_write(m, 2, l);
 	ck_assert_int_eq(mem_where(m, 0, l), MEM_RCACHE);
@@ -115,9 +115,9 @@ START_TEST(same_line_again)
 
 	mem_cpu_read(m, 2, l);
 	mem_cpu_read(m, 0, l);
-	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.priv_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.l2_lat);
 	mem_cpu_write(m, 0, l);
-	ck_assert_double_eq(mem_cpu_write(m, 0, l), cfg.priv_lat);
+	ck_assert_double_eq(mem_cpu_write(m, 0, l), cfg.l2_lat);
 	ck_assert_int_eq(mem_where(m, 2, l), MEM_RCACHE);
 	mem_nic_write(m, l);
 	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.llc_lat);
@@ -134,7 +134,7 @@ START_TEST(lru_across_clock_wrap)
 	struct mem *m1;
 	uint32_t l;
 
-	one.priv_size = 64 * 4;	/* one set of 4 ways */
+	one.l2_size = 64 * 4;	/* one set of 4 ways */
 	m1 = mem_create(&one, &err);
 	ck_assert_msg(m1, "%s", err ? err : "");
 	l = mem_region(m1, 0, MEM_STATE, 5);
@@ -161,7 +161,7 @@ START_TEST(bad_config)
 	ck_assert_ptr_null(mem_create(&c, &err));
 	ck_assert_ptr_nonnull(err);
 	c = cfg;
-	c.nic_socket = 2;
+	c.nic_node = 2;
 	ck_assert_ptr_null(mem_create(&c, &err));
 }
 END_TEST

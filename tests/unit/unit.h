@@ -9,6 +9,7 @@
 struct unit_machine {
 	struct mm *mm;
 	struct kctx ctx;
+	struct kctx *prev;	/* the context before */
 };
 
 /* nodes x pages, min watermark wmark; runs on node 0 in softirq. */
@@ -21,7 +22,7 @@ static inline void unit_machine_init(struct unit_machine *m, int nodes,
 	m->mm = mm_create(&p, &err);
 	ck_assert_msg(m->mm, "mm_create: %s", err);
 	m->ctx = (struct kctx){ .mm = m->mm, .node = 0, .softirq = true };
-	kctx_cur = &m->ctx;
+	m->prev = kctx_enter(&m->ctx);
 }
 
 static inline void unit_machine_fini(struct unit_machine *m)
@@ -30,7 +31,7 @@ static inline void unit_machine_fini(struct unit_machine *m)
 
 	ck_assert_msg(!mm_check(m->mm, why, sizeof(why)), "%s", why);
 	mm_destroy(m->mm);
-	kctx_cur = NULL;
+	kctx_leave(m->prev);
 }
 
 static inline int unit_run(Suite *s)

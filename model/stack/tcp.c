@@ -1,0 +1,83 @@
+#include <stdlib.h>
+#include "tcp.h"
+
+#define USER_BUF_LINES	1024	/* the reader's 64 KiB buffer */
+
+/* A packet in the socket: its page and the first line of its data. */
+struct skb {
+	struct page *page;
+	uint32_t line;
+};
+
+struct tcp {
+	struct tcp_config cfg;
+	int payload;		/* TCP payload bytes a packet carries */
+	int pkt_lines;		/* lines of a packet */
+	struct skb *q;		/* the socket's receive queue */
+	uint32_t mask, head, tail;
+	uint32_t user;		/* the reader's buffer, cycled through */
+	uint32_t user_line;
+};
+
+struct tcp *tcp_open(const struct tcp_config *cfg, struct mem *m, int node,
+		     int pkt_size, unsigned int entries)
+{
+	struct tcp *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->q = calloc(entries, sizeof(*s->q));
+	if (!s->q) {
+		free(s);
+		return NULL;
+	}
+	s->cfg = *cfg;
+	s->payload = pkt_size - TCP_HEADERS;
+	s->pkt_lines = (pkt_size + MEM_LINE - 1) / MEM_LINE;
+	s->mask = entries - 1;
+	s->user = mem_region(m, node, MEM_STATE, USER_BUF_LINES);
+	return s;
+}
+
+void tcp_free(struct tcp *s)
+{
+	if (!s)
+		return;
+	free(s->q);
+	free(s);
+}
+
+void tcp_receive(struct tcp *s, struct page *page, uint32_t line)
+{
+	BUG_ON(s->tail - s->head > s->mask);
+	s->q[s->tail++ & s->mask] = (struct skb){ page, line };
+}
+
+uint64_t tcp_read(struct tcp *s, struct mem_work *w)
+{
+	int lines = (s->payload + MEM_LINE - 1) / MEM_LINE;
+	uint64_t bytes = 0;
+
+	while (s->head != s->tail) {
+		struct skb *skb = &s->q[s->head++ & s->mask];
+
+		/* the first line waits; the rest of the copy streams */
+		for (int k = 0; k < lines && k < s->pkt_lines; k++) {
+			if (k == 0)
+				mem_work_read_random(w, skb->line);
+			else
+				mem_work_read_stream(w, skb->line + (uint32_t)k);
+			mem_work_store(w, s->user + s->user_line++ %
+					  USER_BUF_LINES);
+		}
+		w->cycles += s->cfg.c_recv + s->cfg.c_copy * lines;
+		bytes += (uint64_t)s->payload;
+		put_page(skb->page);
+	}
+	return bytes;
+}
+
+unsigned int tcp_queued(const struct tcp *s)
+{
+	return s->tail - s->head;
+}

@@ -238,8 +238,8 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 	       o->file, o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
-	printf("%-12s %-6s %7s %6s %7s %-9s %7s\n", "case", "policy", "Mpps",
-	       "ci95", "err%", "saturated", "local%");
+	printf("%-12s %-6s %7s %-4s %6s %7s %-9s %7s\n", "case", "policy",
+	       "rate", "unit", "ci95", "err%", "saturated", "local%");
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
@@ -254,8 +254,9 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 				printf("%-14s ", set[a].value);
 			for (int k = 0; k < o->rc.reps; k++)
 				local += rows[r].res[k].local_pages / o->rc.reps;
-			printf("%-12s %-6s %7.2f %6.2f ", rows[r].c->name,
+			printf("%-12s %-6s %7.2f %-4s %6.2f ", rows[r].c->name,
 			       rows[r].policy->name, f.mean,
+			       sim_rate_unit(&rows[r].c->sim),
 			       isnan(f.ci95) ? 0 : f.ci95);
 			if (isnan(err))
 				printf("%7s ", "-");
@@ -300,6 +301,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 {
 	char path[2048], vars[8192], series[2048] = "", out[4096];
 	char name[256], other[256];
+	int nr_rows = pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%.2000s/sweep-rate.dat", o->out);
@@ -308,7 +310,8 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 		fprintf(stderr, "ppsim sweep: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "# x mpps ci95, one block per line of the plot\n");
+	fprintf(f, "# x rate ci95 (in each case's unit: Mpps, or Gbps for "
+		"TCP), one block per line of the plot\n");
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
@@ -342,9 +345,10 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 	if (!plot_available())
 		return 0;
 	snprintf(vars, sizeof(vars), "data='%s'; series='%s'; xlabel='%s'; "
+		 "ylabel='%s'; "
 		 "title='%s: rate against %s (ppsim %s, seed %lu)'", path,
-		 series, o->axes[0].key, o->file, o->axes[0].key,
-		 PACKAGE_VERSION, o->rc.seed);
+		 series, o->axes[0].key, rep_rate_label(rows, nr_rows), o->file,
+		 o->axes[0].key, PACKAGE_VERSION, o->rc.seed);
 	snprintf(out, sizeof(out), "%.4000s/sweep", o->out);
 	return plot_draw("sweep.gp", vars, out);
 }
@@ -426,7 +430,7 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 
 int sweep_main(int argc, char **argv)
 {
-	static struct rep_row rows[SWEEP_MAX_RUNS];
+	struct rep_row *rows = NULL;
 	struct point *pts = NULL;
 	struct sweep_opts o;
 	int nr_points = 1, nr_rows = 0, status = 2;
@@ -462,6 +466,12 @@ int sweep_main(int argc, char **argv)
 		return 0;
 	}
 	pts = calloc((size_t)nr_points, sizeof(*pts));
+	rows = calloc(SWEEP_MAX_RUNS, sizeof(*rows));
+	if (!pts || !rows) {
+		fprintf(stderr, "ppsim sweep: out of memory\n");
+		status = 1;
+		goto done;
+	}
 	if (build_points(&o, pts, nr_points, rows, &nr_rows))
 		goto done;
 	status = 1;
@@ -477,5 +487,6 @@ done:
 	for (int p = 0; p < nr_points && pts; p++)
 		scn_free(pts[p].scn);
 	free(pts);
+	free(rows);
 	return status;
 }

@@ -76,16 +76,17 @@ int validate_main(int argc, char **argv)
 	}
 	printf("# ppsim %s validate %s  seed %lu  reps %d  tolerance %g %%\n",
 	       PACKAGE_VERSION, o.file, o.rc.seed, o.rc.reps, tol);
-	printf("%-12s %-6s %8s %9s %6s %7s %-4s\n", "case", "policy",
-	       "measured", "predicted", "ci95", "err%", "fit");
+	printf("%-12s %-6s %8s %9s %-4s %6s %7s %-4s\n", "case", "policy",
+	       "measured", "predicted", "unit", "ci95", "err%", "fit");
 	for (int i = 0; i < nr_rows; i++) {
 		struct rep_figure f = rep_rate(&rows[i], o.rc.reps);
 		double err = (f.mean - rows[i].measured) / rows[i].measured * 100;
 		bool fit = cmd_in_fit(scn, rows[i].c->name);
 
-		printf("%-12s %-6s %8.2f %9.2f %6.2f %+7.1f %-4s%s\n",
+		printf("%-12s %-6s %8.2f %9.2f %-4s %6.2f %+7.1f %-4s%s\n",
 		       rows[i].c->name, rows[i].policy->name, rows[i].measured,
-		       f.mean, isnan(f.ci95) ? 0 : f.ci95, err,
+		       f.mean, sim_rate_unit(&rows[i].c->sim),
+		       isnan(f.ci95) ? 0 : f.ci95, err,
 		       fit ? "in" : "out", fabs(err) > tol ? "  OVER" : "");
 		over += fabs(err) > tol;
 		if (!fit) {

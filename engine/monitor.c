@@ -3,15 +3,20 @@
 #include <simgrid/engine.h>
 #include "world.h"
 
-/* Adds one queue's counters: both structs hold nothing but u64s, but for
- * the pool's hold and release. */
-static void add_u64s(void *to, const void *from, size_t bytes)
+/* Adds one queue's counters that the figures use. */
+static void add_queue(struct snap *s, const struct rxq_stats *q,
+		      const struct pp_stats *pp)
 {
-	u64 *t = to;
-	const u64 *f = from;
-
-	for (size_t i = 0; i < bytes / sizeof(u64); i++)
-		t[i] += f[i];
+	s->q.rx_packets += q->rx_packets;
+	s->q.pkts_local += q->pkts_local;
+	s->q.rx_out_of_buffer += q->rx_out_of_buffer;
+	s->q.bytes_read += q->bytes_read;
+	s->pp.alloc_fast += pp->alloc_fast;
+	s->pp.alloc_waive += pp->alloc_waive;
+	s->pp.recycle_cached += pp->recycle_cached;
+	s->pp.recycle_ring += pp->recycle_ring;
+	s->pp.hold += pp->hold;
+	s->pp.release += pp->release;
 }
 
 static void take_snap(struct world *w, struct snap *s)
@@ -25,11 +30,8 @@ static void take_snap(struct world *w, struct snap *s)
 		const struct napi *n = &w->napi[i];
 		struct pp_stats pp;
 
-		add_u64s(&s->q, rxq_stats(n->q), sizeof(s->q));
 		w->pol->stats(rxq_pool(n->q), &pp);
-		add_u64s(&s->pp, &pp, offsetof(struct pp_stats, hold));
-		s->pp.hold += pp.hold;
-		s->pp.release += pp.release;
+		add_queue(s, rxq_stats(n->q), &pp);
 		s->cpu_s += n->cpu_s;
 		s->stall_s += n->stall_s;
 		s->idle_s += n->idle_s;

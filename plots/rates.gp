@@ -1,7 +1,7 @@
 # Measured beside predicted rates, one cluster per case and policy, with
 # the 95 % confidence interval of the prediction as an error bar.
 # Input: DIR/rates.csv written by ppsim run --out DIR
-#   label,case,policy,measured_mpps,predicted_mpps,ci95
+#   label,case,policy,measured,predicted,ci95,unit (Mpps, or Gbps for TCP)
 # Use: gnuplot -e "data='rates.csv'; out='rates.png'; title='...';
 #                  ylabel='packet rate (Mpps)'" rates.gp
 if (!exists("data")) data = 'rates.csv'

@@ -1,14 +1,17 @@
 # The predicted rate against a swept key, one line per case and policy
 # (and value of any other swept key), with the 95 % confidence interval.
 # Input: DIR/sweep-rate.dat written by ppsim sweep --out DIR: one block
-# ("x mpps ci95" lines) per line of the plot, in the order of 'series'.
+# ("x rate ci95" lines, the rate in the case's unit) per line of the
+# plot, in the order of 'series'.
 # Use: gnuplot -e "data='sweep-rate.dat'; series='far-drop v5.4|far-drop v5.5';
-#                  xlabel='nic.rx_ring'; out='sweep.png'; title='...'" sweep.gp
+#                  xlabel='nic.rx_ring'; ylabel='packet rate (Mpps)';
+#                  out='sweep.png'; title='...'" sweep.gp
 if (!exists("data")) data = 'sweep-rate.dat'
 if (!exists("out")) out = 'sweep.png'
 if (!exists("xlabel")) xlabel = 'swept value'
 if (!exists("title")) title = 'ppsim sweep'
 if (!exists("series")) series = ''
+if (!exists("ylabel")) ylabel = 'packet rate (Mpps)'
 if (out[strlen(out)-3:] eq '.svg') {
 	set terminal svg size 900,500 dynamic font 'sans,11'
 } else {
@@ -18,7 +21,7 @@ set output out
 set termoption noenhanced
 set title title
 set xlabel xlabel
-set ylabel 'packet rate (Mpps)'
+set ylabel ylabel
 set yrange [0:*]
 set grid
 set key outside right top

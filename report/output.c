@@ -188,7 +188,7 @@ void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 void rep_write_plot_data(FILE *rates, FILE *split,
 			    const struct rep_row *rows, int nr_rows, int reps)
 {
-	fprintf(rates, "label,case,policy,measured_mpps,predicted_mpps,ci95\n");
+	fprintf(rates, "label,case,policy,measured,predicted,ci95,unit\n");
 	fprintf(split, "label,case,policy,cpu_ns,stall_ns,idle_ns\n");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
@@ -201,7 +201,7 @@ void rep_write_plot_data(FILE *rates, FILE *split,
 		csv_num(rates, row->measured);
 		csv_num(rates, rate.mean);
 		csv_num(rates, isnan(rate.ci95) ? 0 : rate.ci95);
-		fputc('\n', rates);
+		fprintf(rates, ",%s\n", sim_rate_unit(&row->c->sim));
 		fprintf(split, "%s %s,%s,%s,%.6g,%.6g,%.6g\n", row->c->name,
 			label, row->c->name, row->policy->name,
 			rep_figure(row, reps, REP_CPU).mean,

@@ -10,15 +10,11 @@
 
 bool plot_available(void)
 {
-	static bool said;
-
 	if (GNUPLOT_PATH[0])
 		return true;
-	if (!said)
-		fprintf(stderr, "ppsim: gnuplot was not found when ppsim was "
-			"configured: plots skipped (the CSV files are written; "
-			"install gnuplot-nox and reconfigure)\n");
-	said = true;
+	fprintf(stderr, "ppsim: gnuplot was not found when ppsim was "
+		"configured: plots skipped (the CSV files are written; "
+		"install gnuplot-nox and reconfigure)\n");
 	return false;
 }
 

@@ -10,7 +10,8 @@
 
 #include <stdbool.h>
 
-/* Whether plots can be drawn; if not, says so on stderr (once). */
+/* Whether plots can be drawn; if not, says so on stderr.  A command asks
+ * once. */
 bool plot_available(void);
 
 /* Runs plots/script (e.g. "rates.gp") with the gnuplot assignments vars,

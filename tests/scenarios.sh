@@ -66,7 +66,7 @@ grep -q '^far-tx,v5.5,saturated,resource,cpu,' "$tmp/a.csv" && ok "saturated res
 [ -s "$tmp/o/transient.csv" ] && head -1 "$tmp/o/transient.csv" | grep -q '^case,policy,rep,t_s,rate_mpps,local_pages$' &&
 	ok "transient written" || not_ok "transient written"
 
-head -1 "$tmp/o/rates.csv" | grep -qx 'label,case,policy,measured_mpps,predicted_mpps,ci95' &&
+head -1 "$tmp/o/rates.csv" | grep -qx 'label,case,policy,measured,predicted,ci95,unit' &&
 	grep -q '^far-drop v5.4,far-drop,v5.4,4.4,' "$tmp/o/rates.csv" && ok "plot data written" || not_ok "plot data written"
 if command -v gnuplot >/dev/null 2>&1; then
 	[ -s "$tmp/o/rates.png" ] && [ -s "$tmp/o/split.svg" ] && [ -s "$tmp/o/transient-far-drop.png" ] &&

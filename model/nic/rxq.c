@@ -79,7 +79,7 @@ void rxq_map_pages(struct rxq_pages *pl, struct mem *m, int nodes,
 	}
 }
 
-/* The channel's objects (facts 2.3), and its socket after them. */
+/* The channel's objects, placed as rxq.h says, and its socket after them. */
 static int layout(struct rxq *q)
 {
 	const struct rxq_config *c = &q->cfg;
@@ -406,7 +406,9 @@ static void xdp_tx(struct rxq *q, struct page *page)
  * The stack's path (mlx5e_skb_from_cqe_linear): the skb takes a page
  * reference, so when the descriptor's page is released page_pool sees
  * refcount 2 and lets it go (released_refcnt); the page waits in the
- * socket until the reader frees it (facts 2.5).  The driver's rx work and
+ * socket until the reader frees it (5.5 en_rx.c: mlx5e_skb_from_cqe_linear
+ * takes the reference; page_pool_put_page lets a page with refcount > 1
+ * go).  The driver's rx work and
  * the stack's receive are charged here together.
  */
 static void to_socket(struct rxq *q, struct page *page)

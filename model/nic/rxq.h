@@ -1,6 +1,7 @@
 /*
  * One mlx5 channel's receive side, as the driver and the NIC use it
- * (shared/reference/page_pool-and-mlx5-facts.md, section 2): a legacy
+ * (drivers/net/ethernet/mellanox/mlx5/core/en_rx.c, en_main.c, en/xdp.c of
+ * linux 5.5; 6.1 where noted): a legacy
  * cyclic RQ of one page per descriptor, its completion queue, the XDP_TX
  * send queue with its completion queue, the optional mlx5e page cache and
  * the channel's page_pool.
@@ -12,7 +13,8 @@
  * goes through the memory model, and every page through the page_pool
  * policy, so where pages live comes from the page_pool code.
  *
- * Placement (reference 2.3): CQs, doorbell records, the pool and driver
+ * Placement (5.5 en_main.c: mlx5e_alloc_cq, mlx5e_build_rq_param,
+ * mlx5e_build_sq_param_common): CQs, doorbell records, the pool and driver
  * state on the channel's node (cpu_to_node(c->cpu) when the channel was
  * opened); rx and tx descriptors on the NIC's node.  None moves with the
  * irq.

@@ -2,9 +2,9 @@
  * page_pool, one implementation per kernel era, behind one interface.
  *
  * Each era (a "policy") is the project's own rewrite of net/core/page_pool.c
- * as it behaved in that kernel, from the documented behaviour collected in
- * shared/reference/page_pool-and-mlx5-facts.md; the kernel wins where they
- * disagree.  All eras keep the kernel's page_pool stats under the kernel's
+ * as it behaved in that kernel (5.4.6, 5.5-rc5, 6.1; commit d5394610b1ba
+ * "page_pool: Don't recycle non-reusable pages" between the first two),
+ * from its documented behaviour; the kernel wins where they disagree.  All eras keep the kernel's page_pool stats under the kernel's
  * names, even those that predate CONFIG_PAGE_POOL_STATS, so that eras can
  * be compared event for event.
  *
@@ -49,9 +49,9 @@ struct pp_contents {
 
 struct pp_pool;
 
-/* Where that era's mlx5 driver calls page_pool_nid_changed(numa_mem_id())
- * (reference 2.1): v5.5 at the top of each rx CQ poll, v6.1 just before
- * the refill; v5.4 has no such call. */
+/* Where that era's mlx5 driver calls page_pool_nid_changed(numa_mem_id()):
+ * v5.5 at the top of each rx CQ poll (en_rx.c mlx5e_poll_rx_cq), v6.1 just
+ * before the refill (mlx5e_post_rx_wqes); v5.4 has no such call. */
 enum pp_nid_check { PP_NID_NEVER, PP_NID_AT_POLL, PP_NID_AT_REFILL };
 
 struct pp_policy {
@@ -62,7 +62,8 @@ struct pp_policy {
 	int (*create)(const struct pp_params *p, struct pp_pool **pool);
 	/* page_pool_dev_alloc_pages(); NULL when no page can be had. */
 	struct page *(*alloc)(struct pp_pool *pool);
-	/* page_pool_put_full_page(); recycle_direct is allow_direct. */
+	/* page_pool_put_full_page(); page_pool_recycle_direct() is a put
+	 * with allow_direct. */
 	void (*put)(struct pp_pool *pool, struct page *page,
 		    bool allow_direct);
 	/* page_pool_update_nid(); NULL where the era lacks it. */

@@ -4,8 +4,9 @@
  * reference), and the stack's receive work queues it on the socket; after
  * the softirq, the reader on the same CPU copies each payload out of the
  * page into its own buffer and frees the skb, which drops the page's last
- * reference (facts 2.5: with page_pool of the seed's era the page goes
- * back to the page allocator, never to the pool).
+ * reference (with page_pool of the seed's era, 5.5's
+ * mlx5e_skb_from_cqe_linear and page_pool_put_page, the page goes back to
+ * the page allocator, never to the pool).
  */
 #ifndef PPSIM_TCP_H
 #define PPSIM_TCP_H

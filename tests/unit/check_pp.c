@@ -1,6 +1,7 @@
 /*
  * The page_pool eras against the behaviour documented in
- * shared/reference/page_pool-and-mlx5-facts.md (sections 1.1 to 1.5).
+ * page_pool.c of 5.4.6, 5.5-rc5 and 6.1 (commit d5394610b1ba between the
+ * first two; 44768decb7c0 handles NUMA_NO_NODE from 5.6).
  */
 #include "unit.h"
 #include "model/page_pool/pp.h"

@@ -127,8 +127,9 @@ START_TEST(irq_migration)
 	 * 1 flushes the cache (the 16 pages it had just recycled) and the
 	 * refill takes a node-1 bulk, of which 16 go into the ring; after
 	 * that no check applies to a direct put, XDP_DROP never refills from
-	 * the ring, and the 48 node-0 pages keep circulating (reference 1.3,
-	 * the derived note).  16 of 64 stay local. */
+	 * the ring, and the 48 node-0 pages keep circulating (6.1 page_pool.c checks
+	 * the node only when the cache refills from the ring).  16 of 64
+	 * stay local. */
 	ck_assert_int_eq(p.local_pkts, _i == 0 ? 0 : _i == 1 ? 64 : 16);
 	ck_assert_int_eq(pp_policy_find(pp_eras, eras[_i])->nid ?
 			 pp_policy_find(pp_eras, eras[_i])->nid(rxq_pool(q)) : 0,

@@ -3,7 +3,6 @@
  * same page_pool operations in the same binary.  Figures only: nothing is
  * asserted (bench/run.sh collects them).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,9 +11,15 @@
 
 #define BARE_OPS	(20 * 1000 * 1000)
 
-static const char usage[] =
-	"Usage: ppsim bench FILE [--case C] [--policy P] [--duration TIME] "
-	"[--queues N]\n";
+static const struct cmd_spec spec = {
+	.name = "bench", .operands = "FILE", .min_args = 1, .max_args = 1,
+	.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_QUEUES,
+	.reps = 1,
+	.about =
+"How fast the simulator runs one case (default close-drop, v5.5, 1 s,\n"
+"one queue) against a bare page_pool alloc + recycle loop of the same\n"
+"binary: one CSV line.",
+};
 
 static double now(void)
 {
@@ -65,54 +70,39 @@ static double bare_loop(const struct pp_policy *pol)
 
 int bench_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "case", required_argument, NULL, 'c' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "queues", required_argument, NULL, 'q' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	/* the defaults, then what the command line says */
+	struct cmd_opts o;
+	struct scn_override set[CMD_MAX_SET + 2] = {
+		{ "duration", "1s" }, { "queues", "1" },
 	};
-	const char *only_case = "close-drop", *policy = "v5.5";
-	const char *duration = "1s", *queues = "1";
-	struct rep_opts rc = { .reps = 1, .jobs = 1, .seed = 1 };
-	struct scn_override set[2];
+	const char *only_case, *policy;
 	struct scenario *scn;
 	struct rep_row row = { 0 };
 	double bare, sim_ns;
-	int ch;
 
-	while ((ch = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (ch) {
-		case 'c': only_case = optarg; break;
-		case 'p': policy = optarg; break;
-		case 'd': duration = optarg; break;
-		case 'q': queues = optarg; break;
-		default:
-			fputs(usage, ch == 'h' ? stdout : stderr);
-			return ch == 'h' ? 0 : 2;
-		}
-	}
-	if (optind != argc - 1 || !pp_policy_find(cmd_policies, policy)) {
-		fputs(usage, stderr);
+	if (cmd_parse(argc, argv, &spec, &o))
+		return 2;
+	only_case = o.only_case ? o.only_case : "close-drop";
+	policy = o.only_policy ? o.only_policy : "v5.5";
+	if (!pp_policy_find(cmd_policies, policy)) {
+		fprintf(stderr, "ppsim bench: unknown policy '%s'\n", policy);
 		return 2;
 	}
-	set[0] = (struct scn_override){ "duration", duration };
-	set[1] = (struct scn_override){ "queues", queues };
-	scn = scn_load(argv[optind], set, 2, cmd_policies);
+	memcpy(set + 2, o.set, (size_t)o.nr_set * sizeof(*set));
+	scn = scn_load(o.file, set, o.nr_set + 2, cmd_policies);
 	if (!scn)
 		return 2;
 	for (int i = 0; i < scn->nr_cases && !row.c; i++)
 		if (!strcmp(scn->cases[i].name, only_case))
 			row.c = &scn->cases[i];
 	if (!row.c) {
-		fprintf(stderr, "%s: no case %s\n", argv[optind], only_case);
+		fprintf(stderr, "%s: no case %s\n", o.file, only_case);
 		scn_free(scn);
 		return 2;
 	}
 	row.policy = pp_policy_find(cmd_policies, policy);
 	bare = bare_loop(row.policy);
-	if (rep_run(&row, 1, &rc, argv[optind])) {
+	if (rep_run(&row, 1, &o.rc, o.file)) {
 		scn_free(scn);
 		return 1;
 	}

@@ -5,7 +5,6 @@
  * includes.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <math.h>
 #include <stdio.h>
@@ -34,9 +33,23 @@ struct fit_work {
 	int nr_params;
 	struct rep_row rows[FIT_MAX_ROWS];
 	int nr_rows;
-	const struct cmd_fit_opts *o;
+	const struct cmd_opts *o;
 	int evaluations;
 	int failed;
+};
+
+static const struct cmd_spec spec = {
+	.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
+	.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_OUT,
+	.reps = 1,
+	.about =
+"Fits the scenario's free parameters ([calibrate] free) on the measured\n"
+"figures of its calibration cases ([calibrate] cases) only.",
+	.own = (const struct cmd_help[]){
+		{ CMD_OUT, "FILE", "where the fit goes (default: FILE's name "
+		  "with .cal.ini)" },
+		{ 0, NULL, NULL },
+	},
 };
 
 static int parse_free(struct fit_work *w)
@@ -237,7 +250,7 @@ int calibrate_main(int argc, char **argv)
 	gsl_multifit_nlinear_fdf fdf;
 	gsl_multifit_nlinear_workspace *ws = NULL;
 	struct fit_work w = { 0 };
-	struct cmd_fit_opts o;
+	struct cmd_opts o;
 	char out[4096];
 	gsl_vector *u0 = NULL;
 	gsl_matrix *covar = NULL;
@@ -245,7 +258,7 @@ int calibrate_main(int argc, char **argv)
 	double chisq = 0;
 
 	gsl_set_error_handler_off();
-	if (cmd_fit_opts(argc, argv, &o, "calibrate", true))
+	if (cmd_parse(argc, argv, &spec, &o))
 		return 2;
 	w.o = &o;
 	w.scn = scn_load(o.file, NULL, 0, cmd_policies);

@@ -8,83 +8,223 @@
 #include <string.h>
 #include "cmd.h"
 
-int cmd_common_opt(int ch, const char *arg, struct rep_opts *c,
-		   const char *cmd)
-{
-	char *end;
-	long v;
+/* Every option of every command, once: what it takes and what it means.
+ * A command accepts those its spec names (cmd_parse). */
+static const struct cmd_option {
+	enum cmd_opt opt;
+	const char *name;
+	const char *arg;	/* NULL: a flag */
+	const char *help;
+} cmd_options[] = {
+	{ CMD_CASE, "case", "NAME", "only this case" },
+	{ CMD_POLICY, "policy", "P", "only this policy" },
+	{ CMD_DURATION, "duration", "TIME",
+	  "simulated time measured per case (e.g. 10ms)" },
+	{ CMD_QUEUES, "queues", "N", "rx queues (as --set queues=N)" },
+	{ CMD_REPS, "reps", "N", "independent replications: mean, 95% CI" },
+	{ CMD_SEED, "seed", "S",
+	  "first seed (default 1); replication r uses S + r" },
+	{ CMD_SET, "set", "KEY=VALUE",
+	  "override a key (nic.rx_ring=512, duration=20ms)" },
+	{ CMD_JOBS, "jobs", "N", "simulations run in parallel (default 1)" },
+	{ CMD_FORMAT, "format", "F", "table (default), csv or json" },
+	{ CMD_OUT, "out", "DIR", "also write the outputs into DIR" },
+	{ CMD_EMIT_JOBS, "emit-jobs", NULL,
+	  "print one command a point instead, for GNU parallel or a batch "
+	  "system" },
+};
+#define NR_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
-	if (ch != 'r' && ch != 's' && ch != 'j')
-		return 0;
-	errno = 0;
-	if (ch == 's') {
-		c->seed = strtoul(arg, &end, 10);
-		if (!*end && !errno && arg[0] != '-')
-			return 1;
-		fprintf(stderr, "ppsim %s: --seed %s: expected a whole "
-			"number\n", cmd, arg);
-		return -1;
-	}
-	v = strtol(arg, &end, 10);
-	if (ch == 'r' && !*end && v >= 1 && v <= REP_MAX_REPS) {
-		c->reps = (int)v;
-		return 1;
-	}
-	if (ch == 'j' && !*end && v >= 1 && v <= 256) {
-		c->jobs = (int)v;
-		return 1;
-	}
-	fprintf(stderr, "ppsim %s: %s %s: expected 1 to %d\n", cmd,
-		ch == 'r' ? "--reps" : "-j", arg,
-		ch == 'r' ? REP_MAX_REPS : 256);
-	return -1;
+static const struct cmd_option *option_of(enum cmd_opt opt)
+{
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		if (cmd_options[i].opt == opt)
+			return &cmd_options[i];
+	return NULL;
 }
 
-int cmd_fit_opts(int argc, char **argv, struct cmd_fit_opts *o,
-		 const char *cmd, bool want_out)
+/* Prints text at column col, wrapped at 80 columns to column 23. */
+static void print_wrapped(FILE *f, const char *text, int col)
 {
-	static const struct option opts[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
+	bool first = true;
 
-	*o = (struct cmd_fit_opts){ .rc = { .reps = want_out ? 1 : 3, .jobs = 1,
-					.seed = 1 } };
-	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
-		int common = cmd_common_opt(ch, optarg, &o->rc, cmd);
+	while (*text) {
+		int n = (int)strcspn(text, " ");
 
-		if (common < 0)
-			goto usage;
-		if (common)
-			continue;
-		switch (ch) {
-		case 'o':
-			if (!want_out)
-				goto usage;
-			o->out = optarg;
-			break;
-		case 'h':
-			printf("Usage: ppsim %s FILE [--reps N] [--seed S] "
-			       "[-j N]%s\n", cmd, want_out ? " [--out FILE]" : "");
-			exit(0);
-		default:
-			goto usage;
+		if (!first && col + 1 + n > 79) {
+			fprintf(f, "\n%23s", "");
+			col = 23;
+		} else if (!first) {
+			col += fprintf(f, " ");
 		}
+		col += fprintf(f, "%.*s", n, text);
+		text += n + (text[n] == ' ');
+		first = false;
 	}
-	if (optind == argc - 1) {
-		o->file = argv[optind];
+	fputc('\n', f);
+}
+
+void cmd_usage(FILE *f, const struct cmd_spec *spec)
+{
+	fprintf(f, "Usage: ppsim %s %s [OPTIONS]\n\n%s\n\n", spec->name,
+		spec->operands, spec->about);
+	for (size_t i = 0; i < NR_OPTIONS; i++) {
+		const struct cmd_option *o = &cmd_options[i];
+		const struct cmd_help *h = spec->own;
+		const char *arg = o->arg, *help = o->help;
+		char left[40], text[256];
+
+		if (!(spec->options & o->opt))
+			continue;
+		while (h && h->opt && h->opt != o->opt)
+			h++;
+		if (h && h->opt) {
+			arg = h->arg;
+			help = h->help;
+		}
+		snprintf(left, sizeof(left), "%s--%s%s%s",
+			 o->opt == CMD_JOBS ? "-j, " : "", o->name,
+			 arg ? " " : "", arg ? arg : "");
+		if (o->opt == CMD_REPS)
+			snprintf(text, sizeof(text), "%s (default %d)", help,
+				 spec->reps);
+		else
+			snprintf(text, sizeof(text), "%s", help);
+		fprintf(f, "  %-20s ", left);
+		print_wrapped(f, text, 23);
+	}
+	if (spec->more)
+		fprintf(f, "\n%s\n", spec->more);
+}
+
+/* A whole number in [lo, hi], or -1 with the reason on stderr. */
+static int parse_count(const struct cmd_spec *spec, const char *name,
+		       const char *arg, long lo, long hi, int *v)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (end == arg || *end || errno || n < lo || n > hi) {
+		fprintf(stderr, "ppsim %s: %s %s: expected %ld to %ld\n",
+			spec->name, name, arg, lo, hi);
+		return -1;
+	}
+	*v = (int)n;
+	return 0;
+}
+
+static int take(const struct cmd_spec *spec, enum cmd_opt opt,
+		const char *arg, struct cmd_opts *o)
+{
+	char *end, *eq;
+
+	switch (opt) {
+	case CMD_CASE: o->only_case = arg; return 0;
+	case CMD_POLICY: o->only_policy = arg; return 0;
+	case CMD_OUT: o->out = arg; return 0;
+	case CMD_EMIT_JOBS: o->emit_jobs = true; return 0;
+	case CMD_REPS:
+		return parse_count(spec, "--reps", arg, 1, REP_MAX_REPS,
+				   &o->rc.reps);
+	case CMD_JOBS:
+		return parse_count(spec, "-j", arg, 1, 256, &o->rc.jobs);
+	case CMD_SEED:
+		errno = 0;
+		o->rc.seed = strtoul(arg, &end, 10);
+		if (end != arg && !*end && !errno && arg[0] != '-')
+			return 0;
+		fprintf(stderr, "ppsim %s: --seed %s: expected a whole "
+			"number\n", spec->name, arg);
+		return -1;
+	case CMD_FORMAT:
+		if (!strcmp(arg, "table"))
+			o->format = CMD_TABLE;
+		else if (!strcmp(arg, "csv"))
+			o->format = CMD_CSV;
+		else if (!strcmp(arg, "json") && !(spec->options & CMD_NO_JSON))
+			o->format = CMD_JSON;
+		else {
+			fprintf(stderr, "ppsim %s: --format %s: expected table, "
+				"csv%s\n", spec->name, arg,
+				spec->options & CMD_NO_JSON ? "" : " or json");
+			return -1;
+		}
+		return 0;
+	default:	/* the overrides, in the order given */
+		break;
+	}
+	if (o->nr_set == CMD_MAX_SET) {
+		fprintf(stderr, "ppsim %s: at most %d --set, --duration and "
+			"--queues\n", spec->name, CMD_MAX_SET);
+		return -1;
+	}
+	if (opt != CMD_SET) {
+		o->set[o->nr_set++] = (struct scn_override){
+			opt == CMD_DURATION ? "duration" : "queues", arg };
 		return 0;
 	}
-usage:
-	fprintf(stderr, "Usage: ppsim %s FILE [--reps N (1-%d)] [--seed S] "
-		"[-j N (1-256)]%s\n", cmd, REP_MAX_REPS,
-		want_out ? " [--out FILE]" : "");
-	return -1;
+	eq = strchr(arg, '=');
+	if (!eq || eq == arg) {
+		fprintf(stderr, "ppsim %s: --set %s: expected KEY=VALUE\n",
+			spec->name, arg);
+		return -1;
+	}
+	*eq = '\0';
+	o->set[o->nr_set++] = (struct scn_override){ arg, eq + 1 };
+	return 0;
+}
+
+int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
+	      struct cmd_opts *o)
+{
+	struct option longs[NR_OPTIONS + 2];
+	int n = 0, ch;
+
+	*o = (struct cmd_opts){ .rc = { .reps = spec->reps, .jobs = 1,
+					.seed = 1 } };
+	for (size_t i = 0; i < NR_OPTIONS; i++)
+		if (spec->options & cmd_options[i].opt)
+			longs[n++] = (struct option){ cmd_options[i].name,
+				cmd_options[i].arg ? required_argument
+						   : no_argument,
+				NULL, (int)i };
+	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	longs[n] = (struct option){ NULL, 0, NULL, 0 };
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, spec->options & CMD_JOBS ?
+				 "j:h" : "h", longs, NULL)) != -1) {
+		if (ch == 'h') {
+			cmd_usage(stdout, spec);
+			exit(0);
+		}
+		if (ch == 'j')
+			ch = (int)(option_of(CMD_JOBS) - cmd_options);
+		if (ch < 0 || ch >= (int)NR_OPTIONS) {
+			cmd_usage(stderr, spec);
+			return -1;
+		}
+		if (take(spec, cmd_options[ch].opt, optarg, o))
+			return -1;
+	}
+	for (; optind < argc; optind++) {
+		if (o->nr_args == spec->max_args) {
+			fprintf(stderr, "ppsim %s: unexpected '%s'\n",
+				spec->name, argv[optind]);
+			cmd_usage(stderr, spec);
+			return -1;
+		}
+		o->args[o->nr_args++] = argv[optind];
+	}
+	if (o->nr_args < spec->min_args) {
+		fprintf(stderr, "ppsim %s: expected %s\n", spec->name,
+			spec->operands);
+		cmd_usage(stderr, spec);
+		return -1;
+	}
+	o->file = o->args[0];
+	return 0;
 }
 
 bool cmd_in_fit(const struct scenario *scn, const char *name)

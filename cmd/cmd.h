@@ -21,21 +21,60 @@ int bench_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
 int keys_main(int argc, char **argv);
 
-/* Handles getopt's ch if it is --reps ('r'), --seed ('s') or -j ('j'):
- * returns 1 if it was one, 0 if not, -1 (said on stderr) if its value is
- * bad. */
-int cmd_common_opt(int ch, const char *arg, struct rep_opts *o,
-		   const char *cmd);
-
-/* The options of validate and calibrate: FILE [--reps N] [--seed S]
- * [-j N], and --out FILE for calibrate (want_out). */
-struct cmd_fit_opts {
-	const char *file;
-	const char *out;
-	struct rep_opts rc;
+/* The options, one bit each (cmd_options in cli.c describes them). */
+enum cmd_opt {
+	CMD_CASE = 1 << 0, CMD_POLICY = 1 << 1, CMD_DURATION = 1 << 2,
+	CMD_QUEUES = 1 << 3, CMD_REPS = 1 << 4, CMD_SEED = 1 << 5,
+	CMD_SET = 1 << 6, CMD_JOBS = 1 << 7, CMD_FORMAT = 1 << 8,
+	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10,
+	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
 };
-int cmd_fit_opts(int argc, char **argv, struct cmd_fit_opts *o,
-		 const char *cmd, bool want_out);
+
+/* A command's own reading of an option: its argument and help. */
+struct cmd_help {
+	enum cmd_opt opt;	/* 0 ends the list */
+	const char *arg;
+	const char *help;
+};
+
+/* What a command takes, for cmd_parse() and its --help. */
+struct cmd_spec {
+	const char *name;	/* "run" */
+	const char *operands;	/* "FILE [NAME]" */
+	int min_args, max_args;
+	unsigned int options;	/* enum cmd_opt bits */
+	int reps;		/* default replications */
+	const char *about;	/* what it does */
+	const struct cmd_help *own;	/* or NULL */
+	const char *more;	/* after the options, or NULL */
+};
+
+#define CMD_MAX_SET	32
+
+enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON };
+
+/* What the command line said. */
+struct cmd_opts {
+	const char *args[2];	/* the operands */
+	int nr_args;
+	const char *file;	/* the first: the scenario */
+	const char *only_case;
+	const char *only_policy;
+	struct rep_opts rc;
+	enum cmd_format format;
+	const char *out;
+	bool emit_jobs;
+	/* --set, --duration, --queues in the order given */
+	struct scn_override set[CMD_MAX_SET];
+	int nr_set;
+};
+
+/* Parses argv[1..] for spec: options it accepts and its operands.  --help
+ * prints the usage and exits 0; anything else wrong is said on stderr,
+ * with the usage, and returns -1. */
+int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
+	      struct cmd_opts *o);
+void cmd_usage(FILE *f, const struct cmd_spec *spec);
 
 /* Every measured (case, policy) of a scenario, or only those of the cases
  * [calibrate] cases names (fit_only); returns how many. */

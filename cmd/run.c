@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,120 +10,22 @@
 #include "cmd.h"
 #include "../report/plot.h"
 
-#define RUN_MAX_SET	32
-
-enum run_format { FMT_TABLE, FMT_CSV, FMT_JSON };
-
-struct run_opts {
-	const char *file;
-	const char *only_case;
-	const char *only_policy;
-	struct rep_opts rc;
-	enum run_format format;
-	const char *out;
-	struct scn_override set[RUN_MAX_SET];
-	int nr_set;
-};
-
-
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: ppsim run FILE [OPTIONS]\n"
-"\n"
+static const struct cmd_spec spec = {
+	.name = "run", .operands = "FILE", .min_args = 1, .max_args = 1,
+	.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_REPS |
+		   CMD_SEED | CMD_SET | CMD_JOBS | CMD_FORMAT | CMD_OUT,
+	.reps = 3,
+	.about =
 "Simulates every case of the scenario FILE under each policy it compares\n"
 "and prints the predicted rate beside the measured one, with the figures\n"
-"that explain it.\n"
-"\n"
-"  --case NAME        run only this case\n"
-"  --policy P         run only this policy\n"
-"  --duration S       simulated seconds measured per case (e.g. 10ms)\n"
-"  --reps N           independent replications (default 3): mean, 95%% CI\n"
-"  --seed S           first seed (default 1); replication r uses S + r\n"
-"  --set KEY=VALUE    override a key (nic.rx_ring=512, duration=20ms)\n"
-"  -j, --jobs N       simulations run in parallel (default 1)\n"
-"  --format F         table (default), csv or json\n"
-"  --out DIR          also write DIR/results.csv and DIR/transient.csv\n"
-"\n"
-"The columns are described in ppsim(1), section RUN OUTPUT.\n");
-}
-
-static int parse_opts(int argc, char **argv, struct run_opts *o)
-{
-	static const struct option opts[] = {
-		{ "case", required_argument, NULL, 'c' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "set", required_argument, NULL, 'S' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
-
-	*o = (struct run_opts){ .rc = { .reps = 3, .jobs = 1, .seed = 1 } };
-	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
-		int common = cmd_common_opt(ch, optarg, &o->rc, "run");
-
-		if (common < 0)
-			return -1;
-		if (common)
-			continue;
-		switch (ch) {
-		case 'c': o->only_case = optarg; break;
-		case 'p': o->only_policy = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'h': usage(stdout); exit(0);
-		case 'd':	/* --set duration=, checked by the key table */
-			if (o->nr_set == RUN_MAX_SET)
-				return -1;
-			o->set[o->nr_set++] = (struct scn_override){
-				"duration", optarg };
-			break;
-		case 'f':
-			if (!strcmp(optarg, "table"))
-				o->format = FMT_TABLE;
-			else if (!strcmp(optarg, "csv"))
-				o->format = FMT_CSV;
-			else if (!strcmp(optarg, "json"))
-				o->format = FMT_JSON;
-			else {
-				fprintf(stderr, "ppsim run: --format %s: "
-					"expected table, csv or json\n", optarg);
-				return -1;
-			}
-			break;
-		case 'S': {
-			char *eq = strchr(optarg, '=');
-
-			if (!eq || eq == optarg || o->nr_set == RUN_MAX_SET) {
-				fprintf(stderr, "ppsim run: --set %s: expected "
-					"KEY=VALUE (at most %d)\n", optarg,
-					RUN_MAX_SET);
-				return -1;
-			}
-			*eq = '\0';
-			o->set[o->nr_set++] = (struct scn_override){ optarg,
-								     eq + 1 };
-			break;
-		}
-		default:
-			usage(stderr);
-			return -1;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "ppsim run: expected one scenario FILE\n");
-		usage(stderr);
-		return -1;
-	}
-	o->file = argv[optind];
-	return 0;
-}
+"that explain it.",
+	.own = (const struct cmd_help[]){
+		{ CMD_OUT, "DIR", "also write DIR/results.csv, DIR/transient.csv "
+		  "and the plots" },
+		{ 0, NULL, NULL },
+	},
+	.more = "The columns are described in ppsim(1), section RUN OUTPUT.",
+};
 
 static FILE *open_out(const char *dir, const char *name, char *path,
 		      size_t len)
@@ -149,7 +50,7 @@ static int close_out(FILE *f, const char *path)
 
 /* Every case that compares policies across time gets its transient. */
 static int draw_plots(const char *dir, const struct rep_row *rows,
-		      int nr_rows, const struct run_opts *o)
+		      int nr_rows, const struct cmd_opts *o)
 {
 	char vars[2048], out[4096], title[512];
 	int rc = 0;
@@ -187,7 +88,7 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 }
 
 static int write_out(const char *dir, const struct rep_row *rows,
-		     int nr_rows, const struct run_opts *o)
+		     int nr_rows, const struct cmd_opts *o)
 {
 	char p1[4096], p2[4096];
 	FILE *f, *g;
@@ -225,7 +126,7 @@ static int write_out(const char *dir, const struct rep_row *rows,
 
 /* ---- the command ---- */
 
-static int select_rows(struct scenario *scn, const struct run_opts *o,
+static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 		       struct rep_row *rows)
 {
 	int n = 0;
@@ -251,11 +152,11 @@ int run_main(int argc, char **argv)
 {
 	struct rep_row rows[SCN_MAX_CASES * SCN_MAX_POLICIES];
 	struct scenario *scn;
-	struct run_opts o;
+	struct cmd_opts o;
 	int nr_rows, status = 0;
 
 	gsl_set_error_handler_off();
-	if (parse_opts(argc, argv, &o))
+	if (cmd_parse(argc, argv, &spec, &o))
 		return 2;
 	scn = scn_load(o.file, o.set, o.nr_set, cmd_policies);
 	if (!scn)
@@ -273,9 +174,9 @@ int run_main(int argc, char **argv)
 	if (rep_run(rows, nr_rows, &o.rc, o.file))
 		status = 1;
 	if (!status) {
-		if (o.format == FMT_CSV)
+		if (o.format == CMD_CSV)
 			rep_write_csv(stdout, rows, nr_rows, o.rc.reps);
-		else if (o.format == FMT_JSON)
+		else if (o.format == CMD_JSON)
 			rep_write_json(stdout, rows, nr_rows, &o.rc, o.file);
 		else
 			rep_write_table(stdout, rows, nr_rows, &o.rc, o.file);

@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,43 +40,47 @@ struct point {
 	int first_row, nr_rows;
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: ppsim sweep FILE [NAME] [--set KEY=V1,V2,...]... [OPTIONS]\n"
-"\n"
+static const struct cmd_spec spec = {
+	.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
+	.max_args = 2,
+	.options = CMD_SET | CMD_CASE | CMD_POLICY | CMD_REPS | CMD_SEED |
+		   CMD_JOBS | CMD_FORMAT | CMD_NO_JSON | CMD_OUT | CMD_EMIT_JOBS,
+	.reps = 1,
+	.about =
 "Runs the scenario at every point of the cross product of the values\n"
-"(and of [sweep NAME] in FILE), every point's cases in parallel.\n"
-"\n"
-"  --set KEY=V1,V2   values of a key (nic.rx_ring=256,1024), up to %d keys\n"
-"  --case NAME       only this case (else the sweep's cases, else all)\n"
-"  --policy P        only this policy\n"
-"  --reps N, --seed S, -j N   as for ppsim run\n"
-"  --format csv      one CSV for all points (default: a table)\n"
-"  --out DIR         DIR/sweep.csv and a plot of the rate against the\n"
-"                    first key\n"
-"  --emit-jobs       print one 'ppsim sweep' command a point instead, for\n"
-"                    GNU parallel or a batch system; join their outputs\n"
-"                    with 'ppsim merge'\n", SWEEP_MAX_AXES);
-}
+"(and of [sweep NAME] in FILE), every point's cases in parallel.",
+	.own = (const struct cmd_help[]){
+		{ CMD_SET, "KEY=V1,V2", "values of a key (nic.rx_ring=256,1024), "
+		  "up to 4 keys" },
+		{ CMD_CASE, "NAME", "only this case (else the sweep's cases, "
+		  "else all)" },
+		{ CMD_FORMAT, "F", "table (default) or csv: one CSV for all "
+		  "points" },
+		{ CMD_OUT, "DIR", "DIR/sweep.csv and a plot of the rate against "
+		  "the first key" },
+		{ CMD_EMIT_JOBS, NULL, "print one 'ppsim sweep' command a point "
+		  "instead, for GNU parallel or a batch system; join their "
+		  "outputs with 'ppsim merge'" },
+		{ 0, NULL, NULL },
+	},
+};
 
-static int add_axis(struct sweep_opts *o, const char *spec)
+/* A key and its values, "V1,V2,...". */
+static int add_axis(struct sweep_opts *o, const char *key, const char *values)
 {
-	char buf[1024], *eq, *save = NULL;
+	char buf[1024], *save = NULL;
 	struct axis *a;
 
-	snprintf(buf, sizeof(buf), "%s", spec);
-	eq = strchr(buf, '=');
-	if (!eq || eq == buf || o->nr_axes == SWEEP_MAX_AXES) {
-		fprintf(stderr, "ppsim sweep: --set %s: expected KEY=V1,V2,... "
-			"(at most %d keys)\n", spec, SWEEP_MAX_AXES);
+	if (!*key || o->nr_axes == SWEEP_MAX_AXES) {
+		fprintf(stderr, "ppsim sweep: --set %s=%s: expected KEY=V1,V2,... "
+			"(at most %d keys)\n", key, values, SWEEP_MAX_AXES);
 		return -1;
 	}
-	*eq = '\0';
 	a = &o->axes[o->nr_axes++];
 	memset(a, 0, sizeof(*a));
-	snprintf(a->key, sizeof(a->key), "%.63s", buf);
-	for (char *v = strtok_r(eq + 1, ",", &save); v;
+	snprintf(a->key, sizeof(a->key), "%.63s", key);
+	snprintf(buf, sizeof(buf), "%s", values);
+	for (char *v = strtok_r(buf, ",", &save); v;
 	     v = strtok_r(NULL, ",", &save)) {
 		if (a->nr_values == SWEEP_MAX_VALUES) {
 			fprintf(stderr, "ppsim sweep: --set %s: at most %d "
@@ -87,7 +90,7 @@ static int add_axis(struct sweep_opts *o, const char *spec)
 		snprintf(a->values[a->nr_values++], 48, "%s", v);
 	}
 	if (!a->nr_values) {
-		fprintf(stderr, "ppsim sweep: --set %s: no value\n", spec);
+		fprintf(stderr, "ppsim sweep: --set %s: no value\n", key);
 		return -1;
 	}
 	return 0;
@@ -95,59 +98,18 @@ static int add_axis(struct sweep_opts *o, const char *spec)
 
 static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 {
-	static const struct option opts[] = {
-		{ "set", required_argument, NULL, 'S' },
-		{ "case", required_argument, NULL, 'c' },
-		{ "policy", required_argument, NULL, 'p' },
-		{ "reps", required_argument, NULL, 'r' },
-		{ "seed", required_argument, NULL, 's' },
-		{ "jobs", required_argument, NULL, 'j' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "emit-jobs", no_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int ch;
+	struct cmd_opts cl;
 
-	*o = (struct sweep_opts){ .rc = { .reps = 1, .jobs = 1, .seed = 1 } };
-	while ((ch = getopt_long(argc, argv, "j:h", opts, NULL)) != -1) {
-		int common = cmd_common_opt(ch, optarg, &o->rc, "sweep");
-
-		if (common < 0)
-			goto bad;
-		if (common)
-			continue;
-		switch (ch) {
-		case 'S':
-			if (add_axis(o, optarg))
-				return -1;
-			break;
-		case 'c': o->only_case = optarg; break;
-		case 'p': o->only_policy = optarg; break;
-		case 'o': o->out = optarg; break;
-		case 'e': o->emit_jobs = true; break;
-		case 'f':
-			if (strcmp(optarg, "csv") && strcmp(optarg, "table"))
-				goto bad;
-			o->csv = !strcmp(optarg, "csv");
-			break;
-		case 'h':
-			usage(stdout);
-			exit(0);
-		default:
-			goto bad;
-		}
-	}
-	if (optind < argc)
-		o->file = argv[optind++];
-	if (optind < argc)
-		o->name = argv[optind++];
-	if (o->file && optind == argc)
-		return 0;
-bad:
-	usage(stderr);
-	return -1;
+	if (cmd_parse(argc, argv, &spec, &cl))
+		return -1;
+	*o = (struct sweep_opts){ .file = cl.file, .name = cl.args[1],
+		.only_case = cl.only_case, .only_policy = cl.only_policy,
+		.rc = cl.rc, .csv = cl.format == CMD_CSV,
+		.emit_jobs = cl.emit_jobs, .out = cl.out };
+	for (int i = 0; i < cl.nr_set; i++)
+		if (add_axis(o, cl.set[i].key, cl.set[i].value))
+			return -1;
+	return 0;
 }
 
 /* The axes of [sweep NAME] come first, the command line's after. */
@@ -174,9 +136,18 @@ static int take_named(struct sweep_opts *o, const struct scenario *scn)
 	o->nr_axes = 0;
 	snprintf(buf, sizeof(buf), "%s", sw->vary);
 	for (char *t = strtok_r(buf, " \t", &save); t;
-	     t = strtok_r(NULL, " \t", &save))
-		if (add_axis(o, t))
+	     t = strtok_r(NULL, " \t", &save)) {
+		char *eq = strchr(t, '=');
+
+		if (!eq) {
+			fprintf(stderr, "%s:%d: vary: '%s': expected "
+				"KEY=V1,V2,...\n", sw->file, sw->line, t);
 			return -1;
+		}
+		*eq = '\0';
+		if (add_axis(o, t, eq + 1))
+			return -1;
+	}
 	for (int i = 0; i < nr_cli; i++) {
 		if (o->nr_axes == SWEEP_MAX_AXES)
 			return -1;

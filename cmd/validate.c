@@ -11,6 +11,16 @@
 #include "config.h"
 #include "cmd.h"
 
+static const struct cmd_spec spec = {
+	.name = "validate", .operands = "FILE", .min_args = 1, .max_args = 1,
+	.options = CMD_REPS | CMD_SEED | CMD_JOBS,
+	.reps = 3,
+	.about =
+"Runs every case with a measured figure and prints the prediction beside\n"
+"it, in or out of the calibration fit, the mean error out of the fit and\n"
+"the direction of every before/after change.",
+};
+
 #define FIT_MAX_ROWS	(SCN_MAX_CASES * SCN_MAX_POLICIES)
 #define FLAT_PCT	2.0	/* a change smaller than this has no sign */
 
@@ -52,12 +62,12 @@ int validate_main(int argc, char **argv)
 {
 	struct rep_row rows[FIT_MAX_ROWS];
 	struct scenario *scn;
-	struct cmd_fit_opts o;
+	struct cmd_opts o;
 	int nr_rows, over = 0, out_n = 0, mismatches;
 	double tol, out_abs = 0;
 
 	gsl_set_error_handler_off();
-	if (cmd_fit_opts(argc, argv, &o, "validate", false))
+	if (cmd_parse(argc, argv, &spec, &o))
 		return 2;
 	scn = scn_load(o.file, NULL, 0, cmd_policies);
 	if (!scn)

@@ -73,3 +73,19 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 	}
 	return f;
 }
+
+void datadir_verror(const char *file, int line, const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s:%d: ", file, line);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void datadir_error(const char *file, int line, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	datadir_verror(file, line, fmt, ap);
+	va_end(ap);
+}

@@ -8,6 +8,7 @@
 #ifndef PPSIM_DATADIR_H
 #define PPSIM_DATADIR_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 const char *datadir_path(void);
@@ -34,5 +35,11 @@ enum { LINE_OK, LINE_TOO_LONG, LINE_NUL };
  * *problem says whether it was cut or held a NUL byte.
  */
 long datadir_getline(FILE *f, char *buf, size_t size, int *problem);
+
+/* Says "FILE:LINE: message" on stderr: the form of every input error. */
+void datadir_verror(const char *file, int line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
+void datadir_error(const char *file, int line, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

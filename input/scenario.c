@@ -192,6 +192,20 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 	return 0;
 }
 
+/* A policy the program has, by name; NULL with why if none. */
+static const struct pp_policy *policy_named(const struct pp_policy *const *set,
+					    const char *name, char *why,
+					    size_t len)
+{
+	const struct pp_policy *pol = pp_policy_find(set, name);
+
+	if (!pol)
+		snprintf(why, len, !strcmp(name, "kernel") ?
+			 "policy 'kernel' needs ppsim configured "
+			 "--with-linux=DIR" : "unknown policy '%s'", name);
+	return pol;
+}
+
 static int parse_policies(struct scn_case *c, const char *text,
 			  const struct pp_policy *const *set, char *why,
 			  size_t len)
@@ -202,14 +216,10 @@ static int parse_policies(struct scn_case *c, const char *text,
 	c->nr_policies = 0;
 	for (char *p = strtok_r(buf, " \t,", &save); p;
 	     p = strtok_r(NULL, " \t,", &save)) {
-		const struct pp_policy *pol = pp_policy_find(set, p);
+		const struct pp_policy *pol = policy_named(set, p, why, len);
 
-		if (!pol) {
-			snprintf(why, len, !strcmp(p, "kernel") ?
-				 "policy 'kernel' needs ppsim configured "
-				 "--with-linux=DIR" : "unknown policy '%s'", p);
+		if (!pol)
 			return -1;
-		}
 		if (c->nr_policies == SCN_MAX_POLICIES) {
 			snprintf(why, len, "at most %d policies",
 				 SCN_MAX_POLICIES);
@@ -237,21 +247,19 @@ static int parse_measured(struct scn_case *c, const char *text,
 		struct scn_measured *m = &c->measured[c->nr_measured];
 		char *colon = strchr(p, ':'), *end;
 
-		if (!colon) {
-			snprintf(why, len, "'%s': expected POLICY:VALUE", p);
-			return -1;
-		}
-		*colon = '\0';
-		m->policy = pp_policy_find(set, p);
-		if (!m->policy) {
-			snprintf(why, len, "unknown policy '%s'", p);
-			return -1;
-		}
 		if (c->nr_measured == SCN_MAX_POLICIES) {
 			snprintf(why, len, "at most %d measurements",
 				 SCN_MAX_POLICIES);
 			return -1;
 		}
+		if (!colon) {
+			snprintf(why, len, "'%s': expected POLICY:VALUE", p);
+			return -1;
+		}
+		*colon = '\0';
+		m->policy = policy_named(set, p, why, len);
+		if (!m->policy)
+			return -1;
 		errno = 0;
 		m->value = strtod(colon + 1, &end);
 		if (end == colon + 1 || *end || errno || !(m->value > 0)) {
@@ -450,11 +458,9 @@ static void error_at(struct loader *ld, const char *file, int line,
 {
 	va_list ap;
 
-	fprintf(stderr, "%s:%d: ", file, line);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	datadir_verror(file, line, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	ld->errors++;
 }
 

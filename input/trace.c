@@ -1,4 +1,3 @@
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "datadir.h"
@@ -43,17 +42,6 @@ struct trace {
 	u32 *held;		/* names held, oldest first */
 	u32 nr_held;
 };
-
-static void error_at(const char *name, int line, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "%s:%d: ", name, line);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
 
 /* ---- parsing ---- */
 
@@ -109,7 +97,7 @@ struct trace_parser {
 	int errors;
 };
 
-#define BAD(...) do { error_at(ps->name, ps->line, __VA_ARGS__); \
+#define BAD(...) do { datadir_error(ps->name, ps->line, __VA_ARGS__); \
 		      return -1; } while (0)
 
 static int parse_node(struct trace_parser *ps, const char *s, long *v)
@@ -273,13 +261,13 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 
 		ps.line++;
 		if (problem == LINE_TOO_LONG || len > TRACE_LINE_MAX) {
-			error_at(name, ps.line, "line longer than %d characters",
+			datadir_error(name, ps.line, "line longer than %d characters",
 				 TRACE_LINE_MAX);
 			ps.errors++;
 			continue;
 		}
 		if (problem == LINE_NUL) {
-			error_at(name, ps.line, "NUL byte: not a text file");
+			datadir_error(name, ps.line, "NUL byte: not a text file");
 			ps.errors++;
 			continue;
 		}
@@ -298,7 +286,7 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 			n++;
 	}
 	if (ferror(in)) {
-		error_at(name, ps.line + 1, "read error");
+		datadir_error(name, ps.line + 1, "read error");
 		ps.errors++;
 	}
 	if (ps.errors) {
@@ -321,7 +309,7 @@ static int machine_create(struct trace *t, int nodes, u32 pages, u32 min,
 
 	t->mm = mm_create(&p, &err);
 	if (!t->mm) {
-		error_at(t->name, line, "nodes: %s", err);
+		datadir_error(t->name, line, "nodes: %s", err);
 		return -1;
 	}
 	t->ctx = (struct kctx){ .mm = t->mm, .cpu = 0, .node = 0,
@@ -330,7 +318,7 @@ static int machine_create(struct trace *t, int nodes, u32 pages, u32 min,
 	t->name_of = calloc((size_t)nodes * pages, sizeof(*t->name_of));
 	t->held = calloc((size_t)nodes * pages, sizeof(*t->held));
 	if (!t->name_of || !t->held) {
-		error_at(t->name, line, "nodes: out of memory");
+		datadir_error(t->name, line, "nodes: out of memory");
 		return -1;
 	}
 	return 0;
@@ -444,7 +432,7 @@ static int op_put_pages(struct trace *t, const struct trace_op *op)
 		return 0;
 	}
 	if (!page_named(t, op->a) || !page_named(t, op->a)->pool_ref) {
-		error_at(t->name, op->line, "%s: p%ld is not a page the trace "
+		datadir_error(t->name, op->line, "%s: p%ld is not a page the trace "
 			 "got from alloc and still holds", verb, op->a);
 		return -1;
 	}
@@ -458,7 +446,7 @@ static int op_ref(struct trace *t, const struct trace_op *op)
 
 	if (op->code == OP_GET) {
 		if (!page_held(tp)) {
-			error_at(t->name, op->line, "get: p%ld is not held "
+			datadir_error(t->name, op->line, "get: p%ld is not held "
 				 "by the trace", op->a);
 			return -1;
 		}
@@ -469,7 +457,7 @@ static int op_ref(struct trace *t, const struct trace_op *op)
 		return 0;
 	}
 	if (!tp || !tp->extra_refs) {
-		error_at(t->name, op->line, "put: the trace holds no extra "
+		datadir_error(t->name, op->line, "put: the trace holds no extra "
 			 "reference on p%ld (take one with get)", op->a);
 		return -1;
 	}
@@ -593,7 +581,7 @@ static int op_pool(struct trace *t, const struct trace_op *op)
 	int err;
 
 	if (t->pool || t->destroyed) {
-		error_at(t->name, op->line, "pool: a trace has one pool");
+		datadir_error(t->name, op->line, "pool: a trace has one pool");
 		return -1;
 	}
 	err = t->pol->create(&p, &t->pool);
@@ -618,16 +606,16 @@ static int run_op(struct trace *t, const struct trace_op *op)
 	if (needs_live_pool(op->code) || op->code == OP_RECYCLE ||
 	    op->code == OP_RETURN) {
 		if (!t->pool && !t->destroyed) {
-			error_at(t->name, op->line, "no pool: create one "
+			datadir_error(t->name, op->line, "no pool: create one "
 				 "with 'pool nid=N' first");
 			return -1;
 		}
 		if (needs_live_pool(op->code) && t->destroyed) {
-			error_at(t->name, op->line, "the pool was destroyed");
+			datadir_error(t->name, op->line, "the pool was destroyed");
 			return -1;
 		}
 		if (!t->pool) {
-			error_at(t->name, op->line, "the pool was freed");
+			datadir_error(t->name, op->line, "the pool was freed");
 			return -1;
 		}
 	}

@@ -47,13 +47,19 @@ void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
 unsigned int era_flush_cache(struct pp_pool *pool);
 
 /* page_pool_release(): scrub, then free the pool when nothing is in
- * flight.  empty_cache_once: v5.5 on empty the cache on the first
- * attempt only (a direct recycle after destroy then stays there). */
+ * flight.  empty_cache_once: empty the alloc cache on the first attempt
+ * only, as every era from v5.5 does (a direct recycle after destroy then
+ * stays in the cache); v5.4 empties it on every attempt. */
 int era_release(struct pp_pool *pool, bool empty_cache_once);
 
 void era_forget(struct pp_pool *pool);
 int era_nid(const struct pp_pool *pool);
 void era_stats(const struct pp_pool *pool, struct pp_stats *st);
 void era_contents(const struct pp_pool *pool, struct pp_contents *c);
+
+/* The members of struct pp_policy that every era fills alike. */
+#define ERA_SHARED_OPS \
+	.forget = era_forget, .nid = era_nid, .stats = era_stats, \
+	.contents = era_contents
 
 #endif

@@ -4,9 +4,10 @@
  * Each era (a "policy") is the project's own rewrite of net/core/page_pool.c
  * as it behaved in that kernel (5.4.6, 5.5-rc5, 6.1; commit d5394610b1ba
  * "page_pool: Don't recycle non-reusable pages" between the first two),
- * from its documented behaviour; the kernel wins where they disagree.  All eras keep the kernel's page_pool stats under the kernel's
- * names, even those that predate CONFIG_PAGE_POOL_STATS, so that eras can
- * be compared event for event.
+ * from its documented behaviour; the kernel wins where they disagree.
+ * All eras keep the kernel's page_pool stats under the kernel's names,
+ * even those that predate CONFIG_PAGE_POOL_STATS, so that eras can be
+ * compared event for event.
  *
  * All calls run in the current kernel context (kctx_cur): its node is
  * numa_mem_id(), its softirq flag decides direct recycling.

@@ -34,8 +34,5 @@ const struct pp_policy pp_v5_4 = {
 	.update_nid = NULL,
 	.destroy = v5_4_release,
 	.release_retry = v5_4_release,
-	.forget = era_forget,
-	.nid = era_nid,
-	.stats = era_stats,
-	.contents = era_contents,
+	ERA_SHARED_OPS,
 };

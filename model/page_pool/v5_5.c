@@ -47,8 +47,5 @@ const struct pp_policy pp_v5_5 = {
 	.update_nid = v5_5_update_nid,
 	.destroy = v5_5_release,
 	.release_retry = v5_5_release,
-	.forget = era_forget,
-	.nid = era_nid,
-	.stats = era_stats,
-	.contents = era_contents,
+	ERA_SHARED_OPS,
 };

@@ -118,8 +118,5 @@ const struct pp_policy pp_v6_1 = {
 	.update_nid = v6_1_update_nid,
 	.destroy = v6_1_release,
 	.release_retry = v6_1_release,
-	.forget = era_forget,
-	.nid = era_nid,
-	.stats = era_stats,
-	.contents = era_contents,
+	ERA_SHARED_OPS,
 };

@@ -6,6 +6,18 @@
 #include <stdlib.h>
 #include "model/kernel/mm.h"
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A check of a table-driven test: got must equal want.  Check's loop tests
+ * do not say which iteration failed, so the message names the table row
+ * (label: its era, or whatever the row varies) and what was checked.
+ */
+#define ck_expect(label, what, got, want)				\
+	ck_assert_msg((long long)(got) == (long long)(want),		\
+		      "%s: %s is %lld, expected %lld", (label), (what),	\
+		      (long long)(got), (long long)(want))
+
 struct unit_machine {
 	struct mm *mm;
 	struct kctx ctx;

@@ -10,7 +10,6 @@
  * the eras pass alike runs once per era of pp_eras.
  */
 #include <stdio.h>
-#include <string.h>
 #include "unit.h"
 #include "model/page_pool/pp.h"
 
@@ -510,37 +509,20 @@ START_TEST(destroy_inflight)
 }
 END_TEST
 
-/* Does a table name era?  Every table starts its rows with the era. */
-static bool table_has(const void *rows, size_t n, size_t size,
-		      const char *era)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!strcmp(*(const char *const *)((const char *)rows +
-						   i * size), era))
-			return true;
-	return false;
-}
-
-#define TABLE(t)	{ #t, t, ARRAY_SIZE(t), sizeof(t[0]) }
-
 /* A new era must get a row in every table, or those tests skip it. */
 START_TEST(every_era_in_every_table)
 {
-	static const struct {
-		const char *name;
-		const void *rows;
-		size_t n, size;
-	} tables[] = {
-		TABLE(steady), TABLE(ring_refill), TABLE(pfmemalloc),
-		TABLE(irq_moves), TABLE(numa_no_node), TABLE(update_nid),
-		TABLE(outside_softirq), TABLE(pool_sizes),
+	static const struct unit_table tables[] = {
+		UNIT_TABLE(steady), UNIT_TABLE(ring_refill),
+		UNIT_TABLE(pfmemalloc), UNIT_TABLE(irq_moves),
+		UNIT_TABLE(numa_no_node), UNIT_TABLE(update_nid),
+		UNIT_TABLE(outside_softirq), UNIT_TABLE(pool_sizes),
 	};
 
 	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
 		for (int e = 0; pp_eras[e]; e++)
-			ck_assert_msg(table_has(tables[t].rows, tables[t].n,
-						tables[t].size,
-						pp_eras[e]->name),
+			ck_assert_msg(unit_table_has(&tables[t],
+						     pp_eras[e]->name),
 				      "table %s has no row for era %s",
 				      tables[t].name, pp_eras[e]->name);
 }

@@ -43,9 +43,12 @@ expect 2 "bad-watermark.trace:1: nodes: min watermark" "impossible watermark" --
 expect 2 "put-without-get.trace:3: put: the trace holds no extra" "put without get" -- "$ppsim" trace --policy v5.5 "$bad/put-without-get.trace"
 expect 2 "alloc-after-destroy.trace:3: the pool was destroyed" "alloc after destroy" -- "$ppsim" trace --policy v6.1 "$bad/alloc-after-destroy.trace"
 
-# every bad line of a file is reported, not only the first
-"$ppsim" trace --policy v5.4 "$bad/many-errors.trace" >/dev/null 2>"$tmp/many"
-expect 0 '^4$' "every error reported" -- sh -c "grep -c '^$bad/many-errors.trace:[2-5]: ' '$tmp/many'"
+# every bad line of a file is reported, not only the first, and the file
+# is refused: the lines reported, then the exit status
+expect 0 '^4 lines, exit 2$' "every error reported" -- sh -c "
+	'$ppsim' trace --policy v5.4 '$bad/many-errors.trace' >/dev/null 2>'$tmp/many'
+	rc=\$?
+	echo \"\$(grep -c '^$bad/many-errors.trace:[2-5]: ' '$tmp/many') lines, exit \$rc\""
 
 # a line too long for the reader is an error, not silently cut
 awk 'BEGIN { printf "pool nid=0"; for (i = 0; i < 600; i++) printf " "; print "size=8" }' >"$tmp/long.trace"

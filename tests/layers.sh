@@ -13,27 +13,52 @@ foreign_engine='^ini_'
 foreign_input='^(sg_|simgrid_|xbt_|gsl_)'
 foreign_report='^(ini_|sg_actor|sg_host|sg_mailbox)'
 
-# Symbols a library defines, and those it leaves for others.
-defined() { nm -g --defined-only "$build/lib$1.a" 2>/dev/null | awk 'NF == 3 { print $3 }' | sort -u; }
-undefined() { nm -g --undefined-only "$build/lib$1.a" 2>/dev/null | awk '{ print $NF }' | sort -u; }
+# symbols OUT KIND FILE...: the symbols FILEs define (KIND defined) or
+# leave for others (undefined), sorted, into OUT.  On an empty list every
+# check below would pass, so when nm fails or lists nothing the test bails
+# out.
+symbols() {
+	out=$1 kind=$2
+	shift 2
+	: >"$out"
+	if nm -g --$kind-only "$@" >"$tmp/nm" 2>&1; then
+		if [ $kind = defined ]; then
+			awk 'NF == 3 { print $3 }' "$tmp/nm"
+		else
+			awk '{ print $NF }' "$tmp/nm"
+		fi | sort -u >"$out"
+	fi
+	if [ ! -s "$out" ]; then
+		echo "Bail out! nm --$kind-only $* listed nothing"
+		sed 's/^/# /' "$tmp/nm" | head -5
+		exit 1
+	fi
+}
 
 echo "1..$(( $(echo $layers | wc -w) * 2 + 2 ))"
+for l in $layers; do
+	[ -f "$build/lib$l.a" ] || continue	# a test point below
+	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
+	symbols "$tmp/$l.undefined" undefined "$build/lib$l.a"
+done
+symbols "$tmp/cmd.defined" defined "$build"/cmd/*.o
+
 for l in $layers; do
 	eval foreign=\$foreign_$l
 	if [ ! -f "$build/lib$l.a" ]; then
 		not_ok "lib$l.a exists"; not_ok "lib$l.a: nothing from above"; continue
 	fi
-	undefined $l | grep -E "$foreign" >"$tmp/out"
+	grep -E "$foreign" "$tmp/$l.undefined" >"$tmp/out"
 	if [ -s "$tmp/out" ]; then not_ok "lib$l.a uses none of $foreign"
 	else ok "lib$l.a uses none of $foreign"; fi
 	# what the layers above it define (and the commands)
 	above=$(echo $layers | sed "s/.*\b$l\b *//")
-	: >"$tmp/above"
-	for a in $above; do defined "$a" >>"$tmp/above"; done
-	nm -g --defined-only "$build"/cmd/*.o 2>/dev/null |
-		awk 'NF == 3 { print $3 }' >>"$tmp/above"
+	cp "$tmp/cmd.defined" "$tmp/above"
+	for a in $above; do
+		[ ! -f "$tmp/$a.defined" ] || cat "$tmp/$a.defined" >>"$tmp/above"
+	done
 	sort -u -o "$tmp/above" "$tmp/above"
-	undefined $l | comm -12 - "$tmp/above" >"$tmp/out"
+	comm -12 "$tmp/$l.undefined" "$tmp/above" >"$tmp/out"
 	if [ -s "$tmp/out" ]; then not_ok "lib$l.a uses nothing from ${above:-cmd}"
 	else ok "lib$l.a uses nothing from ${above:-cmd}"; fi
 done
@@ -45,16 +70,25 @@ for t in "$build"/tests/unit/check_*; do
 	case $t in *.*) continue ;; esac	# logs, objects
 	[ -x "$t" ] || continue
 	units="$units $t"
-	{ readelf -d "$t" | grep -E 'NEEDED.*lib(simgrid|gsl|inih)'
-	  nm -D --undefined-only "$t" | grep -E ' (sg_|simgrid_|xbt_|gsl_|ini_)'
+	# a binary readelf or nm cannot read would show no library
+	if ! readelf -d "$t" >"$tmp/dynamic" 2>&1 ||
+	   ! nm -D --undefined-only "$t" >"$tmp/dynsym" 2>&1 ||
+	   [ ! -s "$tmp/dynsym" ]; then
+		echo "$t: readelf -d or nm -D failed or listed nothing" >>"$tmp/out"
+		continue
+	fi
+	{ grep -E 'NEEDED.*lib(simgrid|gsl|inih)' "$tmp/dynamic"
+	  grep -E ' (sg_|simgrid_|xbt_|gsl_|ini_)' "$tmp/dynsym"
 	} | sed "s|^|$t: |" >>"$tmp/out"
 done
 if [ -n "$units" ] && [ ! -s "$tmp/out" ]; then
 	ok "unit tests link no SimGrid, GSL or inih"
 else not_ok "unit tests link no SimGrid, GSL or inih"; fi
 
-# The model builds without the configuration: config.h refuses it.
-if grep -q 'PPSIM_MODEL' "$build/config.h" &&
-   ! grep -rl --include='*.[ch]' '"config.h"' "$src/model" >"$tmp/out"; then
+# The model builds without the configuration: config.h refuses it.  grep
+# exits 1 when no file of model/ names config.h, 2 when it failed.
+grep -rl --include='*.[ch]' '"config.h"' "$src/model" >"$tmp/out" 2>&1
+rc=$?
+if grep -q 'PPSIM_MODEL' "$build/config.h" && [ $rc -eq 1 ]; then
 	ok "model/ includes no config.h"
 else not_ok "model/ includes no config.h"; fi

@@ -1,7 +1,9 @@
 #!/bin/sh
 # Runs one trace through every policy and compares each with its section of
 # the expected output (NAME.expected, sections headed "== policy NAME", as
-# 'ppsim trace --policy all' prints them).  Speaks TAP, one test a policy.
+# 'ppsim trace --policy all' prints them).  Speaks TAP, one test a policy,
+# and one that every policy ppsim has (but the tree's 'kernel', which
+# tests/kernel-diff.sh compares with v6.1) has its section.
 # Usage: run-trace.sh FILE.trace   (PPSIM names the ppsim binary)
 trace=$1
 expected=${trace%.trace}.expected
@@ -9,10 +11,24 @@ ppsim=${PPSIM:-ppsim}
 policies=$(awk '/^== policy /{print $3}' "$expected")
 n=$(echo "$policies" | wc -w)
 [ "$n" -gt 0 ] || { echo "Bail out! no '== policy' sections in $expected"; exit 1; }
-echo "1..$n"
+echo "1..$((n + 1))"
 i=0
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+
+i=$((i + 1))
+"$ppsim" trace --help >"$tmp/help" 2>&1
+rc=$?
+awk '/^Policies:/ { on = 1; next } on && /^  [^ ]/ { print $1 } on && /^$/ { exit }' \
+	"$tmp/help" | grep -vx kernel | sort >"$tmp/have"
+echo "$policies" | sort >"$tmp/sections"
+if [ $rc -eq 0 ] && [ -s "$tmp/have" ] && cmp -s "$tmp/have" "$tmp/sections"; then
+	echo "ok $i - $(basename "$expected") has a section for every policy"
+else
+	echo "not ok $i - $(basename "$expected"): its sections are not ppsim's policies (--help exit $rc)"
+	diff "$tmp/have" "$tmp/sections" | sed 's/^/# /'
+fi
+
 for p in $policies; do
 	i=$((i + 1))
 	awk -v p="$p" '/^== policy /{on = ($3 == p); next} on' "$expected" >"$tmp/want"

@@ -21,13 +21,15 @@ else
 fi
 
 "$ppsim" sweep "$tiny" ring --format csv >"$tmp/named.csv" 2>"$tmp/out"
-check "a named sweep from the scenario" sh -c "grep -q '^256,far-drop,v5.4,rate,' '$tmp/named.csv' && grep -q '^1024,far-drop,v5.5,rate,' '$tmp/named.csv'"
+check "a named sweep from the scenario" sh -c "test $? -eq 0 && grep -q '^256,far-drop,v5.4,rate,' '$tmp/named.csv' && grep -q '^1024,far-drop,v5.5,rate,' '$tmp/named.csv'"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --case far-drop --emit-jobs >"$tmp/jobs" 2>"$tmp/out"
-check "--emit-jobs: one command a point" sh -c "test \$(wc -l <'$tmp/jobs') -eq 2 && grep -q \"set 'nic.rx_ring=1024'\" '$tmp/jobs'"
-(cd "$tmp" && sed "s#^ppsim #'$ppsim' #" jobs | sh) 2>"$tmp/out"
+check "--emit-jobs: one command a point" sh -c "test $? -eq 0 && test \$(wc -l <'$tmp/jobs') -eq 2 && grep -q \"set 'nic.rx_ring=1024'\" '$tmp/jobs'"
+# the jobs, each of which must succeed (sh -e), and their merge
+(cd "$tmp" && sed "s#^ppsim #'$ppsim' #" jobs | sh -e) 2>"$tmp/out"
+jobs_rc=$?
 "$ppsim" merge "$tmp/sweep-001.csv" "$tmp/sweep-002.csv" >"$tmp/merged.csv" 2>>"$tmp/out"
-check "merge joins the jobs' CSVs under one header" sh -c "test \$(grep -c '^nic.rx_ring,' '$tmp/merged.csv') -eq 1 && grep -q '^256,far-drop' '$tmp/merged.csv' && grep -q '^1024,far-drop' '$tmp/merged.csv'"
+check "merge joins the jobs' CSVs under one header" sh -c "test $jobs_rc -eq 0 && test $? -eq 0 && test \$(grep -c '^nic.rx_ring,' '$tmp/merged.csv') -eq 1 && grep -q '^256,far-drop' '$tmp/merged.csv' && grep -q '^1024,far-drop' '$tmp/merged.csv'"
 "$ppsim" merge "$tmp/sweep-001.csv" "$tmp/s.csv" >/dev/null 2>"$tmp/out"
 check "merge refuses CSVs of other sweeps" sh -c "test $? -eq 2 && grep -q 's.csv:1: its columns differ' '$tmp/out'"
 

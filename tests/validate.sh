@@ -17,8 +17,10 @@ check "the fitted value and its standard error are written" \
 check "residuals only of the fit case" sh -c "grep -c '^;   close-drop ' '$tmp/fit.cal.ini' | grep -qx 2 && ! grep -q '^;   far-drop' '$tmp/fit.cal.ini'"
 check "the fit case is matched" awk '/^;   close-drop/ { v = $3 + 0; if (v < -3 || v > 3) bad = 1 } END { exit bad }' "$tmp/fit.cal.ini"
 
+# validate exits 0 when every figure is within the tolerance, 1 when some
+# are not (or a simulation failed, which prints no figure), 2 on bad input
 "$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>&1
-check "validate marks in and out of the fit" sh -c "grep -Eq '^close-drop +v5.4 .* in' '$tmp/out' && grep -Eq '^far-drop +v5.5 .* out' '$tmp/out'"
+check "validate marks in and out of the fit" sh -c "test $? -le 1 && grep -Eq '^close-drop +v5.4 .* in' '$tmp/out' && grep -Eq '^far-drop +v5.5 .* out' '$tmp/out'"
 check "validate checks the direction of each change" grep -q 'far-drop     v5.4 -> v5.5: measured up, predicted up' "$tmp/out"
 
 "$ppsim" validate "$src/scenarios/mlx5-cx4-numa.ini" --reps 2 -j 2 >"$tmp/out" 2>&1
@@ -29,5 +31,5 @@ check "and says how far out of sample it is" grep -Eq '^# mean absolute error ou
 # the TCP rows: not yet within a tolerance (see the scenario), but every
 # before/after change must have the measured sign
 "$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>&1
-check "the TCP rows change in the measured direction" \
-	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches$' "$tmp/out"
+check "the TCP rows change in the measured direction" sh -c "test $? -le 1 &&
+	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches\$' '$tmp/out'"

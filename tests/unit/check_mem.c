@@ -1,8 +1,12 @@
 /* The memory model: each place costs what the profile says, DDIO puts the
  * NIC's writes where the hardware would, and coherence moves lines. */
 #include <check.h>
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/mem/mem.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct mem *m;
 static const struct mem_config cfg = {
@@ -152,17 +156,56 @@ START_TEST(lru_across_clock_wrap)
 }
 END_TEST
 
-START_TEST(bad_config)
+/* cfg with one int field changed, and why mem_create() must refuse it
+ * (NULL: the configuration is possible, and err must stay NULL). */
+#define NO_SET	"out of memory (or a cache smaller than one set)"
+#define CHANGE(field, value, why) \
+	{ #field " = " #value, offsetof(struct mem_config, field), value, why }
+static const struct {
+	const char *what;
+	size_t field;		/* offset of an int of struct mem_config */
+	int value;
+	const char *why;
+} configs[] = {
+	CHANGE(sockets, 0, "impossible topology"),
+	CHANGE(sockets, MEM_MAX_SOCKETS + 1, "impossible topology"),
+	CHANGE(nic_node, 2, "impossible topology"),
+	CHANGE(nic_node, -1, "impossible topology"),
+	CHANGE(cores, 40000, "impossible topology"),	/* 80000 cores */
+	CHANGE(ddio_ways, 8, "ddio_ways must be below llc_ways"),
+	CHANGE(ddio_ways, -1, "ddio_ways must be below llc_ways"),
+	CHANGE(llc_ways, 2, "ddio_ways must be below llc_ways"),
+	CHANGE(l2_ways, 64, NO_SET),		/* 32 lines, 64 ways */
+	CHANGE(llc_ways, 256, NO_SET),
+	CHANGE(nic_node, 1, NULL),
+	CHANGE(ddio_ways, 0, NULL),		/* no DDIO */
+	CHANGE(ddio_ways, 7, NULL),
+	CHANGE(llc_ways, 3, NULL),
+	CHANGE(l2_ways, 32, NULL),		/* one set */
+	CHANGE(sockets, MEM_MAX_SOCKETS, NULL),
+};
+
+START_TEST(config_checked)
 {
 	struct mem_config c = cfg;
 	const char *err = NULL;
+	struct mem *m1;
 
-	c.ddio_ways = 8;
-	ck_assert_ptr_null(mem_create(&c, &err));
-	ck_assert_ptr_nonnull(err);
-	c = cfg;
-	c.nic_node = 2;
-	ck_assert_ptr_null(mem_create(&c, &err));
+	*(int *)((char *)&c + configs[_i].field) = configs[_i].value;
+	m1 = mem_create(&c, &err);
+	if (!configs[_i].why) {
+		ck_assert_msg(m1, "%s: refused: %s", configs[_i].what,
+			      err ? err : "(no reason)");
+		ck_assert_msg(!err, "%s: accepted, but err says '%s'",
+			      configs[_i].what, err);
+		mem_destroy(m1);
+		return;
+	}
+	ck_assert_msg(!m1, "%s: accepted", configs[_i].what);
+	ck_assert_msg(err && !strcmp(err, configs[_i].why),
+		      "%s: refused because '%s', expected '%s'",
+		      configs[_i].what, err ? err : "(no reason)",
+		      configs[_i].why);
 }
 END_TEST
 
@@ -181,7 +224,7 @@ int main(void)
 	tcase_add_test(tc, inclusive_llc);
 	tcase_add_test(tc, same_line_again);
 	tcase_add_test(tc, lru_across_clock_wrap);
-	tcase_add_test(tc, bad_config);
+	tcase_add_loop_test(tc, config_checked, 0, ARRAY_SIZE(configs));
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);

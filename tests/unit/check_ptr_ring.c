@@ -57,7 +57,8 @@ START_TEST(batched_invalidation)
 }
 END_TEST
 
-/* A ring too small to batch (batch > size / 2) frees each slot at once. */
+/* A ring too small to batch (batch > size / 2) frees each slot at once:
+ * full, one consumed, one more fits. */
 START_TEST(small_ring_unbatched)
 {
 	struct ptr_ring r;
@@ -65,7 +66,8 @@ START_TEST(small_ring_unbatched)
 	ck_assert_int_eq(ptr_ring_init(&r, 16), 0);
 	ck_assert_int_eq(r.batch, 1);
 	for (long i = 0; i < 16; i++)
-		__ptr_ring_produce(&r, item(i));
+		ck_assert_int_eq(__ptr_ring_produce(&r, item(i)), 0);
+	ck_assert_int_eq(__ptr_ring_produce(&r, item(99)), -ENOSPC);
 	ck_assert_ptr_eq(__ptr_ring_consume(&r), item(0));
 	ck_assert_int_eq(__ptr_ring_produce(&r, item(16)), 0);
 	ptr_ring_cleanup(&r);
@@ -79,7 +81,7 @@ START_TEST(consume_batched)
 
 	ck_assert_int_eq(ptr_ring_init(&r, 1024), 0);
 	for (long i = 0; i < 5; i++)
-		__ptr_ring_produce(&r, item(i));
+		ck_assert_int_eq(__ptr_ring_produce(&r, item(i)), 0);
 	ck_assert_int_eq(__ptr_ring_consume_batched(&r, out, 3), 3);
 	ck_assert_ptr_eq(out[2], item(2));
 	ck_assert_int_eq(__ptr_ring_consume_batched(&r, out, 8), 2);
@@ -99,7 +101,8 @@ START_TEST(wrap_frees_tail)
 	ck_assert_int_eq(ptr_ring_init(&r, 40), 0);
 	ck_assert_int_eq(r.batch, 16);
 	for (i = 0; i < 40; i++)
-		__ptr_ring_produce(&r, item(i));
+		ck_assert_int_eq(__ptr_ring_produce(&r, item(i)), 0);
+	ck_assert_int_eq(__ptr_ring_produce(&r, item(99)), -ENOSPC);
 	for (i = 0; i < 40; i++)
 		ck_assert_ptr_eq(__ptr_ring_consume(&r), item(i));
 	/* 32 freed by two batches, the last 8 at the end of the ring */

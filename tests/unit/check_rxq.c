@@ -7,8 +7,11 @@ static struct unit_machine um;
 static struct mem *m;
 static struct rxq_pages pages;
 static struct rxq *q;
-static const struct pp_policy *pol;
-static const char *const eras[] = { "v5.4", "v5.5", "v6.1" };
+static const struct pp_policy *pol;	/* the queue's page_pool era */
+static const char *const place_names[MEM_NR_PLACES] = {
+	"the private cache", "the LLC", "the other socket's caches",
+	"local DRAM", "remote DRAM",
+};
 
 static const struct mem_config mcfg = {
 	.sockets = 2, .cores = 2,
@@ -41,12 +44,12 @@ static void open_queue(const char *era, enum rxq_workload w, int pc)
 
 	unit_machine_init(&um, 2, 8192, 0);
 	m = mem_create(&mcfg, &err);
-	ck_assert_ptr_nonnull(m);
+	ck_assert_msg(m, "mem_create: %s", err);
 	rxq_map_pages(&pages, m, 2, 8192, c.pkt_size);
 	pol = pp_policy_find(pp_eras, era);
-	q = rxq_open(&c, m, &pages, pp_policy_find(pp_eras, era), &um.ctx,
-		     &err);
-	ck_assert_msg(q, "%s", err ? err : "");
+	ck_assert_msg(pol, "no era %s", era);
+	q = rxq_open(&c, m, &pages, pol, &um.ctx, &err);
+	ck_assert_msg(q, "%s: rxq_open: %s", era, err ? err : "");
 }
 
 /* The queue, its socket and its pool hold every page the allocator has
@@ -110,35 +113,108 @@ START_TEST(drop_accounting)
 }
 END_TEST
 
-/* The seed's experiment per era: NAPI moves from node 0 to node 1. */
+/* The seed's experiment per era: NAPI moves from node 0 to node 1.
+ * v5.4: node-0 pages recycled forever.  v5.5: each one dropped as it
+ * comes back, new ones on node 1.  v6.1: the first poll on node 1
+ * flushes the cache (the 16 pages it had just recycled) and the refill
+ * takes a node-1 bulk, of which 16 go into the ring; after that no check
+ * applies to a direct put, XDP_DROP never refills from the ring, and the
+ * 48 node-0 pages keep circulating (6.1 page_pool.c checks the node
+ * only when the cache refills from the ring).  16 of 64 stay local.
+ * Packet data then crosses the interconnect (the other socket's caches),
+ * except in v5.5 (its own DRAM). */
+static const struct {
+	const char *era;
+	int local_pkts;		/* of the last 64 on node 1 */
+	int pool_nid;		/* p.nid then */
+	enum mem_place pkt;	/* where packet reads are served from */
+} migration[] = {
+	{ "v5.4", 0, 0, MEM_RCACHE },
+	{ "v5.5", 64, 1, MEM_DRAM },
+	{ "v6.1", 16, 1, MEM_RCACHE },
+};
+
 START_TEST(irq_migration)
 {
+	const char *era = migration[_i].era;
 	struct rxq_poll p;
 
-	open_queue(eras[_i], RXQ_XDP_DROP, 0);
+	open_queue(era, RXQ_XDP_DROP, 0);
 	for (int i = 0; i < 8; i++)
-		ck_assert_int_eq(cycle(64).local_pkts, 64);
+		ck_expect(era, "local packets on node 0", cycle(64).local_pkts,
+			  64);
 	um.ctx.cpu = 2;		/* socket 1 */
 	um.ctx.node = 1;
 	for (int i = 0; i < 8; i++)
 		p = cycle(64);
-	/* v5.4: node-0 pages recycled forever.  v5.5: each one dropped as
-	 * it comes back, new ones on node 1.  v6.1: the first poll on node
-	 * 1 flushes the cache (the 16 pages it had just recycled) and the
-	 * refill takes a node-1 bulk, of which 16 go into the ring; after
-	 * that no check applies to a direct put, XDP_DROP never refills from
-	 * the ring, and the 48 node-0 pages keep circulating (6.1 page_pool.c checks
-	 * the node only when the cache refills from the ring).  16 of 64
-	 * stay local. */
-	ck_assert_int_eq(p.local_pkts, _i == 0 ? 0 : _i == 1 ? 64 : 16);
-	ck_assert_int_eq(pp_policy_find(pp_eras, eras[_i])->nid ?
-			 pp_policy_find(pp_eras, eras[_i])->nid(rxq_pool(q)) : 0,
-			 _i == 0 ? 0 : 1);
-	/* packet data now crosses the interconnect, except in v5.5 */
-	if (_i == 1)
-		ck_assert_int_gt(mem_stats(m)->cpu_reads[MEM_PKT][MEM_DRAM], 0);
-	else
-		ck_assert_int_gt(mem_stats(m)->cpu_reads[MEM_PKT][MEM_RCACHE], 0);
+	ck_expect(era, "local packets of the last 64", p.local_pkts,
+		  migration[_i].local_pkts);
+	ck_expect(era, "p.nid", pol->nid(rxq_pool(q)), migration[_i].pool_nid);
+	ck_assert_msg(mem_stats(m)->cpu_reads[MEM_PKT][migration[_i].pkt] > 0,
+		      "%s: no packet read served from %s", era,
+		      place_names[migration[_i].pkt]);
+	close_queue();
+}
+END_TEST
+
+/*
+ * Where each era's driver calls page_pool_nid_changed(numa_mem_id())
+ * (pp.h, driver_nid_check; rxq_napi_poll()): v5.4 nowhere, v5.5 at the
+ * top of the rx CQ poll, v6.1 just before the refill.  After 8 rounds on
+ * node 0 (every page there, the caches settled), NAPI runs on node 1 and
+ * one poll handles 16 packets (the budget):
+ *  - v5.4 recycles the 16 into its cache and refills from it;
+ *  - v5.5 has moved p.nid before the 16 come back, so each is let go
+ *    (released_refcnt) and the refill takes 16 new pages on node 1;
+ *  - v6.1 recycles the 16 into its cache, then update_nid empties it (16
+ *    let go) and the refill takes a bulk of 64 on node 1.
+ * Called at the other place, v5.5 would recycle the 16 and refill with
+ * them, v6.1 would flush an empty cache and refill with the 16.
+ */
+static const struct {
+	const char *era;
+	enum pp_nid_check check;
+	int pool_nid;		/* after the poll */
+	u64 cached;		/* recycle_cached during the poll */
+	u64 released;		/* recycle_released_refcnt */
+	u32 release;		/* pages the pool let go */
+	u32 hold;		/* pages taken from the allocator */
+} nid_check[] = {
+	{ "v5.4", PP_NID_NEVER, 0, 16, 0, 0, 0 },
+	{ "v5.5", PP_NID_AT_POLL, 1, 0, 16, 16, 16 },
+	{ "v6.1", PP_NID_AT_REFILL, 1, 16, 0, 16, 64 },
+};
+
+START_TEST(nid_check_per_era)
+{
+	const char *era = nid_check[_i].era;
+	double bytes[MEM_MAX_SOCKETS] = { 0 };
+	struct pp_stats a, b;
+	struct rxq_poll p;
+
+	open_queue(era, RXQ_XDP_DROP, 0);
+	for (int i = 0; i < 8; i++)
+		cycle(64);
+	um.ctx.cpu = 2;		/* socket 1 */
+	um.ctx.node = 1;
+	ck_expect(era, "packets in", rxq_nic_rx(q, 16, bytes), 16);
+	pol->stats(rxq_pool(q), &a);
+	rxq_napi_poll(q, &um.ctx, &p);
+	rxq_post(q);
+	pol->stats(rxq_pool(q), &b);
+	ck_expect(era, "packets polled", p.rx, 16);
+	ck_expect(era, "p.nid", pol->nid(rxq_pool(q)), nid_check[_i].pool_nid);
+	ck_expect(era, "recycle_cached", b.recycle_cached - a.recycle_cached,
+		  nid_check[_i].cached);
+	ck_expect(era, "recycle_released_refcnt",
+		  b.recycle_released_refcnt - a.recycle_released_refcnt,
+		  nid_check[_i].released);
+	ck_expect(era, "pages let go", b.release - a.release,
+		  nid_check[_i].release);
+	ck_expect(era, "pages taken", b.hold - a.hold, nid_check[_i].hold);
+	/* and the era says so (v5.4's update_nid, NULL, hides it) */
+	ck_expect(era, "driver_nid_check", pol->driver_nid_check,
+		  nid_check[_i].check);
 	close_queue();
 }
 END_TEST
@@ -200,13 +276,24 @@ END_TEST
 
 /* The stack's path: every page leaves the pool (the skb holds it), the
  * reader copies its payload and frees it; page_pool allocates anew on
- * p.nid, which v5.5 moves to the CPU's node and v5.4 does not. */
+ * p.nid, which v5.5 and v6.1 move to the CPU's node and v5.4 does not:
+ * after a ring's worth of refills every page is on p.nid. */
+static const struct {
+	const char *era;
+	int local_pkts;		/* of the last 64 on node 1 */
+} tcp_local[] = {
+	{ "v5.4", 0 },
+	{ "v5.5", 64 },
+	{ "v6.1", 64 },
+};
+
 START_TEST(tcp_pages_leave_the_pool)
 {
+	const char *era = tcp_local[_i].era;
 	struct rxq_poll p;
 	u64 freed;
 
-	open_queue(eras[_i], RXQ_TCP, 0);
+	open_queue(era, RXQ_TCP, 0);
 	p = cycle(32);
 	ck_assert_int_eq(p.rx, 32);
 	ck_assert_int_eq(p.bytes_read, 32 * 1448);
@@ -217,8 +304,8 @@ START_TEST(tcp_pages_leave_the_pool)
 	um.ctx.node = 1;
 	for (int i = 0; i < 4; i++)
 		p = cycle(64);
-	/* after a ring's worth of refills every page is on p.nid */
-	ck_assert_int_eq(p.local_pkts, _i == 0 ? 0 : 64);
+	ck_expect(era, "local packets of the last 64", p.local_pkts,
+		  tcp_local[_i].local_pkts);
 	close_queue();
 }
 END_TEST
@@ -230,17 +317,37 @@ START_TEST(tcp_copy_far_costs_more)
 }
 END_TEST
 
+/* A new era must get a row in every table, or those tests skip it. */
+START_TEST(every_era_in_every_table)
+{
+	static const struct unit_table tables[] = {
+		UNIT_TABLE(migration), UNIT_TABLE(nid_check),
+		UNIT_TABLE(tcp_local),
+	};
+
+	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
+		for (int e = 0; pp_eras[e]; e++)
+			ck_assert_msg(unit_table_has(&tables[t],
+						     pp_eras[e]->name),
+				      "table %s has no row for era %s",
+				      tables[t].name, pp_eras[e]->name);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("rxq");
 	TCase *tc = tcase_create("rxq");
 
+	tcase_add_test(tc, every_era_in_every_table);
 	tcase_add_test(tc, drop_accounting);
-	tcase_add_loop_test(tc, irq_migration, 0, 3);
+	tcase_add_loop_test(tc, irq_migration, 0, ARRAY_SIZE(migration));
+	tcase_add_loop_test(tc, nid_check_per_era, 0, ARRAY_SIZE(nid_check));
 	tcase_add_test(tc, xdp_tx_round_trip);
 	tcase_add_test(tc, page_cache_waives_remote);
 	tcase_add_test(tc, far_costs_more);
-	tcase_add_loop_test(tc, tcp_pages_leave_the_pool, 0, 3);
+	tcase_add_loop_test(tc, tcp_pages_leave_the_pool, 0,
+			    ARRAY_SIZE(tcp_local));
 	tcase_add_test(tc, tcp_copy_far_costs_more);
 	suite_add_tcase(s, tc);
 	return unit_run(s);

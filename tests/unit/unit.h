@@ -4,7 +4,39 @@
 
 #include <check.h>
 #include <stdlib.h>
+#include <string.h>
 #include "model/kernel/mm.h"
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A check of a table-driven test: got must equal want.  Check's loop tests
+ * do not say which iteration failed, so the message names the table row
+ * (label: its era, or whatever the row varies) and what was checked.
+ */
+#define ck_expect(label, what, got, want)				\
+	ck_assert_msg((long long)(got) == (long long)(want),		\
+		      "%s: %s is %lld, expected %lld", (label), (what),	\
+		      (long long)(got), (long long)(want))
+
+/* A table of cases, each row starting with its name (const char *). */
+struct unit_table {
+	const char *name;
+	const void *rows;
+	size_t n, size;
+};
+#define UNIT_TABLE(t)	{ #t, t, ARRAY_SIZE(t), sizeof(t[0]) }
+
+/* Whether a row of t is named name. */
+static inline bool unit_table_has(const struct unit_table *t,
+				  const char *name)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!strcmp(*(const char *const *)((const char *)t->rows +
+						   i * t->size), name))
+			return true;
+	return false;
+}
 
 struct unit_machine {
 	struct mm *mm;

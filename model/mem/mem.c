@@ -61,9 +61,11 @@ struct mem {
 
 static int cache_init(struct cache *c, uint64_t size, int ways)
 {
+	if (ways < 1 || ways > 255)
+		return -1;
 	c->ways = (uint32_t)ways;
 	c->nsets = (uint32_t)(size / MEM_LINE / (uint64_t)ways);
-	if (!c->nsets || ways > 255)
+	if (!c->nsets)
 		return -1;
 	c->nsets_inv = UINT64_MAX / c->nsets + 1;
 	c->set = malloc((size_t)c->nsets * c->ways * sizeof(*c->set));
@@ -152,6 +154,7 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	int cores = cfg->sockets * cfg->cores;
 
 	if (cfg->sockets < 1 || cfg->sockets > MEM_MAX_SOCKETS ||
+	    cfg->cores < 1 ||
 	    cfg->nic_node < 0 || cfg->nic_node >= cfg->sockets ||
 	    cores > UINT16_MAX - 1) {
 		*err = "impossible topology";

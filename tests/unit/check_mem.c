@@ -172,11 +172,13 @@ static const struct {
 	CHANGE(nic_node, 2, "impossible topology"),
 	CHANGE(nic_node, -1, "impossible topology"),
 	CHANGE(cores, 40000, "impossible topology"),	/* 80000 cores */
+	CHANGE(cores, 0, "impossible topology"),	/* no CPU at all */
 	CHANGE(ddio_ways, 8, "ddio_ways must be below llc_ways"),
 	CHANGE(ddio_ways, -1, "ddio_ways must be below llc_ways"),
 	CHANGE(llc_ways, 2, "ddio_ways must be below llc_ways"),
 	CHANGE(l2_ways, 64, NO_SET),		/* 32 lines, 64 ways */
 	CHANGE(llc_ways, 256, NO_SET),
+	CHANGE(l2_ways, 0, NO_SET),		/* no way: no division by it */
 	CHANGE(nic_node, 1, NULL),
 	CHANGE(ddio_ways, 0, NULL),		/* no DDIO */
 	CHANGE(ddio_ways, 7, NULL),

@@ -11,16 +11,6 @@
 
 #define BARE_OPS	(20 * 1000 * 1000)
 
-static const struct cmd_spec spec = {
-	.name = "bench", .operands = "FILE", .min_args = 1, .max_args = 1,
-	.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_QUEUES,
-	.reps = 1,
-	.about =
-"How fast the simulator runs one case (default close-drop, v5.5, 1 s,\n"
-"one queue) against a bare page_pool alloc + recycle loop of the same\n"
-"binary: one CSV line.",
-};
-
 static double now(void)
 {
 	struct timespec t;
@@ -80,7 +70,7 @@ int bench_main(int argc, char **argv)
 	struct rep_row row = { 0 };
 	double bare, sim_ns;
 
-	if (cmd_parse(argc, argv, &spec, &o))
+	if (cmd_parse(argc, argv, cmd_spec("bench"), &o))
 		return 2;
 	only_case = o.only_case ? o.only_case : "close-drop";
 	policy = o.only_policy ? o.only_policy : "v5.5";

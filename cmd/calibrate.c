@@ -38,20 +38,6 @@ struct fit_work {
 	int failed;
 };
 
-static const struct cmd_spec spec = {
-	.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
-	.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_OUT,
-	.reps = 1,
-	.about =
-"Fits the scenario's free parameters ([calibrate] free) on the measured\n"
-"figures of its calibration cases ([calibrate] cases) only.",
-	.own = (const struct cmd_help[]){
-		{ CMD_OUT, "FILE", "where the fit goes (default: FILE's name "
-		  "with .cal.ini)" },
-		{ 0, NULL, NULL },
-	},
-};
-
 static int parse_free(struct fit_work *w)
 {
 	const struct scn_case *c = &w->scn->cases[0];
@@ -258,7 +244,7 @@ int calibrate_main(int argc, char **argv)
 	double chisq = 0;
 
 	gsl_set_error_handler_off();
-	if (cmd_parse(argc, argv, &spec, &o))
+	if (cmd_parse(argc, argv, cmd_spec("calibrate"), &o))
 		return 2;
 	w.o = &o;
 	w.scn = scn_load(o.file, NULL, 0, cmd_policies);

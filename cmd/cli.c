@@ -35,6 +35,90 @@ static const struct cmd_option {
 };
 #define NR_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
+/* Every command that runs simulations: its operands and options, and
+ * what --help says of it. */
+static const struct cmd_spec cmd_specs[] = {
+	{
+		.name = "run", .operands = "FILE", .min_args = 1, .max_args = 1,
+		.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_REPS |
+			   CMD_SEED | CMD_SET | CMD_JOBS | CMD_FORMAT | CMD_OUT,
+		.reps = 3,
+		.about =
+	"Simulates every case of the scenario FILE under each policy it compares\n"
+	"and prints the predicted rate beside the measured one, with the figures\n"
+	"that explain it.",
+		.own = (const struct cmd_help[]){
+			{ CMD_OUT, "DIR", "also write DIR/results.csv, DIR/transient.csv "
+			  "and the plots" },
+			{ 0, NULL, NULL },
+		},
+		.more = "The columns are described in ppsim(1), section RUN OUTPUT.",
+	},
+	{
+		.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
+		.max_args = 2,
+		.options = CMD_SET | CMD_CASE | CMD_POLICY | CMD_REPS | CMD_SEED |
+			   CMD_JOBS | CMD_FORMAT | CMD_NO_JSON | CMD_OUT | CMD_EMIT_JOBS,
+		.reps = 1,
+		.about =
+	"Runs the scenario at every point of the cross product of the values\n"
+	"(and of [sweep NAME] in FILE), every point's cases in parallel.",
+		.own = (const struct cmd_help[]){
+			{ CMD_SET, "KEY=V1,V2", "values of a key (nic.rx_ring=256,1024), "
+			  "up to 4 keys" },
+			{ CMD_CASE, "NAME", "only this case (else the sweep's cases, "
+			  "else all)" },
+			{ CMD_FORMAT, "F", "table (default) or csv: one CSV for all "
+			  "points" },
+			{ CMD_OUT, "DIR", "DIR/sweep.csv and a plot of the rate against "
+			  "the first key" },
+			{ CMD_EMIT_JOBS, NULL, "print one 'ppsim sweep' command a point "
+			  "instead, for GNU parallel or a batch system; join their "
+			  "outputs with 'ppsim merge'" },
+			{ 0, NULL, NULL },
+		},
+	},
+	{
+		.name = "validate", .operands = "FILE", .min_args = 1, .max_args = 1,
+		.options = CMD_REPS | CMD_SEED | CMD_JOBS,
+		.reps = 3,
+		.about =
+	"Runs every case with a measured figure and prints the prediction beside\n"
+	"it, in or out of the calibration fit, the mean error out of the fit and\n"
+	"the direction of every before/after change.",
+	},
+	{
+		.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
+		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_OUT,
+		.reps = 1,
+		.about =
+	"Fits the scenario's free parameters ([calibrate] free) on the measured\n"
+	"figures of its calibration cases ([calibrate] cases) only.",
+		.own = (const struct cmd_help[]){
+			{ CMD_OUT, "FILE", "where the fit goes (default: FILE's name "
+			  "with .cal.ini)" },
+			{ 0, NULL, NULL },
+		},
+	},
+	{
+		.name = "bench", .operands = "FILE", .min_args = 1, .max_args = 1,
+		.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_QUEUES,
+		.reps = 1,
+		.about =
+	"How fast the simulator runs one case (default close-drop, v5.5, 1 s,\n"
+	"one queue) against a bare page_pool alloc + recycle loop of the same\n"
+	"binary: one CSV line.",
+	},
+};
+
+const struct cmd_spec *cmd_spec(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmd_specs) / sizeof(cmd_specs[0]); i++)
+		if (!strcmp(cmd_specs[i].name, name))
+			return &cmd_specs[i];
+	abort();	/* a command without a spec: a bug */
+}
+
 static const struct cmd_option *option_of(enum cmd_opt opt)
 {
 	for (size_t i = 0; i < NR_OPTIONS; i++)

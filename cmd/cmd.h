@@ -74,6 +74,8 @@ struct cmd_opts {
  * with the usage, and returns -1. */
 int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 	      struct cmd_opts *o);
+/* The spec of command name (run, sweep, validate, calibrate, bench). */
+const struct cmd_spec *cmd_spec(const char *name);
 void cmd_usage(FILE *f, const struct cmd_spec *spec);
 
 /* Every measured (case, policy) of a scenario, or only those of the cases

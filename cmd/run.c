@@ -10,23 +10,6 @@
 #include "cmd.h"
 #include "../report/plot.h"
 
-static const struct cmd_spec spec = {
-	.name = "run", .operands = "FILE", .min_args = 1, .max_args = 1,
-	.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_REPS |
-		   CMD_SEED | CMD_SET | CMD_JOBS | CMD_FORMAT | CMD_OUT,
-	.reps = 3,
-	.about =
-"Simulates every case of the scenario FILE under each policy it compares\n"
-"and prints the predicted rate beside the measured one, with the figures\n"
-"that explain it.",
-	.own = (const struct cmd_help[]){
-		{ CMD_OUT, "DIR", "also write DIR/results.csv, DIR/transient.csv "
-		  "and the plots" },
-		{ 0, NULL, NULL },
-	},
-	.more = "The columns are described in ppsim(1), section RUN OUTPUT.",
-};
-
 static FILE *open_out(const char *dir, const char *name, char *path,
 		      size_t len)
 {
@@ -156,7 +139,7 @@ int run_main(int argc, char **argv)
 	int nr_rows, status = 0;
 
 	gsl_set_error_handler_off();
-	if (cmd_parse(argc, argv, &spec, &o))
+	if (cmd_parse(argc, argv, cmd_spec("run"), &o))
 		return 2;
 	scn = scn_load(o.file, o.set, o.nr_set, cmd_policies);
 	if (!scn)

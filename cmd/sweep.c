@@ -40,31 +40,6 @@ struct point {
 	int first_row, nr_rows;
 };
 
-static const struct cmd_spec spec = {
-	.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
-	.max_args = 2,
-	.options = CMD_SET | CMD_CASE | CMD_POLICY | CMD_REPS | CMD_SEED |
-		   CMD_JOBS | CMD_FORMAT | CMD_NO_JSON | CMD_OUT | CMD_EMIT_JOBS,
-	.reps = 1,
-	.about =
-"Runs the scenario at every point of the cross product of the values\n"
-"(and of [sweep NAME] in FILE), every point's cases in parallel.",
-	.own = (const struct cmd_help[]){
-		{ CMD_SET, "KEY=V1,V2", "values of a key (nic.rx_ring=256,1024), "
-		  "up to 4 keys" },
-		{ CMD_CASE, "NAME", "only this case (else the sweep's cases, "
-		  "else all)" },
-		{ CMD_FORMAT, "F", "table (default) or csv: one CSV for all "
-		  "points" },
-		{ CMD_OUT, "DIR", "DIR/sweep.csv and a plot of the rate against "
-		  "the first key" },
-		{ CMD_EMIT_JOBS, NULL, "print one 'ppsim sweep' command a point "
-		  "instead, for GNU parallel or a batch system; join their "
-		  "outputs with 'ppsim merge'" },
-		{ 0, NULL, NULL },
-	},
-};
-
 /* A key and its values, "V1,V2,...". */
 static int add_axis(struct sweep_opts *o, const char *key, const char *values)
 {
@@ -100,7 +75,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 {
 	struct cmd_opts cl;
 
-	if (cmd_parse(argc, argv, &spec, &cl))
+	if (cmd_parse(argc, argv, cmd_spec("sweep"), &cl))
 		return -1;
 	*o = (struct sweep_opts){ .file = cl.file, .name = cl.args[1],
 		.only_case = cl.only_case, .only_policy = cl.only_policy,

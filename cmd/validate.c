@@ -11,16 +11,6 @@
 #include "config.h"
 #include "cmd.h"
 
-static const struct cmd_spec spec = {
-	.name = "validate", .operands = "FILE", .min_args = 1, .max_args = 1,
-	.options = CMD_REPS | CMD_SEED | CMD_JOBS,
-	.reps = 3,
-	.about =
-"Runs every case with a measured figure and prints the prediction beside\n"
-"it, in or out of the calibration fit, the mean error out of the fit and\n"
-"the direction of every before/after change.",
-};
-
 #define FIT_MAX_ROWS	(SCN_MAX_CASES * SCN_MAX_POLICIES)
 #define FLAT_PCT	2.0	/* a change smaller than this has no sign */
 
@@ -67,7 +57,7 @@ int validate_main(int argc, char **argv)
 	double tol, out_abs = 0;
 
 	gsl_set_error_handler_off();
-	if (cmd_parse(argc, argv, &spec, &o))
+	if (cmd_parse(argc, argv, cmd_spec("validate"), &o))
 		return 2;
 	scn = scn_load(o.file, NULL, 0, cmd_policies);
 	if (!scn)

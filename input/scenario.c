@@ -206,68 +206,56 @@ static const struct pp_policy *policy_named(const struct pp_policy *const *set,
 	return pol;
 }
 
-static int parse_policies(struct scn_case *c, const char *text,
-			  const struct pp_policy *const *set, char *why,
-			  size_t len)
+/* policies = P ... and measured = P:VALUE ...: words of policy names,
+ * each with a value for measured (values). */
+static int parse_policy_words(struct scn_case *c, const char *text,
+			      bool values, const struct pp_policy *const *set,
+			      char *why, size_t len)
 {
 	char buf[SCN_LINE_MAX + 1], *save = NULL;
+	int n = 0;
 
 	snprintf(buf, sizeof(buf), "%s", text);
-	c->nr_policies = 0;
 	for (char *p = strtok_r(buf, " \t,", &save); p;
 	     p = strtok_r(NULL, " \t,", &save)) {
-		const struct pp_policy *pol = policy_named(set, p, why, len);
-
-		if (!pol)
-			return -1;
-		if (c->nr_policies == SCN_MAX_POLICIES) {
-			snprintf(why, len, "at most %d policies",
-				 SCN_MAX_POLICIES);
-			return -1;
-		}
-		c->policies[c->nr_policies++] = pol;
-	}
-	if (!c->nr_policies) {
-		snprintf(why, len, "no policy named");
-		return -1;
-	}
-	return 0;
-}
-
-static int parse_measured(struct scn_case *c, const char *text,
-			  const struct pp_policy *const *set, char *why,
-			  size_t len)
-{
-	char buf[SCN_LINE_MAX + 1], *save = NULL;
-
-	snprintf(buf, sizeof(buf), "%s", text);
-	c->nr_measured = 0;
-	for (char *p = strtok_r(buf, " \t,", &save); p;
-	     p = strtok_r(NULL, " \t,", &save)) {
-		struct scn_measured *m = &c->measured[c->nr_measured];
 		char *colon = strchr(p, ':'), *end;
+		const struct pp_policy *pol;
+		double v;
 
-		if (c->nr_measured == SCN_MAX_POLICIES) {
-			snprintf(why, len, "at most %d measurements",
-				 SCN_MAX_POLICIES);
+		if (n == SCN_MAX_POLICIES) {
+			snprintf(why, len, "at most %d %s", SCN_MAX_POLICIES,
+				 values ? "measurements" : "policies");
 			return -1;
 		}
-		if (!colon) {
+		if (values && !colon) {
 			snprintf(why, len, "'%s': expected POLICY:VALUE", p);
 			return -1;
 		}
-		*colon = '\0';
-		m->policy = policy_named(set, p, why, len);
-		if (!m->policy)
+		if (values)
+			*colon = '\0';
+		pol = policy_named(set, p, why, len);
+		if (!pol)
 			return -1;
+		if (!values) {
+			c->policies[n++] = pol;
+			continue;
+		}
 		errno = 0;
-		m->value = strtod(colon + 1, &end);
-		if (end == colon + 1 || *end || errno || !(m->value > 0)) {
+		v = strtod(colon + 1, &end);
+		if (end == colon + 1 || *end || errno || !(v > 0)) {
 			snprintf(why, len, "'%s' is not a positive number",
 				 colon + 1);
 			return -1;
 		}
-		c->nr_measured++;
+		c->measured[n++] = (struct scn_measured){ pol, v };
+	}
+	if (values) {
+		c->nr_measured = n;
+	} else if (!n) {
+		snprintf(why, len, "no policy named");
+		return -1;
+	} else {
+		c->nr_policies = n;
 	}
 	return 0;
 }
@@ -303,9 +291,9 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 		}
 		return 0;
 	case S_POLICIES:
-		return parse_policies(c, text, set, why, len);
+		return parse_policy_words(c, text, false, set, why, len);
 	case S_MEASURED:
-		return parse_measured(c, text, set, why, len);
+		return parse_policy_words(c, text, true, set, why, len);
 	case S_TEXT:
 		if (strlen(text) >= SCN_TEXT_MAX) {
 			snprintf(why, len, "longer than %d characters",

@@ -127,7 +127,7 @@ unsigned int era_flush_cache(struct pp_pool *pool)
 	return n;
 }
 
-int era_release(struct pp_pool *pool, bool empty_cache_once)
+static int release(struct pp_pool *pool, bool empty_cache_once)
 {
 	struct page *page;
 	s32 inflight;
@@ -145,6 +145,16 @@ int era_release(struct pp_pool *pool, bool empty_cache_once)
 	ptr_ring_cleanup(&pool->ring);
 	free(pool);
 	return 0;
+}
+
+int era_release_every(struct pp_pool *pool)
+{
+	return release(pool, false);
+}
+
+int era_release_once(struct pp_pool *pool)
+{
+	return release(pool, true);
 }
 
 void era_forget(struct pp_pool *pool)

@@ -47,19 +47,25 @@ void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
 unsigned int era_flush_cache(struct pp_pool *pool);
 
 /* page_pool_release(): scrub, then free the pool when nothing is in
- * flight.  empty_cache_once: empty the alloc cache on the first attempt
- * only, as every era from v5.5 does (a direct recycle after destroy then
- * stays in the cache); v5.4 empties it on every attempt. */
-int era_release(struct pp_pool *pool, bool empty_cache_once);
+ * flight; returns the pages still in flight.  v5.4 empties the alloc
+ * cache on every attempt; from v5.5 on the first attempt only (a direct
+ * recycle after destroy then stays in the cache). */
+int era_release_every(struct pp_pool *pool);
+int era_release_once(struct pp_pool *pool);
 
 void era_forget(struct pp_pool *pool);
 int era_nid(const struct pp_pool *pool);
 void era_stats(const struct pp_pool *pool, struct pp_stats *st);
 void era_contents(const struct pp_pool *pool, struct pp_contents *c);
 
-/* The members of struct pp_policy that every era fills alike. */
-#define ERA_SHARED_OPS \
-	.forget = era_forget, .nid = era_nid, .stats = era_stats, \
-	.contents = era_contents
+/* An era's struct pp_policy: what the era does its own way, and what
+ * every era does alike (destroy and the deferred retry are its release). */
+#define ERA_POLICY(nm, text, check, create_fn, alloc_fn, put_fn, nid_fn, \
+		   release_fn) { \
+	.name = nm, .summary = text, .driver_nid_check = check, \
+	.create = create_fn, .alloc = alloc_fn, .put = put_fn, \
+	.update_nid = nid_fn, .destroy = release_fn, \
+	.release_retry = release_fn, .forget = era_forget, .nid = era_nid, \
+	.stats = era_stats, .contents = era_contents }
 
 #endif

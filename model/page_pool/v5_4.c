@@ -18,21 +18,8 @@ static void v5_4_put(struct pp_pool *pool, struct page *page,
 	era_put(pool, page, allow_direct, true);
 }
 
-/* v5.4 scrubs the alloc cache on every release attempt. */
-static int v5_4_release(struct pp_pool *pool)
-{
-	return era_release(pool, false);
-}
-
-const struct pp_policy pp_v5_4 = {
-	.name = "v5.4",
-	.summary = "recycles every page with refcount 1 (before the seed's patch)",
-	.driver_nid_check = PP_NID_NEVER,
-	.create = v5_4_create,
-	.alloc = era_alloc_ring_batched,
-	.put = v5_4_put,
-	.update_nid = NULL,
-	.destroy = v5_4_release,
-	.release_retry = v5_4_release,
-	ERA_SHARED_OPS,
-};
+/* No page_pool_update_nid() before v5.5. */
+const struct pp_policy pp_v5_4 = ERA_POLICY("v5.4",
+	"recycles every page with refcount 1 (before the seed's patch)",
+	PP_NID_NEVER, v5_4_create, era_alloc_ring_batched,
+	v5_4_put, NULL, era_release_every);

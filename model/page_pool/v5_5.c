@@ -31,21 +31,7 @@ static void v5_5_update_nid(struct pp_pool *pool, int nid)
 	pool->p.nid = nid;
 }
 
-/* From v5.5 the alloc cache is emptied on the first attempt only. */
-static int v5_5_release(struct pp_pool *pool)
-{
-	return era_release(pool, true);
-}
-
-const struct pp_policy pp_v5_5 = {
-	.name = "v5.5",
-	.summary = "recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
-	.driver_nid_check = PP_NID_AT_POLL,
-	.create = v5_5_create,
-	.alloc = era_alloc_ring_batched,
-	.put = v5_5_put,
-	.update_nid = v5_5_update_nid,
-	.destroy = v5_5_release,
-	.release_retry = v5_5_release,
-	ERA_SHARED_OPS,
-};
+const struct pp_policy pp_v5_5 = ERA_POLICY("v5.5",
+	"recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
+	PP_NID_AT_POLL, v5_5_create, era_alloc_ring_batched,
+	v5_5_put, v5_5_update_nid, era_release_once);

@@ -103,20 +103,7 @@ static void v6_1_update_nid(struct pp_pool *pool, int nid)
 	era_flush_cache(pool);
 }
 
-static int v6_1_release(struct pp_pool *pool)
-{
-	return era_release(pool, true);
-}
-
-const struct pp_policy pp_v6_1 = {
-	.name = "v6.1",
-	.summary = "node checked at refill from the ring, bulk slow path, update_nid flushes",
-	.driver_nid_check = PP_NID_AT_REFILL,
-	.create = v6_1_create,
-	.alloc = v6_1_alloc,
-	.put = v6_1_put,
-	.update_nid = v6_1_update_nid,
-	.destroy = v6_1_release,
-	.release_retry = v6_1_release,
-	ERA_SHARED_OPS,
-};
+const struct pp_policy pp_v6_1 = ERA_POLICY("v6.1",
+	"node checked at refill from the ring, bulk slow path, update_nid flushes",
+	PP_NID_AT_REFILL, v6_1_create, v6_1_alloc,
+	v6_1_put, v6_1_update_nid, era_release_once);

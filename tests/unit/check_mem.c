@@ -1,12 +1,9 @@
 /* The memory model: each place costs what the profile says, DDIO puts the
  * NIC's writes where the hardware would, and coherence moves lines. */
-#include <check.h>
 #include <stddef.h>
-#include <stdlib.h>
-#include <string.h>
+#include "unit.h"
 #include "model/mem/mem.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 static struct mem *m;
 static const struct mem_config cfg = {
@@ -213,24 +210,16 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("mem");
-	TCase *tc = tcase_create("mem");
-	SRunner *sr;
-	int failed;
+	const struct unit_test tests[] = {
+		{ dram_then_private, UNIT_ONCE },
+		{ remote_cache, UNIT_ONCE },
+		{ ddio_placement, UNIT_ONCE },
+		{ ddio_ways_limit, UNIT_ONCE },
+		{ inclusive_llc, UNIT_ONCE },
+		{ same_line_again, UNIT_ONCE },
+		{ lru_across_clock_wrap, UNIT_ONCE },
+		{ config_checked, ARRAY_SIZE(configs) },
+	};
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, dram_then_private);
-	tcase_add_test(tc, remote_cache);
-	tcase_add_test(tc, ddio_placement);
-	tcase_add_test(tc, ddio_ways_limit);
-	tcase_add_test(tc, inclusive_llc);
-	tcase_add_test(tc, same_line_again);
-	tcase_add_test(tc, lru_across_clock_wrap);
-	tcase_add_loop_test(tc, config_checked, 0, ARRAY_SIZE(configs));
-	suite_add_tcase(s, tc);
-	sr = srunner_create(s);
-	srunner_run_all(sr, CK_ENV);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return unit_main("mem", tests, ARRAY_SIZE(tests), setup, teardown);
 }

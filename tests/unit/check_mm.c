@@ -200,20 +200,18 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("mm");
-	TCase *tc = tcase_create("mm");
+	const struct unit_test tests[] = {
+		{ local_lowest_pfn_first, UNIT_ONCE },
+		{ lifo_reuse, UNIT_ONCE },
+		{ numa_no_node_is_current, UNIT_ONCE },
+		{ fallback_then_reserves_then_fail, UNIT_ONCE },
+		{ pressure_marks_pfmemalloc, UNIT_ONCE },
+		{ refcount, UNIT_ONCE },
+		{ bulk_one_node, UNIT_ONCE },
+		{ bulk_fallback, UNIT_ONCE },
+		{ check_catches_leak, UNIT_ONCE },
+		{ bad_params, UNIT_ONCE },
+	};
 
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, local_lowest_pfn_first);
-	tcase_add_test(tc, lifo_reuse);
-	tcase_add_test(tc, numa_no_node_is_current);
-	tcase_add_test(tc, fallback_then_reserves_then_fail);
-	tcase_add_test(tc, pressure_marks_pfmemalloc);
-	tcase_add_test(tc, refcount);
-	tcase_add_test(tc, bulk_one_node);
-	tcase_add_test(tc, bulk_fallback);
-	tcase_add_test(tc, check_catches_leak);
-	tcase_add_test(tc, bad_params);
-	suite_add_tcase(s, tc);
-	return unit_run(s);
+	return unit_main("mm", tests, ARRAY_SIZE(tests), setup, teardown);
 }

@@ -17,7 +17,6 @@ static struct unit_machine m;
 static const struct pp_policy *pol;
 static struct pp_pool *pool;
 static const char *era_now;	/* the era under test, for the messages */
-static int nr_eras;
 
 /* 2 nodes x 4096 pages; a pool on node nid with a ring of size slots */
 static void start(const char *era, int nid, unsigned int size)
@@ -519,39 +518,28 @@ START_TEST(every_era_in_every_table)
 		UNIT_TABLE(outside_softirq), UNIT_TABLE(pool_sizes),
 	};
 
-	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
-		for (int e = 0; pp_eras[e]; e++)
-			ck_assert_msg(unit_table_has(&tables[t],
-						     pp_eras[e]->name),
-				      "table %s has no row for era %s",
-				      tables[t].name, pp_eras[e]->name);
+	unit_tables_cover_eras(tables, ARRAY_SIZE(tables));
 }
 END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("page_pool");
-	TCase *tc = tcase_create("eras");
+	const struct unit_test tests[] = {
+		{ every_era_in_every_table, UNIT_ONCE },
+		{ steady_direct_recycling, ARRAY_SIZE(steady) },
+		{ ring_recycling, ARRAY_SIZE(ring_refill) },
+		{ cache_full, UNIT_EACH_ERA },
+		{ ring_full, UNIT_EACH_ERA },
+		{ elevated_refcount, UNIT_EACH_ERA },
+		{ pfmemalloc_page, ARRAY_SIZE(pfmemalloc) },
+		{ irq_moves_to_other_node, ARRAY_SIZE(irq_moves) },
+		{ v6_1_refill_waives_remote, UNIT_ONCE },
+		{ numa_no_node_pool, ARRAY_SIZE(numa_no_node) },
+		{ update_nid_per_era, ARRAY_SIZE(update_nid) },
+		{ alloc_outside_softirq, ARRAY_SIZE(outside_softirq) },
+		{ pool_size_limits, ARRAY_SIZE(pool_sizes) },
+		{ destroy_inflight, UNIT_EACH_ERA },
+	};
 
-	while (pp_eras[nr_eras])
-		nr_eras++;
-	tcase_add_test(tc, every_era_in_every_table);
-	tcase_add_loop_test(tc, steady_direct_recycling, 0,
-			    ARRAY_SIZE(steady));
-	tcase_add_loop_test(tc, ring_recycling, 0, ARRAY_SIZE(ring_refill));
-	tcase_add_loop_test(tc, cache_full, 0, nr_eras);
-	tcase_add_loop_test(tc, ring_full, 0, nr_eras);
-	tcase_add_loop_test(tc, elevated_refcount, 0, nr_eras);
-	tcase_add_loop_test(tc, pfmemalloc_page, 0, ARRAY_SIZE(pfmemalloc));
-	tcase_add_loop_test(tc, irq_moves_to_other_node, 0,
-			    ARRAY_SIZE(irq_moves));
-	tcase_add_test(tc, v6_1_refill_waives_remote);
-	tcase_add_loop_test(tc, numa_no_node_pool, 0, ARRAY_SIZE(numa_no_node));
-	tcase_add_loop_test(tc, update_nid_per_era, 0, ARRAY_SIZE(update_nid));
-	tcase_add_loop_test(tc, alloc_outside_softirq, 0,
-			    ARRAY_SIZE(outside_softirq));
-	tcase_add_loop_test(tc, pool_size_limits, 0, ARRAY_SIZE(pool_sizes));
-	tcase_add_loop_test(tc, destroy_inflight, 0, nr_eras);
-	suite_add_tcase(s, tc);
-	return unit_run(s);
+	return unit_main("page_pool", tests, ARRAY_SIZE(tests), NULL, NULL);
 }

@@ -325,30 +325,23 @@ START_TEST(every_era_in_every_table)
 		UNIT_TABLE(tcp_local),
 	};
 
-	for (size_t t = 0; t < ARRAY_SIZE(tables); t++)
-		for (int e = 0; pp_eras[e]; e++)
-			ck_assert_msg(unit_table_has(&tables[t],
-						     pp_eras[e]->name),
-				      "table %s has no row for era %s",
-				      tables[t].name, pp_eras[e]->name);
+	unit_tables_cover_eras(tables, ARRAY_SIZE(tables));
 }
 END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("rxq");
-	TCase *tc = tcase_create("rxq");
+	const struct unit_test tests[] = {
+		{ every_era_in_every_table, UNIT_ONCE },
+		{ drop_accounting, UNIT_ONCE },
+		{ irq_migration, ARRAY_SIZE(migration) },
+		{ nid_check_per_era, ARRAY_SIZE(nid_check) },
+		{ xdp_tx_round_trip, UNIT_ONCE },
+		{ page_cache_waives_remote, UNIT_ONCE },
+		{ far_costs_more, UNIT_ONCE },
+		{ tcp_pages_leave_the_pool, ARRAY_SIZE(tcp_local) },
+		{ tcp_copy_far_costs_more, UNIT_ONCE },
+	};
 
-	tcase_add_test(tc, every_era_in_every_table);
-	tcase_add_test(tc, drop_accounting);
-	tcase_add_loop_test(tc, irq_migration, 0, ARRAY_SIZE(migration));
-	tcase_add_loop_test(tc, nid_check_per_era, 0, ARRAY_SIZE(nid_check));
-	tcase_add_test(tc, xdp_tx_round_trip);
-	tcase_add_test(tc, page_cache_waives_remote);
-	tcase_add_test(tc, far_costs_more);
-	tcase_add_loop_test(tc, tcp_pages_leave_the_pool, 0,
-			    ARRAY_SIZE(tcp_local));
-	tcase_add_test(tc, tcp_copy_far_costs_more);
-	suite_add_tcase(s, tc);
-	return unit_run(s);
+	return unit_main("rxq", tests, ARRAY_SIZE(tests), NULL, NULL);
 }

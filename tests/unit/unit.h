@@ -5,7 +5,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
-#include "model/kernel/mm.h"
+#include "model/page_pool/pp.h"
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -38,6 +38,19 @@ static inline bool unit_table_has(const struct unit_table *t,
 	return false;
 }
 
+/* Every era has a row in each of the n tables: a new era cannot pass a
+ * table-driven test by being left out of it. */
+static inline void unit_tables_cover_eras(const struct unit_table *tables,
+					  size_t n)
+{
+	for (size_t t = 0; t < n; t++)
+		for (int e = 0; pp_eras[e]; e++)
+			ck_assert_msg(unit_table_has(&tables[t],
+						     pp_eras[e]->name),
+				      "table %s has no row for era %s",
+				      tables[t].name, pp_eras[e]->name);
+}
+
 struct unit_machine {
 	struct mm *mm;
 	struct kctx ctx;
@@ -66,11 +79,39 @@ static inline void unit_machine_fini(struct unit_machine *m)
 	kctx_leave(m->prev);
 }
 
-static inline int unit_run(Suite *s)
-{
-	SRunner *sr = srunner_create(s);
-	int failed;
+/* A test of a suite, and how often it runs: once (UNIT_ONCE), once per
+ * era (UNIT_EACH_ERA), or once per row of a table (its row count); the
+ * run's index is _i. */
+struct unit_test {
+	const TTest *test;
+	int runs;
+};
+#define UNIT_ONCE	0
+#define UNIT_EACH_ERA	(-1)
 
+/* Runs the tests as one suite, each with the fixture (setup and teardown
+ * may be NULL): the exit status of a test program. */
+static inline int unit_main(const char *name, const struct unit_test *t,
+			    size_t n, SFun setup, SFun teardown)
+{
+	Suite *s = suite_create(name);
+	TCase *tc = tcase_create(name);
+	SRunner *sr;
+	int eras = 0, failed;
+
+	while (pp_eras[eras])
+		eras++;
+	if (setup || teardown)
+		tcase_add_checked_fixture(tc, setup, teardown);
+	for (size_t i = 0; i < n; i++) {
+		if (t[i].runs == UNIT_ONCE)
+			tcase_add_test(tc, t[i].test);
+		else
+			tcase_add_loop_test(tc, t[i].test, 0, t[i].runs ==
+					    UNIT_EACH_ERA ? eras : t[i].runs);
+	}
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
 	srunner_run_all(sr, CK_ENV);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

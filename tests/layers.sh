@@ -67,7 +67,7 @@ done
 : >"$tmp/out"
 units=
 for t in "$build"/tests/unit/check_*; do
-	case $t in *.*) continue ;; esac	# logs, objects
+	case ${t##*/} in *.*) continue ;; esac	# logs, objects
 	[ -x "$t" ] || continue
 	units="$units $t"
 	# a binary readelf or nm cannot read would show no library

@@ -10,7 +10,6 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <simgrid/actor.h>
-#include <simgrid/comm.h>
 #include <simgrid/engine.h>
 #include <simgrid/host.h>
 #include <simgrid/mailbox.h>
@@ -18,7 +17,6 @@
 #include <xbt/config.h>
 #include <xbt/log.h>
 #include "world.h"
-
 
 /* ---- one run, in the child ---- */
 

@@ -394,7 +394,6 @@ static void xdp_tx(struct rxq *q, struct page *page)
 		release_page(q, page);
 		return;
 	}
-	mem_work_store(q->cpu, pkt_line(q, page, 0));	/* swap MAC addresses */
 	mem_work_store(q->cpu, q->l.tx_wqe + i);
 	q->tx_page[i] = page;
 	q->tx_prod++;
@@ -420,6 +419,14 @@ static void to_socket(struct rxq *q, struct page *page)
 	tcp_receive(q->sk, page, pkt_line(q, page, 0));
 }
 
+/* The XDP program, or the stack, reads the headers: the first two lines
+ * at most. */
+static void read_headers(struct rxq *q, struct page *page)
+{
+	for (int k = 0; k < q->pkt_lines && k < 2; k++)
+		mem_work_read_random(q->cpu, pkt_line(q, page, k));
+}
+
 static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 {
 	while (q->cq_cons != q->cq_prod && budget-- > 0) {
@@ -433,16 +440,18 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 			out->local_pkts++;
 			q->st.pkts_local++;
 		}
-		/* the XDP program, or the stack, reads the headers */
-		for (int k = 0; k < q->pkt_lines && k < 2; k++)
-			mem_work_read_random(q->cpu, pkt_line(q, page, k));
 		out->rx++;
 		q->st.rx_packets++;
 		if (q->cfg.workload == RXQ_TCP) {
+			read_headers(q, page);
 			to_socket(q, page);
 			continue;
 		}
+		if (q->cfg.touch != RXQ_TOUCH_NONE)
+			read_headers(q, page);
 		q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.cost.xdp;
+		if (q->cfg.touch == RXQ_TOUCH_WRITE)	/* swap MAC addresses */
+			mem_work_store(q->cpu, pkt_line(q, page, 0));
 		if (q->cfg.workload == RXQ_XDP_TX) {
 			xdp_tx(q, page);
 		} else {

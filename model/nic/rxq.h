@@ -30,6 +30,11 @@
  * stream read by a process on the NAPI CPU, model/stack/tcp.h). */
 enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_TCP };
 
+/* What the XDP program does with the packet's data: nothing (the
+ * benchmarks' no_touch), read its headers, or also write them (swap the
+ * MAC addresses, as an XDP_TX program does before sending it back). */
+enum rxq_touch { RXQ_TOUCH_NONE, RXQ_TOUCH_READ, RXQ_TOUCH_WRITE };
+
 /* The machine's page lines, shared by every queue: the first pkt_lines
  * lines of a packet in each page, and each struct page. */
 struct rxq_pages {
@@ -61,6 +66,7 @@ struct rxq_costs {
  * settings, [cost] and [model] keys, and the case's workload. */
 struct rxq_config {
 	enum rxq_workload workload;
+	enum rxq_touch touch;	/* the XDP program's data access */
 	int pkt_size;		/* bytes on the wire, without FCS */
 	int rx_ring;		/* descriptors (pages), power of 2 */
 	int tx_ring;		/* XDP_TX descriptors, power of 2 */

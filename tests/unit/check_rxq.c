@@ -22,10 +22,14 @@ static const struct mem_config mcfg = {
 	.dram_lat = 85e-9, .rdram_lat = 135e-9, .qpi_lat = 50e-9,
 };
 
+/* The XDP program's data access the next open_queue() gives its queue. */
+static enum rxq_touch touch = RXQ_TOUCH_READ;
+
 static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 {
 	return (struct rxq_config){
 		.workload = w, .pkt_size = w == RXQ_TCP ? 1500 : 64,
+		.touch = touch,
 		.rx_ring = 64, .tx_ring = 64,
 		.budget = 16, .page_cache = page_cache,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,
@@ -234,6 +238,42 @@ START_TEST(xdp_tx_round_trip)
 }
 END_TEST
 
+/* What the XDP program does with the data: for 64 packets of one line,
+ * the packet lines the CPU read and wrote. */
+static const struct {
+	const char *name;
+	enum rxq_workload workload;
+	enum rxq_touch touch;
+	u64 reads, writes;
+} touches[] = {
+	{ "drop, none", RXQ_XDP_DROP, RXQ_TOUCH_NONE, 0, 0 },
+	{ "drop, read", RXQ_XDP_DROP, RXQ_TOUCH_READ, 64, 0 },
+	{ "drop, write", RXQ_XDP_DROP, RXQ_TOUCH_WRITE, 64, 64 },
+	{ "tx, none", RXQ_XDP_TX, RXQ_TOUCH_NONE, 0, 0 },
+	{ "tx, write", RXQ_XDP_TX, RXQ_TOUCH_WRITE, 64, 64 },
+};
+
+START_TEST(xdp_touch)
+{
+	u64 reads = 0, writes = 0;
+
+	touch = touches[_i].touch;
+	open_queue("v5.5", touches[_i].workload, 0);
+	touch = RXQ_TOUCH_READ;
+	cycle(64);
+	for (int p = 0; p < MEM_NR_PLACES; p++) {
+		reads += mem_stats(m)->cpu_reads[MEM_PKT][p];
+		writes += mem_stats(m)->cpu_writes[MEM_PKT][p];
+	}
+	ck_assert_int_eq(rxq_stats(q)->rx_packets, 64);
+	ck_expect(touches[_i].name, "packet lines read", reads,
+		  touches[_i].reads);
+	ck_expect(touches[_i].name, "packet lines written", writes,
+		  touches[_i].writes);
+	close_queue();
+}
+END_TEST
+
 /* The mlx5e page cache refuses pages that are not on numa_mem_id(). */
 START_TEST(page_cache_waives_remote)
 {
@@ -337,6 +377,7 @@ int main(void)
 		{ irq_migration, ARRAY_SIZE(migration) },
 		{ nid_check_per_era, ARRAY_SIZE(nid_check) },
 		{ xdp_tx_round_trip, UNIT_ONCE },
+		{ xdp_touch, ARRAY_SIZE(touches) },
 		{ page_cache_waives_remote, UNIT_ONCE },
 		{ far_costs_more, UNIT_ONCE },
 		{ tcp_pages_leave_the_pool, ARRAY_SIZE(tcp_local) },

@@ -95,7 +95,7 @@ K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "
 K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers)"),
 K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
 K("case", "workload", S_WORKLOAD, U_NONE, sim.rxq.workload, "xdp_drop", 0, 1, "", "xdp_drop, xdp_tx, or tcp (a stream read on the NAPI CPU; rate in Gbps of payload)"),
-K("case", "xdp_touch", S_TOUCH, U_NONE, sim.rxq.touch, "read", 0, 0, "", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does)"),
+K("case", "xdp_touch", S_TOUCH, U_NONE, sim.rxq.touch, "read", 0, 0, "", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does); a tcp case has no XDP program: its stack reads the headers"),
 K("case", "pkt_size", S_INT, U_SIZE, sim.rxq.pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
 K("case", "rate", S_DOUBLE, U_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
 K("case", "queues", S_INT, U_NONE, sim.load.queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
@@ -819,9 +819,6 @@ static bool validate(struct loader *ld, struct scn_case *c,
 	CHECK(m->l2_size % (64u * (unsigned)m->l2_ways) == 0,
 	      "cache.l2_size", "l2_size must be a multiple of 64 bytes x "
 	      "l2_ways");
-	CHECK(q->workload != RXQ_TCP || !org[find_key_index("case.xdp_touch")].file,
-	      "case.xdp_touch", "xdp_touch is the XDP program's: a tcp case "
-	      "has none (the stack reads the headers)");
 	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
 	      "(IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);

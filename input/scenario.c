@@ -88,6 +88,8 @@ K("cost", "pp_ring", S_DOUBLE, U_NONE, sim.rxq.cost.pp_ring, "54", 0, 1e6, "cycl
 K("cost", "page_alloc", S_DOUBLE, U_NONE, sim.rxq.cost.page_alloc, "120", 0, 1e6, "cycles", "page allocator, one page"),
 K("cost", "page_free", S_DOUBLE, U_NONE, sim.rxq.cost.page_free, "100", 0, 1e6, "cycles", "page allocator free, one page"),
 K("cost", "dma_map", S_DOUBLE, U_NONE, sim.rxq.cost.dma_map, "30", 0, 1e6, "cycles", "dma map + unmap of a page"),
+K("cost", "dma_sync", S_DOUBLE, U_NONE, sim.rxq.cost.dma_sync, "0", 0, 1e6, "cycles", "one dma_sync_single_*() call: for the CPU on every rx, for the device on every page cache get and XDP_TX"),
+K("cost", "cache_op", S_DOUBLE, U_NONE, sim.rxq.cost.cache_op, "19", 0, 1e6, "cycles", "an mlx5e page cache put or get attempt, beyond its memory accesses"),
 K("cost", "doorbell", S_DOUBLE, U_NONE, sim.rxq.cost.doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
 K("model", "hide_stream", S_DOUBLE, U_TIME, sim.rxq.overlap.hide_stream, "60ns", 0, 1e-5, "ns", "latency of a ring read (CQE) the hardware prefetchers hide"),
 K("model", "hide_random", S_DOUBLE, U_TIME, sim.rxq.overlap.hide_random, "20ns", 0, 1e-5, "ns", "latency of a packet or struct page read the driver's prefetch hides"),

@@ -5,6 +5,7 @@
 
 #define XDP_HEADROOM		256	/* XDP_PACKET_HEADROOM: data starts here */
 #define WQE_PER_LINE		4	/* 16-byte rx descriptors */
+#define CACHE_PER_LINE		4	/* 16-byte struct mlx5e_dma_info */
 #define TX_CQ_POLL_BUDGET	128	/* MLX5E_TX_CQ_POLL_BUDGET */
 #define PCIE_TLP_OVERHEAD	24	/* bytes of header and framing a TLP */
 #define PCIE_MPS		256	/* max payload per TLP */
@@ -16,6 +17,7 @@ struct rxq_lines {
 	u32 tx_wqe;		/* XDP SQ: one 64-byte WQE a line */
 	u32 tx_cqe;		/* XDP SQ's CQ */
 	u32 state;		/* pool, rq, cq and doorbell records */
+	u32 cache;		/* the page cache's entries */
 };
 
 /* Which state line an operation writes. */
@@ -94,6 +96,9 @@ static int layout(struct rxq *q)
 	/* one poll's packets at most wait in the socket */
 	q->sk = tcp_open(&c->tcp, q->m, q->node, c->pkt_size,
 			 (unsigned int)c->rx_ring);
+	/* the page cache, on the channel's node like its other arrays */
+	q->l.cache = mem_region(q->m, q->node, MEM_STATE,
+				(q->pc_mask + 1) / CACHE_PER_LINE + 1);
 	return q->sk ? 0 : -1;
 }
 
@@ -127,10 +132,17 @@ static void page_hook(void *arg, struct page *page, bool alloc)
 
 /* ---- pages in and out of the driver ---- */
 
+/* The line of the page cache's entry at index i. */
+static u32 cache_line(const struct rxq *q, u32 i)
+{
+	return q->l.cache + (i & q->pc_mask) / CACHE_PER_LINE;
+}
+
 /* mlx5e_rx_cache_put(): refuses when full or when the page is not
  * reusable here (pfmemalloc, or not on numa_mem_id()). */
 static bool cache_put(struct rxq *q, struct page *page)
 {
+	q->cpu->cycles += q->cfg.cost.cache_op;
 	if (q->pc_tail - q->pc_head == (u32)q->cfg.page_cache) {
 		q->st.cache_full++;
 		return false;
@@ -139,8 +151,8 @@ static bool cache_put(struct rxq *q, struct page *page)
 		q->st.cache_waive++;
 		return false;
 	}
+	mem_work_store(q->cpu, cache_line(q, q->pc_tail));
 	q->pc[q->pc_tail++ & q->pc_mask] = page;
-	q->cpu->cycles += q->cfg.cost.pp_fast;	/* as cheap as page_pool's */
 	return true;
 }
 
@@ -149,10 +161,12 @@ static struct page *cache_get(struct rxq *q)
 {
 	struct page *page;
 
+	q->cpu->cycles += q->cfg.cost.cache_op;
 	if (q->pc_head == q->pc_tail) {
 		q->st.cache_empty++;
 		return NULL;
 	}
+	mem_work_read_ring(q->cpu, cache_line(q, q->pc_head));
 	page = q->pc[q->pc_head & q->pc_mask];
 	mem_work_read_random(q->cpu, spage_line(q, page));
 	if (page_ref_count(page) != 1) {
@@ -161,8 +175,9 @@ static struct page *cache_get(struct rxq *q)
 	}
 	q->pc_head++;
 	q->st.cache_reuse++;
-	/* and dma_sync_single_for_device(), a no-op here */
-	q->cpu->cycles += q->cfg.cost.pp_fast;
+	/* the page keeps its mapping; the device gets it back synced
+	 * (6.1 en_rx.c mlx5e_rx_cache_get: dma_sync_single_for_device) */
+	q->cpu->cycles += q->cfg.cost.dma_sync;
 	return page;
 }
 
@@ -397,7 +412,9 @@ static void xdp_tx(struct rxq *q, struct page *page)
 	mem_work_store(q->cpu, q->l.tx_wqe + i);
 	q->tx_page[i] = page;
 	q->tx_prod++;
-	q->cpu->cycles += q->cfg.cost.tx_pkt;
+	/* the page is already mapped: synced for the device to read it (6.1
+	 * en/xdp.c mlx5e_xmit_xdp_buff) */
+	q->cpu->cycles += q->cfg.cost.tx_pkt + q->cfg.cost.dma_sync;
 	q->st.rx_xdp_tx++;
 }
 
@@ -442,6 +459,9 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		}
 		out->rx++;
 		q->st.rx_packets++;
+		/* the CPU may read what the device wrote (6.1 en_rx.c, every
+		 * rx path: dma_sync_single_range_for_cpu) */
+		q->cpu->cycles += q->cfg.cost.dma_sync;
 		if (q->cfg.workload == RXQ_TCP) {
 			read_headers(q, page);
 			to_socket(q, page);

@@ -59,6 +59,8 @@ struct rxq_costs {
 	double page_alloc;	/* page allocator, one page */
 	double page_free;	/* page allocator free, one page */
 	double dma_map;		/* dma map + unmap of a page */
+	double dma_sync;	/* one dma_sync_single_*() call */
+	double cache_op;	/* an mlx5e page cache put or get */
 	double doorbell;	/* MMIO doorbell write */
 };
 

@@ -180,11 +180,14 @@ static void emit_jobs(const struct sweep_opts *o, int nr_points)
 static void write_table(const struct sweep_opts *o, const struct point *pts,
 			int nr_points, const struct rep_row *rows)
 {
+	int w = rep_name_width(rows, pts[nr_points - 1].first_row +
+				     pts[nr_points - 1].nr_rows);
+
 	printf("# ppsim %s sweep %s  seed %lu  reps %d\n", PACKAGE_VERSION,
 	       o->file, o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
-	printf("%-12s %-6s %7s %-4s %6s %7s %-9s %7s\n", "case", "policy",
+	printf("%-*s %-6s %7s %-4s %6s %7s %-9s %7s\n", w, "case", "policy",
 	       "rate", "unit", "ci95", "err%", "saturated", "local%");
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
@@ -200,7 +203,7 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 				printf("%-14s ", set[a].value);
 			for (int k = 0; k < o->rc.reps; k++)
 				local += rows[r].res[k].local_pages / o->rc.reps;
-			printf("%-12s %-6s %7.2f %-4s %6.2f ", rows[r].c->name,
+			printf("%-*s %-6s %7.2f %-4s %6.2f ", w, rows[r].c->name,
 			       rows[r].policy->name, f.mean,
 			       sim_rate_unit(&rows[r].c->sim),
 			       isnan(f.ci95) ? 0 : f.ci95);

@@ -126,13 +126,13 @@ static void fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		     const struct rep_opts *o, const char *file)
 {
-	int reps = o->reps;
+	int reps = o->reps, w = rep_name_width(rows, nr_rows);
 
 	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
 		PACKAGE_VERSION, file, o->seed, reps);
 	note_policies(f, rows, nr_rows);
-	fprintf(f, "%-12s %-6s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %6s "
-		"%-9s %7s %7s\n", "case", "policy", "rate", "unit", "ci95",
+	fprintf(f, "%-*s %-6s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %6s "
+		"%-9s %7s %7s\n", w, "case", "policy", "rate", "unit", "ci95",
 		"meas", "err%",
 		"cpu_ns", "stall", "idle", "remote%", "local%", "cqe_r%",
 		"saturated", "pp_new", "pp_rel");
@@ -145,9 +145,9 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		fmt_or_dash(meas, sizeof(meas), "%.2f", row->measured);
 		fmt_or_dash(err, sizeof(err), "%+.1f",
 			    rep_error_pct(rate.mean, row->measured));
-		fprintf(f, "%-12s %-6s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
+		fprintf(f, "%-*s %-6s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
 			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
-			row->c->name, row->policy->name, rate.mean,
+			w, row->c->name, row->policy->name, rate.mean,
 			sim_rate_unit(&row->c->sim), ci, meas, err,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
@@ -220,4 +220,14 @@ const char *rep_rate_label(const struct rep_row *rows, int nr_rows)
 	}
 	return mpps && gbps ? "rate (Mpps for XDP, Gbps of payload for TCP)"
 	       : gbps ? "TCP payload rate (Gbps)" : "packet rate (Mpps)";
+}
+
+int rep_name_width(const struct rep_row *rows, int nr_rows)
+{
+	int w = 12;
+
+	for (int i = 0; i < nr_rows; i++)
+		if ((int)strlen(rows[i].c->name) > w)
+			w = (int)strlen(rows[i].c->name);
+	return w;
 }

@@ -63,7 +63,8 @@ int bench_main(int argc, char **argv)
 	/* the defaults, then what the command line says */
 	struct cmd_opts o;
 	struct scn_override set[CMD_MAX_SET + 2] = {
-		{ "duration", "1s" }, { "queues", "1" },
+		{ .key = "duration", .value = "1s" },
+		{ .key = "queues", .value = "1" },
 	};
 	const char *only_case, *policy;
 	struct scenario *scn;

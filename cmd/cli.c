@@ -127,6 +127,24 @@ static const struct cmd_option *option_of(enum cmd_opt opt)
 	return NULL;
 }
 
+/* The command's own reading of an option, or NULL. */
+static const struct cmd_help *own_of(const struct cmd_spec *spec,
+				     enum cmd_opt opt)
+{
+	for (const struct cmd_help *h = spec->own; h && h->opt; h++)
+		if (h->opt == opt)
+			return h;
+	return NULL;
+}
+
+/* What the option takes, as the command's --help says it. */
+static const char *option_arg(const struct cmd_spec *spec, enum cmd_opt opt)
+{
+	const struct cmd_help *h = own_of(spec, opt);
+
+	return h ? h->arg : option_of(opt)->arg;
+}
+
 /* Prints text at column col, wrapped at 80 columns to column 23. */
 static void print_wrapped(FILE *f, const char *text, int col)
 {
@@ -154,18 +172,13 @@ void cmd_usage(FILE *f, const struct cmd_spec *spec)
 		spec->operands, spec->about);
 	for (size_t i = 0; i < NR_OPTIONS; i++) {
 		const struct cmd_option *o = &cmd_options[i];
-		const struct cmd_help *h = spec->own;
-		const char *arg = o->arg, *help = o->help;
+		const struct cmd_help *h = own_of(spec, o->opt);
+		const char *arg = option_arg(spec, o->opt);
+		const char *help = h ? h->help : o->help;
 		char left[40], text[256];
 
 		if (!(spec->options & o->opt))
 			continue;
-		while (h && h->opt && h->opt != o->opt)
-			h++;
-		if (h && h->opt) {
-			arg = h->arg;
-			help = h->help;
-		}
 		snprintf(left, sizeof(left), "%s--%s%s%s",
 			 o->opt == CMD_JOBS ? "-j, " : "", o->name,
 			 arg ? " " : "", arg ? arg : "");
@@ -230,9 +243,9 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 		else if (!strcmp(arg, "json") && !(spec->options & CMD_NO_JSON))
 			o->format = CMD_JSON;
 		else {
-			fprintf(stderr, "ppsim %s: --format %s: expected table, "
-				"csv%s\n", spec->name, arg,
-				spec->options & CMD_NO_JSON ? "" : " or json");
+			fprintf(stderr, "ppsim %s: --format %s: expected %s\n",
+				spec->name, arg, spec->options & CMD_NO_JSON ?
+				"table or csv" : "table, csv or json");
 			return -1;
 		}
 		return 0;
@@ -246,17 +259,20 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 	}
 	if (opt != CMD_SET) {
 		o->set[o->nr_set++] = (struct scn_override){
-			opt == CMD_DURATION ? "duration" : "queues", arg };
+			.key = opt == CMD_DURATION ? "duration" : "queues",
+			.value = arg,
+			.file = opt == CMD_DURATION ? "--duration" : "--queues" };
 		return 0;
 	}
 	eq = strchr(arg, '=');
 	if (!eq || eq == arg) {
-		fprintf(stderr, "ppsim %s: --set %s: expected KEY=VALUE\n",
-			spec->name, arg);
+		fprintf(stderr, "ppsim %s: --set %s: expected %s\n",
+			spec->name, arg, option_arg(spec, CMD_SET));
 		return -1;
 	}
 	*eq = '\0';
-	o->set[o->nr_set++] = (struct scn_override){ arg, eq + 1 };
+	o->set[o->nr_set++] = (struct scn_override){ .key = arg,
+						     .value = eq + 1 };
 	return 0;
 }
 

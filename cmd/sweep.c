@@ -18,6 +18,8 @@ struct axis {
 	char key[64];
 	char values[SWEEP_MAX_VALUES][48];
 	int nr_values;
+	const char *file;	/* its [sweep]'s vary line, or NULL: --set */
+	int line;
 };
 
 struct sweep_opts {
@@ -41,7 +43,8 @@ struct point {
 };
 
 /* A key and its values, "V1,V2,...". */
-static int add_axis(struct sweep_opts *o, const char *key, const char *values)
+static int add_axis(struct sweep_opts *o, const char *key, const char *values,
+		    const char *file, int line)
 {
 	char buf[1024], *save = NULL;
 	struct axis *a;
@@ -54,6 +57,8 @@ static int add_axis(struct sweep_opts *o, const char *key, const char *values)
 	a = &o->axes[o->nr_axes++];
 	memset(a, 0, sizeof(*a));
 	snprintf(a->key, sizeof(a->key), "%.63s", key);
+	a->file = file;
+	a->line = line;
 	snprintf(buf, sizeof(buf), "%s", values);
 	for (char *v = strtok_r(buf, ",", &save); v;
 	     v = strtok_r(NULL, ",", &save)) {
@@ -82,7 +87,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 		.rc = cl.rc, .csv = cl.format == CMD_CSV,
 		.emit_jobs = cl.emit_jobs, .out = cl.out };
 	for (int i = 0; i < cl.nr_set; i++)
-		if (add_axis(o, cl.set[i].key, cl.set[i].value))
+		if (add_axis(o, cl.set[i].key, cl.set[i].value, NULL, 0))
 			return -1;
 	return 0;
 }
@@ -120,7 +125,7 @@ static int take_named(struct sweep_opts *o, const struct scenario *scn)
 			return -1;
 		}
 		*eq = '\0';
-		if (add_axis(o, t, eq + 1))
+		if (add_axis(o, t, eq + 1, sw->file, sw->line))
 			return -1;
 	}
 	for (int i = 0; i < nr_cli; i++) {
@@ -153,8 +158,9 @@ static void point_values(const struct sweep_opts *o, int index,
 			 struct scn_override *set)
 {
 	for (int a = o->nr_axes - 1; a >= 0; a--) {
-		set[a].key = o->axes[a].key;
-		set[a].value = o->axes[a].values[index % o->axes[a].nr_values];
+		set[a] = (struct scn_override){ .key = o->axes[a].key,
+			.value = o->axes[a].values[index % o->axes[a].nr_values],
+			.file = o->axes[a].file, .line = o->axes[a].line };
 		index /= o->axes[a].nr_values;
 	}
 }

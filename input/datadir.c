@@ -76,7 +76,10 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 
 void datadir_verror(const char *file, int line, const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s:%d: ", file, line);
+	if (line > 0)
+		fprintf(stderr, "%s:%d: ", file, line);
+	else	/* a command-line option */
+		fprintf(stderr, "%s: ", file);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

@@ -36,7 +36,8 @@ enum { LINE_OK, LINE_TOO_LONG, LINE_NUL };
  */
 long datadir_getline(FILE *f, char *buf, size_t size, int *problem);
 
-/* Says "FILE:LINE: message" on stderr: the form of every input error. */
+/* Says "FILE:LINE: message" on stderr: the form of every input error
+ * (line 0: "OPTION: message", for what the command line said). */
 void datadir_verror(const char *file, int line, const char *fmt, va_list ap)
 	__attribute__((format(printf, 3, 0)));
 void datadir_error(const char *file, int line, const char *fmt, ...)

@@ -711,7 +711,13 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 	if (dot && !strcmp(section, "case")) {
 		snprintf(hw, sizeof(hw), "%.*s", (int)(dot - a->key), a->key);
 		k = find_key(hw, dot + 1);
-		if (k && strcmp(hw, "case") && !k->in_scenario) {
+		if (k && k->in_scenario) {
+			error_at(ld, a->file, a->line, "'%s' belongs to the "
+				 "whole scenario: set it in [%s]", a->key,
+				 k->section);
+			return -1;
+		}
+		if (k && strcmp(hw, "case")) {
 			section = k->section;
 			goto found;
 		}
@@ -853,7 +859,10 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 	bool ok = true;
 
 	for (int i = 0; i < nr_set; i++) {
-		struct assignment a = { .file = "--set", .line = i + 1 };
+		struct assignment a = {
+			.file = set[i].file ? set[i].file : "--set",
+			.line = set[i].file ? set[i].line : i + 1,
+		};
 		const char *dot = strchr(set[i].key, '.');
 
 		if (dot) {

@@ -75,6 +75,10 @@ struct scenario {
 struct scn_override {
 	const char *key;	/* "nic.rx_ring" or a case key: "duration" */
 	const char *value;
+	const char *file;	/* where it was said, for messages: NULL for
+				 * the n-th --set, else an option ("--duration",
+				 * line 0) or a file and its line */
+	int line;
 };
 
 /*

@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..25"
+echo "1..31"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -71,3 +71,14 @@ expect 0 '^pages allocated=0 freed=0 held=0 .* ok$' "empty trace" -- "$ppsim" tr
 # a shipped trace is found below the data directory from anywhere
 expect 0 'nid_changed 1 -> update_nid \(flushed 64\)' "data directory lookup" -- sh -c "cd '$tmp' && '$ppsim' trace --policy v6.1 tests/traces/update-nid.trace"
 expect 0 '^== policy v6.1' "--policy all" -- "$ppsim" trace --policy all "$src/tests/traces/refcount.trace"
+
+# the one option table: each command's messages name its own options
+tiny=$src/tests/scenarios/tiny.ini
+expect 2 '^--duration: duration: 0 is out of range' "--duration is named, not --set" -- "$ppsim" run "$tiny" --duration 0
+expect 2 '^--queues: queues: 0 is out of range' "--queues is named" -- "$ppsim" bench "$tiny" --queues 0
+expect 2 'ppsim sweep: --set x: expected KEY=V1,V2' "sweep's --set takes values" -- "$ppsim" sweep "$tiny" --set x
+expect 2 'ppsim sweep: --format json: expected table or csv$' "sweep's formats" -- "$ppsim" sweep "$tiny" --format json --set nic.rx_ring=256
+printf '[case a]\ncalibrate.tolerance = 5\n' >"$tmp/tol.ini"
+expect 2 "tol.ini:2: 'calibrate.tolerance' belongs to the whole scenario" "[calibrate] is the scenario's" -- "$ppsim" run "$tmp/tol.ini"
+man5=$(dirname "$ppsim")/doc/ppsim-scenario.5
+expect 0 '^\.TH PPSIM-SCENARIO 5 .*"ppsim [0-9]+\.[0-9]+' "the scenario page says its version" -- sh -c "! grep -q '@VERSION@' '$man5' && head -1 '$man5'"

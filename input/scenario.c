@@ -116,6 +116,8 @@ KS("calibrate", "tolerance", S_DOUBLE, U_NONE, tolerance, "25", 0, 1000, "%", "l
 };
 
 #define NR_KEYS (sizeof(scn_keys) / sizeof(scn_keys[0]))
+_Static_assert(NR_KEYS <= SCN_MAX_KEYS, "struct scenario's written[] is "
+	       "too short for the key table");
 
 static const char *const hw_sections[] = {
 	"cpu", "cache", "mem", "qpi", "pcie", "nic", "driver", "cost",
@@ -127,23 +129,29 @@ static const char *const hw_sections[] = {
 struct suffix {
 	const char *s;
 	double mult;
+	bool shown;	/* scn_format_value writes values with it */
 };
 
 static const struct suffix time_sfx[] = {
-	{ "ns", 1e-9 }, { "us", 1e-6 }, { "ms", 1e-3 }, { "s", 1 }, { 0, 0 } };
+	{ "ns", 1e-9, true }, { "us", 1e-6, true }, { "ms", 1e-3, true },
+	{ "s", 1, true }, { 0, 0, 0 } };
 static const struct suffix size_sfx[] = {
-	{ "B", 1 }, { "K", 1024 }, { "KiB", 1024 }, { "M", 1 << 20 },
-	{ "MiB", 1 << 20 }, { "G", 1 << 30 }, { "GiB", 1 << 30 }, { 0, 0 } };
+	{ "B", 1, true }, { "K", 1024, true }, { "KiB", 1024, false },
+	{ "M", 1 << 20, true }, { "MiB", 1 << 20, false },
+	{ "G", 1 << 30, true }, { "GiB", 1 << 30, false }, { 0, 0, 0 } };
 static const struct suffix freq_sfx[] = {
-	{ "Hz", 1 }, { "kHz", 1e3 }, { "MHz", 1e6 }, { "GHz", 1e9 }, { 0, 0 } };
+	{ "Hz", 1, true }, { "kHz", 1e3, true }, { "MHz", 1e6, true },
+	{ "GHz", 1e9, true }, { 0, 0, 0 } };
 static const struct suffix byterate_sfx[] = {
-	{ "B/s", 1 }, { "MB/s", 1e6 }, { "GB/s", 1e9 }, { "Mbps", 1e6 / 8 },
-	{ "Gbps", 1e9 / 8 }, { 0, 0 } };
+	{ "B/s", 1, true }, { "MB/s", 1e6, true }, { "GB/s", 1e9, true },
+	{ "Mbps", 1e6 / 8, false }, { "Gbps", 1e9 / 8, false }, { 0, 0, 0 } };
 static const struct suffix bitrate_sfx[] = {
-	{ "bps", 1 }, { "Mbps", 1e6 }, { "Gbps", 1e9 }, { 0, 0 } };
+	{ "bps", 1, true }, { "Mbps", 1e6, true }, { "Gbps", 1e9, true },
+	{ 0, 0, 0 } };
 static const struct suffix pktrate_sfx[] = {
-	{ "pps", 1 }, { "Kpps", 1e3 }, { "Mpps", 1e6 }, { 0, 0 } };
-static const struct suffix none_sfx[] = { { "", 1 }, { 0, 0 } };
+	{ "pps", 1, true }, { "Kpps", 1e3, true }, { "Mpps", 1e6, true },
+	{ 0, 0, 0 } };
+static const struct suffix none_sfx[] = { { "", 1, true }, { 0, 0, 0 } };
 
 static const struct suffix *const suffixes[] = {
 	[U_NONE] = none_sfx, [U_TIME] = time_sfx, [U_SIZE] = size_sfx,
@@ -154,6 +162,25 @@ static const struct suffix *const suffixes[] = {
 static bool is_number(const struct scn_key *k)
 {
 	return k->store <= S_DOUBLE;
+}
+
+/* A number in base units fits its key: whole where the key keeps whole
+ * numbers, within its range; text is how the value was written. */
+static int check_number(const struct scn_key *k, double v, const char *text,
+			char *why, size_t len)
+{
+	if (k->store != S_DOUBLE && v != floor(v)) {
+		snprintf(why, len, "'%s' is not a whole number", text);
+		return -1;
+	}
+	if (v < k->min || v > k->max) {
+		snprintf(why, len, "%s is out of range [%.10g, %.10g]%s%s",
+			 text, k->min, k->max, *k->unit ? " " : "",
+			 *k->unit && k->kind != U_TIME ? k->unit :
+			 k->kind == U_TIME ? "s" : "");
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_number(const struct scn_key *k, const char *text, double *v,
@@ -181,18 +208,7 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 		snprintf(why, len, "'%s': unknown unit '%s'", text, end);
 		return -1;
 	}
-	if (k->store != S_DOUBLE && *v != floor(*v)) {
-		snprintf(why, len, "'%s' is not a whole number", text);
-		return -1;
-	}
-	if (*v < k->min || *v > k->max) {
-		snprintf(why, len, "%s is out of range [%.10g, %.10g]%s%s", text,
-			 k->min, k->max, *k->unit ? " " : "",
-			 *k->unit && k->kind != U_TIME ? k->unit :
-			 k->kind == U_TIME ? "s" : "");
-		return -1;
-	}
-	return 0;
+	return check_number(k, *v, text, why, len);
 }
 
 /* A policy the program has, by name; NULL with why if none. */
@@ -270,6 +286,26 @@ static void *field_of(const struct scn_key *k, struct scn_case *c,
 	return (char *)(k->in_scenario ? (void *)cal : (void *)c) + k->offset;
 }
 
+static void store_number(const struct scn_key *k, void *field, double v)
+{
+	switch (k->store) {
+	case S_INT: *(int *)field = (int)v; break;
+	case S_U32: *(uint32_t *)field = (uint32_t)v; break;
+	case S_U64: *(uint64_t *)field = (uint64_t)v; break;
+	default: *(double *)field = v; break;
+	}
+}
+
+static double load_number(const struct scn_key *k, const void *field)
+{
+	switch (k->store) {
+	case S_INT: return *(const int *)field;
+	case S_U32: return *(const uint32_t *)field;
+	case S_U64: return (double)*(const uint64_t *)field;
+	default: return *(const double *)field;
+	}
+}
+
 /* Sets one key from its text; on error, why says what. */
 static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 		     const struct scn_key *k, const char *text,
@@ -323,12 +359,7 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 	}
 	if (parse_number(k, text, &v, why, len))
 		return -1;
-	switch (k->store) {
-	case S_INT: *(int *)field = (int)v; break;
-	case S_U32: *(uint32_t *)field = (uint32_t)v; break;
-	case S_U64: *(uint64_t *)field = (uint64_t)v; break;
-	default: *(double *)field = v; break;
-	}
+	store_number(k, field, v);
 	return 0;
 }
 
@@ -407,17 +438,10 @@ static const struct scn_key *find_dotted(const char *key)
 int scn_case_get(const struct scn_case *c, const char *key, double *v)
 {
 	const struct scn_key *k = find_dotted(key);
-	const void *field;
 
 	if (!k || !is_number(k) || k->in_scenario)
 		return -1;
-	field = (const char *)c + k->offset;
-	switch (k->store) {
-	case S_INT: *v = *(const int *)field; break;
-	case S_U32: *v = *(const uint32_t *)field; break;
-	case S_U64: *v = (double)*(const uint64_t *)field; break;
-	default: *v = *(const double *)field; break;
-	}
+	*v = load_number(k, (const char *)c + k->offset);
 	return 0;
 }
 
@@ -753,6 +777,7 @@ found:
 		return -1;
 	}
 	org[k - scn_keys] = (struct origin){ a->file, a->line };
+	ld->scn->written[k - scn_keys] = true;
 	return 0;
 }
 
@@ -774,11 +799,17 @@ static void check_duplicates(struct loader *ld)
 	}
 }
 
+/* A check of validate(): with a loader, reported at the line that set key
+ * (or the case's); without one, the first failure is said in why. */
 #define CHECK(cond, key, ...) do { if (!(cond)) { \
-	const struct origin *o = &org[find_key_index(key)]; \
-	error_at(ld, o->file ? o->file : c->file, \
-		 o->file ? o->line : c->line, __VA_ARGS__); ok = false; } \
-	} while (0)
+	if (ld) { \
+		const struct origin *o = &org[find_key_index(key)]; \
+		error_at(ld, o->file ? o->file : c->file, \
+			 o->file ? o->line : c->line, __VA_ARGS__); \
+	} else if (ok) { \
+		snprintf(why, len, __VA_ARGS__); \
+	} \
+	ok = false; } } while (0)
 
 static size_t find_key_index(const char *dotted)
 {
@@ -794,9 +825,10 @@ static bool is_pow2(int v)
 	return v > 0 && !(v & (v - 1));
 }
 
-/* What one key cannot say: the keys against each other. */
-static bool validate(struct loader *ld, struct scn_case *c,
-		     const struct origin *org)
+/* What one key cannot say: the keys against each other.  Errors go to the
+ * loader ld at the lines of org, or without a loader the first into why. */
+static bool validate(struct loader *ld, const struct scn_case *c,
+		     const struct origin *org, char *why, size_t len)
 {
 	const struct mem_config *m = &c->sim.mem;
 	const struct rxq_config *q = &c->sim.rxq;
@@ -850,6 +882,109 @@ static bool validate(struct loader *ld, struct scn_case *c,
 		      "is not among the policies", c->measured[i].policy->name);
 	}
 	return ok;
+}
+
+/* ---- keys across cases ---- */
+
+int scn_case_put(struct scn_case *c, const char *key, double v, char *why,
+		 size_t len)
+{
+	const struct scn_key *k = find_dotted(key);
+	struct scn_case moved = *c;
+	char text[64];
+
+	if (!k || !is_number(k) || k->in_scenario) {
+		snprintf(why, len, "unknown numeric key '%s'", key);
+		return -1;
+	}
+	scn_format_value(key, v, text, sizeof(text));
+	if (check_number(k, v, text, why, len))
+		return -1;
+	store_number(k, (char *)&moved + k->offset, v);
+	if (!validate(NULL, &moved, NULL, why, len))
+		return -1;
+	*c = moved;
+	return 0;
+}
+
+bool scn_key_written(const struct scenario *scn, const char *key)
+{
+	const struct scn_key *k = find_dotted(key);
+
+	return k && scn->written[k - scn_keys];
+}
+
+bool scn_key_whole(const char *key)
+{
+	const struct scn_key *k = find_dotted(key);
+
+	return k && is_number(k) && k->store != S_DOUBLE;
+}
+
+void scn_format_value(const char *key, double v, char *buf, size_t len)
+{
+	const struct scn_key *k = find_dotted(key);
+	const struct suffix *sfx = k ? suffixes[k->kind] : none_sfx;
+	const struct suffix *best = NULL;
+
+	/* the largest multiple the value reaches, else the smallest */
+	for (; sfx->s; sfx++)
+		if (sfx->shown && (!best || fabs(v) >= sfx->mult))
+			best = sfx;
+	snprintf(buf, len, "%.6g%s", v / best->mult, best->s);
+}
+
+int scn_numeric_keys(const char *section, char (*keys)[SCN_KEY_MAX],
+		     int max)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		const struct scn_key *k = &scn_keys[i];
+
+		if (strcmp(k->section, section) || !is_number(k) ||
+		    k->in_scenario)
+			continue;
+		if (n < max)
+			snprintf(keys[n], SCN_KEY_MAX, "%s%s%s",
+				 strcmp(section, "case") ? section : "",
+				 strcmp(section, "case") ? "." : "", k->name);
+		n++;
+	}
+	return n;
+}
+
+int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
+		  char *key, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		const struct scn_key *k = &scn_keys[i];
+		const char *fa = (const char *)a + k->offset;
+		const char *fb = (const char *)b + k->offset;
+		bool differ;
+
+		if (k->in_scenario || k->store == S_POLICIES ||
+		    k->store == S_MEASURED)
+			continue;
+		if (is_number(k))
+			differ = load_number(k, fa) != load_number(k, fb);
+		else if (k->store == S_WORKLOAD)
+			differ = *(const enum rxq_workload *)fa !=
+				 *(const enum rxq_workload *)fb;
+		else if (k->store == S_TOUCH)
+			differ = *(const enum rxq_touch *)fa !=
+				 *(const enum rxq_touch *)fb;
+		else
+			continue;
+		if (differ && !n++)
+			snprintf(key, len, "%s%s%s",
+				 strcmp(k->section, "case") ? k->section : "",
+				 strcmp(k->section, "case") ? "." : "",
+				 k->name);
+	}
+	return n;
 }
 
 static bool apply_overrides(struct loader *ld, struct scn_case *c,
@@ -994,7 +1129,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 				apply(ld, c, org, &ld->as[j], true);
 		if (!apply_overrides(ld, c, org, set, nr_set))
 			return;
-		validate(ld, c, org);
+		validate(ld, c, org, NULL, 0);
 	}
 }
 

@@ -59,6 +59,7 @@ struct scn_sweep {
 };
 
 #define SCN_MAX_SWEEPS	16
+#define SCN_MAX_KEYS	128
 
 struct scenario {
 	char *path;
@@ -69,6 +70,8 @@ struct scenario {
 	int nr_sweeps;
 	char **files;		/* every file read (names kept for messages) */
 	int nr_files;
+	bool written[SCN_MAX_KEYS];	/* by key: set by a file or --set, in
+					 * any section (scn_key_written) */
 };
 
 /* One --set KEY=VALUE from the command line. */
@@ -98,6 +101,37 @@ int scn_case_set(struct scn_case *c, const char *key, const char *value,
 
 /* Reads a numeric key back in its base unit; returns 0 or -1. */
 int scn_case_get(const struct scn_case *c, const char *key, double *v);
+
+/* Sets a numeric key to v in its base unit (as scn_case_get reads it),
+ * checked as a file's value would be: the key's range, whole numbers, and
+ * the case's keys against each other (rx_ring a power of 2, the rings
+ * within mem.pages, ...).  Returns 0, or -1 with why and c unchanged. */
+int scn_case_put(struct scn_case *c, const char *key, double v, char *why,
+		 size_t len);
+
+/* Whether a file of the scenario (or --set) sets key ("cost.xdp"), in its
+ * section or in a case; false for a key left at its default. */
+bool scn_key_written(const struct scenario *scn, const char *key);
+
+/* Whether a numeric key keeps whole numbers only (queues, nic.rx_ring). */
+bool scn_key_whole(const char *key);
+
+/* v, in key's base unit, as a file writes it: in the key's unit with its
+ * suffix ("20ns", "1.7GHz"), a bare number for plain ones. */
+void scn_format_value(const char *key, double v, char *buf, size_t len);
+
+#define SCN_KEY_MAX	48	/* "section.name" */
+
+/* The numeric keys of a section ("cost", "model"; "case" for [global]'s),
+ * as --set names them ("cost.rx_pkt", "queues"), in the key table's
+ * order: writes the first max into keys, returns how many there are. */
+int scn_numeric_keys(const char *section, char (*keys)[SCN_KEY_MAX],
+		     int max);
+
+/* How many keys two cases set differently (every key a case has but
+ * policies and measured); the first of them, as --set names it, in key. */
+int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
+		  char *key, size_t len);
 
 /* Prints every key: section, name, default, range, unit, help. */
 void scn_print_keys(FILE *f, bool man);

@@ -1,8 +1,11 @@
 /* The worker pool: every (row, replication) a forked simulation, at most
- * jobs at a time, results collected oldest first so they come back in a
- * fixed order whatever the parallelism. */
+ * jobs at a time, each collected as soon as it finishes (so that a long
+ * simulation does not hold a core idle behind it) into its own slot, and
+ * failures said in row order at the end: the output is the same whatever
+ * the parallelism. */
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,22 @@ static void progress(int done, int total, const struct job *j)
 		fprintf(stderr, "\r\033[K");
 }
 
+/* The running job that finished first: the first whose pipe has its
+ * result (or hung up); the oldest if poll() cannot say. */
+static int finished(const struct job *running, int nr, struct pollfd *pfd)
+{
+	for (int i = 0; i < nr; i++)
+		pfd[i] = (struct pollfd){ .fd = running[i].fd,
+					  .events = POLLIN };
+	while (poll(pfd, (nfds_t)nr, -1) < 0)
+		if (errno != EINTR)
+			return 0;
+	for (int i = 0; i < nr; i++)
+		if (pfd[i].revents)
+			return i;
+	return 0;
+}
+
 int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
 	     const char *file)
 {
@@ -32,46 +51,64 @@ int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
 	unsigned long seed = rc->seed;
 	int total = nr_rows * reps, started = 0, done = 0, failed = 0;
 	struct job *running = calloc((size_t)jobs, sizeof(*running));
+	struct pollfd *pfd = calloc((size_t)jobs, sizeof(*pfd));
 	int nr_running = 0;
 
+	if (!running || !pfd) {
+		fprintf(stderr, "ppsim: out of memory\n");
+		free(running);
+		free(pfd);
+		return -1;
+	}
 	for (int i = 0; i < nr_rows; i++)
 		rows[i].res = calloc((size_t)reps, sizeof(struct sim_result));
 	while (done < total) {
-		while (nr_running < jobs && started < total) {
-			struct job *j = &running[nr_running];
+		struct job j;
+		int k;
 
-			j->row = &rows[started / reps];
-			j->rep = started % reps;
-			j->pid = sim_start(&j->row->c->sim, j->row->policy,
-					   seed + (unsigned long)j->rep, &j->fd);
-			if (j->pid < 0) {
+		while (nr_running < jobs && started < total) {
+			struct job *n = &running[nr_running];
+
+			n->row = &rows[started / reps];
+			n->rep = started % reps;
+			n->pid = sim_start(&n->row->c->sim, n->row->policy,
+					   seed + (unsigned long)n->rep,
+					   &n->fd);
+			if (n->pid < 0) {
 				fprintf(stderr, "ppsim: fork: %s\n",
 					strerror(errno));
 				free(running);
+				free(pfd);
 				return -1;
 			}
 			nr_running++;
 			started++;
 		}
-		/* oldest first: results come back in a fixed order */
-		{
-			struct job j = running[0];
-			struct sim_result *r = &j.row->res[j.rep];
-
-			sim_collect(j.pid, j.fd, r);
-			if (r->status) {
-				fprintf(stderr, "%s: case %s, policy %s: %s\n",
-					file, j.row->c->name, j.row->policy->name,
-					r->why);
-				failed++;
-			}
-			memmove(&running[0], &running[1],
-				(size_t)(nr_running - 1) * sizeof(*running));
-			nr_running--;
-			progress(++done, total, &j);
+		k = finished(running, nr_running, pfd);
+		j = running[k];
+		sim_collect(j.pid, j.fd, &j.row->res[j.rep]);
+		memmove(&running[k], &running[k + 1],
+			(size_t)(nr_running - k - 1) * sizeof(*running));
+		nr_running--;
+		progress(++done, total, &j);
+	}
+	for (int i = 0; i < nr_rows; i++) {
+		for (int r = 0; r < reps; r++) {
+			if (!rows[i].res[r].status)
+				continue;
+			if (file)
+				fprintf(stderr, "%s: ", file);
+			else
+				fprintf(stderr, "%s:%d: ", rows[i].c->file,
+					rows[i].c->line);
+			fprintf(stderr, "case %s, policy %s: %s\n",
+				rows[i].c->name, rows[i].policy->name,
+				rows[i].res[r].why);
+			failed++;
 		}
 	}
 	free(running);
+	free(pfd);
 	return failed ? -1 : 0;
 }
 

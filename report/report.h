@@ -38,8 +38,9 @@ struct rep_opts {
 /*
  * Runs o->reps replications of every row (seeds o->seed, o->seed + 1,
  * ...), at most o->jobs at a time, filling row->res (allocated here,
- * freed by rep_free).  Failures are reported on stderr naming file;
- * returns -1 if any run failed.
+ * freed by rep_free).  Failures are reported on stderr naming file, or
+ * with file NULL (rows of several scenarios) the FILE:LINE of the row's
+ * case section; returns -1 if any run failed.
  */
 int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *o,
 	    const char *file);

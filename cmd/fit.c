@@ -1,0 +1,235 @@
+/* The calibration fit (fit.h): GSL's trust-region nonlinear least squares
+ * over the simulations of the fit rows. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_blas.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_multifit_nlinear.h>
+#include "cmd.h"
+#include "fit.h"
+
+#define FIT_STEP	0.05	/* finite-difference step, in logit units */
+#define FIT_MAX_ITER	40
+
+static int parse_free(struct fit *f)
+{
+	const struct scn_case *c = &f->scn->cases[0];
+	char buf[SCN_TEXT_MAX], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", f->scn->calibrate.free);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save)) {
+		struct fit_param *p = &f->p[f->nr_params];
+		char why[160], *end;
+		struct scn_case probe = *c;
+		double v;
+		char *c1 = strchr(t, ':');
+		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (f->nr_params == FIT_MAX_PARAMS || !c2 ||
+		    c1 - t >= SCN_KEY_MAX) {
+			fprintf(stderr, "%s: calibrate.free: '%s': expected "
+				"KEY:MIN:MAX (at most %d)\n", f->file, t,
+				FIT_MAX_PARAMS);
+			return -1;
+		}
+		snprintf(p->key, sizeof(p->key), "%.*s", (int)(c1 - t), t);
+		p->lo = strtod(c1 + 1, &end);
+		p->hi = strtod(c2 + 1, &end);
+		if (*end || !(p->lo < p->hi) ||
+		    scn_case_set(&probe, p->key, c2 + 1, why, sizeof(why)) ||
+		    (scn_case_get(&probe, p->key, &v) &&
+		     snprintf(why, sizeof(why), "not a numeric key"))) {
+			fprintf(stderr, "%s: calibrate.free: '%s': %s\n",
+				f->file, t, *end || !(p->lo < p->hi) ?
+				"bounds must be numbers, MIN < MAX" : why);
+			return -1;
+		}
+		f->nr_params++;
+	}
+	return 0;
+}
+
+int fit_init(struct fit *f, struct scenario *scn, const char *file,
+	     const struct rep_opts *rc)
+{
+	*f = (struct fit){ .scn = scn, .file = file, .rc = rc };
+	if (parse_free(f))
+		return -1;
+	f->nr_rows = cmd_measured_rows(scn, f->rows, true);
+	if (f->nr_rows < f->nr_params) {
+		fprintf(stderr, "%s: %d measured figures in the calibrate "
+			"cases ('%s') cannot fit %d parameters\n", file,
+			f->nr_rows, scn->calibrate.cases, f->nr_params);
+		return -1;
+	}
+	return 0;
+}
+
+static double to_param(const struct fit_param *p, double u)
+{
+	return p->lo + (p->hi - p->lo) / (1 + exp(-u));
+}
+
+static double to_logit(const struct fit_param *p, double v)
+{
+	double x = (v - p->lo) / (p->hi - p->lo);
+
+	x = fmin(fmax(x, 1e-6), 1 - 1e-6);
+	return log(x / (1 - x));
+}
+
+static void apply_params(struct fit *f, const gsl_vector *u)
+{
+	for (int i = 0; i < f->scn->nr_cases; i++)
+		for (int k = 0; k < f->nr_params; k++) {
+			char v[64], why[160];
+
+			snprintf(v, sizeof(v), "%.10g",
+				 to_param(&f->p[k], gsl_vector_get(u, k)));
+			scn_case_set(&f->scn->cases[i], f->p[k].key, v, why,
+				     sizeof(why));
+		}
+}
+
+/* Relative errors of the fit rows; the same seeds every time (common
+ * random numbers), so differences come from the parameters alone. */
+static int residuals(const gsl_vector *u, void *data, gsl_vector *r)
+{
+	struct fit *f = data;
+
+	apply_params(f, u);
+	if (rep_run(f->rows, f->nr_rows, f->rc, f->file)) {
+		f->sim_failed = true;
+		rep_free(f->rows, f->nr_rows);
+		return GSL_EFAILED;
+	}
+	for (int i = 0; i < f->nr_rows; i++) {
+		double pred = rep_rate(&f->rows[i], f->rc->reps).mean;
+
+		gsl_vector_set(r, i, (pred - f->rows[i].measured) /
+				     f->rows[i].measured);
+	}
+	rep_free(f->rows, f->nr_rows);
+	f->evaluations++;
+	return GSL_SUCCESS;
+}
+
+/* Forward differences with a step large enough to see past the
+ * simulation's granularity. */
+static int jacobian(const gsl_vector *u, void *data, gsl_matrix *J)
+{
+	struct fit *f = data;
+	gsl_vector *f0 = gsl_vector_alloc(f->nr_rows);
+	gsl_vector *f1 = gsl_vector_alloc(f->nr_rows);
+	gsl_vector *v = gsl_vector_alloc(u->size);
+	int rc = residuals(u, data, f0);
+
+	for (size_t k = 0; k < u->size && rc == GSL_SUCCESS; k++) {
+		gsl_vector_memcpy(v, u);
+		gsl_vector_set(v, k, gsl_vector_get(u, k) + FIT_STEP);
+		rc = residuals(v, data, f1);
+		for (int i = 0; i < f->nr_rows && rc == GSL_SUCCESS; i++)
+			gsl_matrix_set(J, i, k, (gsl_vector_get(f1, i) -
+				       gsl_vector_get(f0, i)) / FIT_STEP);
+	}
+	gsl_vector_free(f0);
+	gsl_vector_free(f1);
+	gsl_vector_free(v);
+	return rc;
+}
+
+static void report_iteration(const size_t iter, void *data,
+			     const gsl_multifit_nlinear_workspace *ws)
+{
+	struct fit *f = data;
+	gsl_vector *x = gsl_multifit_nlinear_position(ws);
+	double chi = gsl_blas_dnrm2(gsl_multifit_nlinear_residual(ws));
+
+	fprintf(stderr, "iteration %zu: |residual| %.4f ", iter, chi);
+	for (int k = 0; k < f->nr_params; k++)
+		fprintf(stderr, " %s=%.4g", f->p[k].key,
+			to_param(&f->p[k], gsl_vector_get(x, k)));
+	fputc('\n', stderr);
+}
+
+/* The fitted values, their standard errors (the delta method through the
+ * logistic transform) and the residuals, from the workspace. */
+static void take_result(struct fit *f, gsl_multifit_nlinear_workspace *ws)
+{
+	gsl_vector *u = gsl_multifit_nlinear_position(ws);
+	gsl_vector *r = gsl_multifit_nlinear_residual(ws);
+	gsl_matrix *covar = gsl_matrix_alloc(f->nr_params, f->nr_params);
+	int dof = f->nr_rows - f->nr_params;
+	double chisq = 0, s2;
+
+	gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(ws), 0.0, covar);
+	gsl_blas_ddot(r, r, &chisq);
+	s2 = dof > 0 ? chisq / dof : NAN;
+	for (int k = 0; k < f->nr_params; k++) {
+		struct fit_param *p = &f->p[k];
+		double v = to_param(p, gsl_vector_get(u, k));
+		double dv = (v - p->lo) * (p->hi - v) / (p->hi - p->lo);
+
+		p->value = v;
+		p->se = dof > 0 ? dv * sqrt(s2 * gsl_matrix_get(covar, k, k))
+				: NAN;
+	}
+	for (int i = 0; i < f->nr_rows; i++)
+		f->resid[i] = gsl_vector_get(r, i);
+	f->iterations = gsl_multifit_nlinear_niter(ws);
+	/* the last evaluation may have been a trial or a difference step */
+	apply_params(f, u);
+	gsl_matrix_free(covar);
+}
+
+int fit_run(struct fit *f)
+{
+	gsl_multifit_nlinear_parameters params =
+		gsl_multifit_nlinear_default_parameters();
+	gsl_multifit_nlinear_fdf fdf = {
+		.f = residuals, .df = jacobian, .n = (size_t)f->nr_rows,
+		.p = (size_t)f->nr_params, .params = f,
+	};
+	gsl_multifit_nlinear_workspace *ws;
+	gsl_vector *u0;
+	int info, status = -1;
+
+	f->converged = true;
+	if (!f->nr_params)
+		return 0;
+	u0 = gsl_vector_alloc(f->nr_params);
+	for (int k = 0; k < f->nr_params; k++) {
+		scn_case_get(&f->scn->cases[0], f->p[k].key, &f->p[k].start);
+		gsl_vector_set(u0, k, to_logit(&f->p[k], f->p[k].start));
+	}
+	ws = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &params,
+					fdf.n, fdf.p);
+	f->gsl_status = ws ? gsl_multifit_nlinear_init(u0, &fdf, ws)
+			   : GSL_ENOMEM;
+	if (!f->gsl_status)
+		f->gsl_status = gsl_multifit_nlinear_driver(FIT_MAX_ITER, 1e-4,
+			1e-6, 1e-8, f->verbose ? report_iteration : NULL, f,
+			&info, ws);
+	/* out of iterations, the workspace still holds the best point */
+	if ((!f->gsl_status || f->gsl_status == GSL_EMAXITER) &&
+	    !f->sim_failed) {
+		take_result(f, ws);
+		f->converged = !f->gsl_status;
+		status = 0;
+	}
+	gsl_multifit_nlinear_free(ws);
+	gsl_vector_free(u0);
+	return status;
+}
+
+const char *fit_why(const struct fit *f, char *buf, size_t len)
+{
+	if (f->sim_failed)
+		snprintf(buf, len, ": a simulation failed");
+	else
+		snprintf(buf, len, ": GSL: %s", gsl_strerror(f->gsl_status));
+	return buf;
+}

@@ -1,0 +1,68 @@
+/*
+ * The calibration fit: [calibrate] free fitted on the measured figures of
+ * [calibrate] cases by GSL's nonlinear least squares (trust region) on the
+ * relative errors, every evaluation with the same seeds (common random
+ * numbers) so that only the parameters move the predictions.  ppsim
+ * calibrate writes what it finds; ppsim validate --sensitivity refits
+ * after moving a prior.
+ */
+#ifndef PPSIM_FIT_H
+#define PPSIM_FIT_H
+
+#include <stdbool.h>
+#include "../report/report.h"
+
+#define FIT_MAX_PARAMS	8
+#define FIT_MAX_ROWS	(SCN_MAX_CASES * SCN_MAX_POLICIES)
+
+/* One free parameter: KEY:MIN:MAX of [calibrate] free. */
+struct fit_param {
+	char key[SCN_KEY_MAX];	/* "cost.rx_pkt" */
+	double lo, hi;		/* bounds, as written (the key's unit) */
+	double start;		/* the value before the fit */
+	double value;		/* fitted (fit_run) */
+	double se;		/* its standard error; NAN with no degree of
+				 * freedom left */
+};
+
+struct fit {
+	struct scenario *scn;	/* the caller's: the fit sets its cases' keys */
+	const char *file;	/* names the scenario in messages */
+	const struct rep_opts *rc;	/* replications, jobs, seed */
+	bool verbose;		/* each iteration on stderr */
+	struct fit_param p[FIT_MAX_PARAMS];
+	int nr_params;
+	struct rep_row rows[FIT_MAX_ROWS];	/* the fit cases' figures */
+	double resid[FIT_MAX_ROWS];	/* (predicted - measured) / measured
+					 * at the fitted values */
+	int nr_rows;
+	int evaluations;	/* simulations of each fit row */
+	size_t iterations;
+	bool sim_failed;	/* a simulation failed (said on stderr) */
+	int gsl_status;		/* what GSL said of a failed fit */
+	bool converged;		/* met the tolerances; else it ran out of
+				 * iterations and holds the best point seen */
+};
+
+/*
+ * Reads scn's [calibrate] free (which may be empty: nr_params 0) and the
+ * measured figures of its [calibrate] cases into f.  Returns 0, or -1 with
+ * "FILE: ..." on stderr: a malformed free list, or fewer figures than
+ * parameters.
+ */
+int fit_init(struct fit *f, struct scenario *scn, const char *file,
+	     const struct rep_opts *rc);
+
+/*
+ * Fits the free parameters from the values the cases hold, and leaves the
+ * fitted values set in every case of the scenario (and in p[].value, with
+ * p[].se and resid[]).  Returns 0 (converged says whether the fit met its
+ * tolerances or ran out of iterations at its best point so far), or -1 if
+ * the fit failed (sim_failed when a simulation did, already said on
+ * stderr; else GSL's gsl_status); the caller says it, with fit_why().
+ */
+int fit_run(struct fit *f);
+/* Why a fit failed, for a message: ": a simulation failed", ": GSL: ...". */
+const char *fit_why(const struct fit *f, char *buf, size_t len);
+
+#endif

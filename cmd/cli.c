@@ -79,13 +79,28 @@ static const struct cmd_spec cmd_specs[] = {
 		},
 	},
 	{
-		.name = "validate", .operands = "FILE", .min_args = 1, .max_args = 1,
-		.options = CMD_REPS | CMD_SEED | CMD_JOBS,
+		.name = "validate", .operands = "FILE...", .min_args = 1,
+		.max_args = CMD_ANY,
+		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_FORMAT |
+			   CMD_NO_JSON,
 		.reps = 3,
 		.about =
-	"Runs every case with a measured figure and prints the prediction beside\n"
-	"it, in or out of the calibration fit, the mean error out of the fit and\n"
-	"the direction of every before/after change.",
+	"Runs every case with a measured figure in each scenario FILE,\n"
+	"all their simulations in one pool, and prints the prediction\n"
+	"beside it, in or out of the calibration fit; per file and overall\n"
+	"the mean and largest error out of the fit; and the direction of\n"
+	"every before/after change (a case's first policy against the\n"
+	"others) and of every trend along one key (consecutive cases that\n"
+	"differ in that key only), measured against predicted.",
+		.own = (const struct cmd_help[]){
+			{ CMD_FORMAT, "F", "table (default) or csv: the "
+			  "figures, one line each" },
+			{ 0, NULL, NULL },
+		},
+		.more =
+	"Exits 0 when every figure is within its file's tolerance\n"
+	"(calibrate.tolerance) and no direction differs, 1 otherwise or\n"
+	"when a simulation failed, 2 on bad input.",
 	},
 	{
 		.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
@@ -308,14 +323,13 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 		if (take(spec, cmd_options[ch].opt, optarg, o))
 			return -1;
 	}
-	for (; optind < argc; optind++) {
-		if (o->nr_args == spec->max_args) {
-			fprintf(stderr, "ppsim %s: unexpected '%s'\n",
-				spec->name, argv[optind]);
-			cmd_usage(stderr, spec);
-			return -1;
-		}
-		o->args[o->nr_args++] = argv[optind];
+	o->args = argv + optind;
+	o->nr_args = argc - optind;
+	if (spec->max_args != CMD_ANY && o->nr_args > spec->max_args) {
+		fprintf(stderr, "ppsim %s: unexpected '%s'\n", spec->name,
+			o->args[spec->max_args]);
+		cmd_usage(stderr, spec);
+		return -1;
 	}
 	if (o->nr_args < spec->min_args) {
 		fprintf(stderr, "ppsim %s: expected %s\n", spec->name,

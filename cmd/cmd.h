@@ -41,7 +41,7 @@ struct cmd_help {
 struct cmd_spec {
 	const char *name;	/* "run" */
 	const char *operands;	/* "FILE [NAME]" */
-	int min_args, max_args;
+	int min_args, max_args;	/* max_args CMD_ANY: no limit */
 	unsigned int options;	/* enum cmd_opt bits */
 	int reps;		/* default replications */
 	const char *about;	/* what it does */
@@ -50,12 +50,13 @@ struct cmd_spec {
 };
 
 #define CMD_MAX_SET	32
+#define CMD_ANY		(-1)
 
 enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON };
 
 /* What the command line said. */
 struct cmd_opts {
-	const char *args[2];	/* the operands */
+	char **args;		/* the operands (in argv) */
 	int nr_args;
 	const char *file;	/* the first: the scenario */
 	const char *only_case;

@@ -82,7 +82,8 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 
 	if (cmd_parse(argc, argv, cmd_spec("sweep"), &cl))
 		return -1;
-	*o = (struct sweep_opts){ .file = cl.file, .name = cl.args[1],
+	*o = (struct sweep_opts){ .file = cl.file,
+		.name = cl.nr_args > 1 ? cl.args[1] : NULL,
 		.only_case = cl.only_case, .only_policy = cl.only_policy,
 		.rc = cl.rc, .csv = cl.format == CMD_CSV,
 		.emit_jobs = cl.emit_jobs, .out = cl.out };

@@ -1,110 +1,371 @@
 /*
- * ppsim validate: runs every case with a measured figure and prints the
- * prediction beside it, in or out of the fit, the mean absolute error of
- * the out-of-fit rows and whether each before/after change has the
- * measured sign.
+ * ppsim validate: runs every case with a measured figure of one or more
+ * scenarios, all in one worker pool, and prints the prediction beside each
+ * figure, in or out of its scenario's fit; the mean and largest absolute
+ * error out of the fit, per scenario and overall; and whether each
+ * before/after change (a case's first policy against the others) and each
+ * trend along one key (cases that differ in that key only) goes the
+ * measured way.
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
+#include "fit.h"
 
-#define FIT_MAX_ROWS	(SCN_MAX_CASES * SCN_MAX_POLICIES)
-#define FLAT_PCT	2.0	/* a change smaller than this has no sign */
+#define FLAT_PCT	2.0	/* a change this small or smaller has no sign */
 
-static int sign_of(double before, double after)
+/* One scenario of the run: its rows are rows[first, first + nr). */
+struct vfile {
+	const char *path;
+	struct scenario *scn;
+	int first, nr;
+};
+
+/* What one figure says once its simulations are in. */
+struct vfigure {
+	struct rep_figure pred;
+	double err;		/* % */
+	bool fit;		/* its case is a calibration case */
+	bool over;		/* |err| over its scenario's tolerance */
+};
+
+static int sign_of(double pct)
 {
-	double pct = (after - before) / before * 100;
-
 	return pct > FLAT_PCT ? 1 : pct < -FLAT_PCT ? -1 : 0;
 }
 
-/* Does each case's change from its first policy to the others have the
- * measured sign?  Prints one line a change; returns the mismatches. */
-static int direction_check(const struct rep_row *rows, int nr_rows,
-			   int reps)
+static double change_pct(double before, double after)
+{
+	return (after - before) / before * 100;
+}
+
+/* A before/after or trend line, from "what" on, on out (or nowhere when
+ * NULL): the measured and predicted changes and whether their directions
+ * agree.  Returns 1 on a mismatch. */
+static int check_change(FILE *out, const char *what, double m0, double m1,
+			double p0, double p1)
 {
 	static const char *const word[] = { "down", "flat", "up" };
-	int bad = 0;
+	double mpct = change_pct(m0, m1), ppct = change_pct(p0, p1);
+	int ms = sign_of(mpct), ps = sign_of(ppct);
 
-	for (int i = 0; i < nr_rows; i++) {
-		for (int j = i + 1; j < nr_rows; j++) {
-			int ms, ps;
+	if (!out)
+		return ms != ps;
+	fprintf(out, "#   %s: %+.1f %% measured, %+.1f %% predicted: ", what,
+		mpct, ppct);
+	if (ms == ps)
+		fprintf(out, "both %s\n", word[ms + 1]);
+	else
+		fprintf(out, "measured %s, predicted %s  MISMATCH\n",
+			word[ms + 1], word[ps + 1]);
+	return ms != ps;
+}
 
-			if (rows[j].c != rows[i].c)
+/* Each case's first measured policy against its others. */
+static int before_after(FILE *out, const struct vfile *vf,
+			const struct rep_row *rows, const struct vfigure *fig,
+			int w)
+{
+	int bad = 0, n = 0;
+
+	if (out)
+		fprintf(out, "# %s\n", vf->path);
+	for (int i = vf->first; i < vf->first + vf->nr; i++) {
+		int first = i;
+		char what[160];
+
+		while (first > vf->first && rows[first - 1].c == rows[i].c)
+			first--;
+		if (first == i)
+			continue;
+		snprintf(what, sizeof(what), "%-*s %s -> %s", w,
+			 rows[i].c->name, rows[first].policy->name,
+			 rows[i].policy->name);
+		bad += check_change(out, what, rows[first].measured,
+				    rows[i].measured, fig[first].pred.mean,
+				    fig[i].pred.mean);
+		n++;
+	}
+	if (out && !n)
+		fprintf(out, "#   none: no case has two measured policies\n");
+	return bad;
+}
+
+/* The row of (case, policy) among a scenario's, or -1. */
+static int row_of(const struct vfile *vf, const struct rep_row *rows,
+		  const struct scn_case *c, const struct pp_policy *pol)
+{
+	for (int i = vf->first; i < vf->first + vf->nr; i++)
+		if (rows[i].c == c && rows[i].policy == pol)
+			return i;
+	return -1;
+}
+
+/* Do cases a and b differ in key only (a numeric one)?  Their values. */
+static bool differ_in(const struct scn_case *a, const struct scn_case *b,
+		      const char *key, double *va, double *vb)
+{
+	char k[SCN_KEY_MAX];
+
+	return scn_case_diff(a, b, k, sizeof(k)) == 1 && !strcmp(k, key) &&
+	       !scn_case_get(a, key, va) && !scn_case_get(b, key, vb);
+}
+
+/* Every two cases that differ in one numeric key only, with no case
+ * between them along it (every other key the same): the change from the
+ * lower value to the higher, measured and predicted, each policy both
+ * cases measured.  Returns the mismatches. */
+static int trends(FILE *out, const struct vfile *vf,
+		  const struct rep_row *rows, const struct vfigure *fig, int w)
+{
+	const struct scenario *scn = vf->scn;
+	int bad = 0, n = 0;
+
+	if (out)
+		fprintf(out, "# %s\n", vf->path);
+	for (int a = 0; a < scn->nr_cases; a++) {
+		for (int b = a + 1; b < scn->nr_cases; b++) {
+			const struct scn_case *lo = &scn->cases[a];
+			const struct scn_case *hi = &scn->cases[b];
+			char key[SCN_KEY_MAX], v0[32], v1[32];
+			double va, vb, vm, dummy;
+			bool between = false;
+
+			if (scn_case_diff(lo, hi, key, sizeof(key)) != 1 ||
+			    scn_case_get(lo, key, &va) ||
+			    scn_case_get(hi, key, &vb))
 				continue;
-			ms = sign_of(rows[i].measured, rows[j].measured);
-			ps = sign_of(rep_rate(&rows[i], reps).mean,
-				     rep_rate(&rows[j], reps).mean);
-			printf("# %-12s %s -> %s: measured %s, predicted %s%s\n",
-			       rows[i].c->name, rows[i].policy->name, rows[j].policy->name,
-			       word[ms + 1], word[ps + 1],
-			       ms == ps ? "" : "  MISMATCH");
-			bad += ms != ps;
+			for (int m = 0; m < scn->nr_cases && !between; m++)
+				between = m != a && m != b &&
+					  differ_in(lo, &scn->cases[m], key,
+						    &dummy, &vm) &&
+					  vm > fmin(va, vb) &&
+					  vm < fmax(va, vb);
+			if (between)
+				continue;
+			if (va > vb) {
+				const struct scn_case *t = lo;
+
+				lo = hi;
+				hi = t;
+				vm = va;
+				va = vb;
+				vb = vm;
+			}
+			scn_format_value(key, va, v0, sizeof(v0));
+			scn_format_value(key, vb, v1, sizeof(v1));
+			for (int p = 0; p < lo->nr_policies; p++) {
+				int i = row_of(vf, rows, lo, lo->policies[p]);
+				int j = row_of(vf, rows, hi, lo->policies[p]);
+				char what[256];
+
+				if (i < 0 || j < 0)
+					continue;
+				snprintf(what, sizeof(what), "%-*s -> %-*s "
+					 "%-6s %s %s -> %s", w, lo->name, w,
+					 hi->name, lo->policies[p]->name, key,
+					 v0, v1);
+				bad += check_change(out, what,
+						    rows[i].measured,
+						    rows[j].measured,
+						    fig[i].pred.mean,
+						    fig[j].pred.mean);
+				n++;
+			}
 		}
 	}
+	if (out && !n)
+		fprintf(out, "#   none: no two cases with measured figures "
+			"differ in one key only\n");
 	return bad;
+}
+
+/* The out-of-fit errors of rows [first, first + nr). */
+static void print_errors(const char *name, const struct vfigure *fig,
+			 int first, int nr)
+{
+	double sum = 0, max = 0;
+	int n = 0;
+
+	for (int i = first; i < first + nr; i++) {
+		if (fig[i].fit)
+			continue;
+		sum += fabs(fig[i].err);
+		max = fmax(max, fabs(fig[i].err));
+		n++;
+	}
+	if (n)
+		printf("# out of the fit, %s: mean |error| %.1f %%, max "
+		       "|error| %.1f %% over %d figure%s\n", name, sum / n,
+		       max, n, n == 1 ? "" : "s");
+	else
+		printf("# out of the fit, %s: no figure (every measured figure "
+		       "is in the fit)\n", name);
+}
+
+static void print_table(const struct cmd_opts *o, const struct vfile *vf,
+			int nr_files, const struct rep_row *rows,
+			const struct vfigure *fig, int nr_rows)
+{
+	int w = rep_name_width(rows, nr_rows);
+
+	printf("# ppsim %s validate  seed %lu  reps %d  %d file%s\n",
+	       PACKAGE_VERSION, o->rc.seed, o->rc.reps, nr_files,
+	       nr_files > 1 ? "s" : "");
+	printf("%-*s %-6s %8s %9s %-4s %6s %7s %s\n", w, "case", "policy",
+	       "measured", "predicted", "unit", "ci95", "err%", "fit");
+	for (int f = 0; f < nr_files; f++) {
+		printf("# %s  tolerance %g %%\n", vf[f].path,
+		       vf[f].scn->calibrate.tolerance);
+		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++)
+			printf("%-*s %-6s %8.2f %9.2f %-4s %6.2f %+7.1f %s%s\n",
+			       w, rows[i].c->name, rows[i].policy->name,
+			       rows[i].measured, fig[i].pred.mean,
+			       sim_rate_unit(&rows[i].c->sim),
+			       isnan(fig[i].pred.ci95) ? 0 : fig[i].pred.ci95,
+			       fig[i].err, fig[i].fit ? "in" : "out",
+			       fig[i].over ? "  OVER" : "");
+	}
+}
+
+/* A CSV field: quoted when it holds a comma, a quote or a line break. */
+static void csv_text(const char *s)
+{
+	if (!strpbrk(s, ",\"\n\r")) {
+		fputs(s, stdout);
+		return;
+	}
+	putchar('"');
+	for (; *s; s++) {
+		if (*s == '"')
+			putchar('"');
+		putchar(*s);
+	}
+	putchar('"');
+}
+
+static void print_csv(const struct vfile *vf, int nr_files,
+		      const struct rep_row *rows, const struct vfigure *fig)
+{
+	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
+	       "tolerance,over\n");
+	for (int f = 0; f < nr_files; f++) {
+		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
+			csv_text(vf[f].path);
+			printf(",%s,%s,%.6g,%.6g,%s,", rows[i].c->name,
+			       rows[i].policy->name, rows[i].measured,
+			       fig[i].pred.mean,
+			       sim_rate_unit(&rows[i].c->sim));
+			if (!isnan(fig[i].pred.ci95))
+				printf("%.6g", fig[i].pred.ci95);
+			printf(",%.6g,%s,%g,%d\n", fig[i].err,
+			       fig[i].fit ? "in" : "out",
+			       vf[f].scn->calibrate.tolerance, fig[i].over);
+		}
+	}
+}
+
+static int report(const struct cmd_opts *o, const struct vfile *vf,
+		  int nr_files, const struct rep_row *rows, int nr_rows)
+{
+	struct vfigure *fig = calloc((size_t)nr_rows, sizeof(*fig));
+	int over = 0, bad_ba = 0, bad_tr = 0, w;
+	FILE *out;
+
+	if (!fig) {
+		fprintf(stderr, "ppsim validate: out of memory\n");
+		return 1;
+	}
+	for (int f = 0; f < nr_files; f++) {
+		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
+			fig[i].pred = rep_rate(&rows[i], o->rc.reps);
+			fig[i].err = rep_error_pct(fig[i].pred.mean,
+						   rows[i].measured);
+			fig[i].fit = cmd_in_fit(vf[f].scn, rows[i].c->name);
+			fig[i].over = fabs(fig[i].err) >
+				      vf[f].scn->calibrate.tolerance;
+			over += fig[i].over;
+		}
+	}
+	/* the CSV holds the figures; the directions still decide the status */
+	out = o->format == CMD_CSV ? NULL : stdout;
+	if (out) {
+		print_table(o, vf, nr_files, rows, fig, nr_rows);
+		printf("#\n");
+		for (int f = 0; f < nr_files; f++)
+			print_errors(vf[f].path, fig, vf[f].first, vf[f].nr);
+		print_errors("overall", fig, 0, nr_rows);
+		printf("#\n# before/after, each case's first policy against "
+		       "the others (a change within %g %% is flat):\n",
+		       FLAT_PCT);
+	} else {
+		print_csv(vf, nr_files, rows, fig);
+	}
+	w = rep_name_width(rows, nr_rows);
+	for (int f = 0; f < nr_files; f++)
+		bad_ba += before_after(out, &vf[f], rows, fig, w);
+	if (out)
+		printf("#\n# trends along one key, between consecutive cases "
+		       "that differ in it only:\n");
+	for (int f = 0; f < nr_files; f++)
+		bad_tr += trends(out, &vf[f], rows, fig, w);
+	if (out)
+		printf("#\n# %d of %d figures over the tolerance, %d direction "
+		       "mismatches (%d before/after, %d trends)\n", over,
+		       nr_rows, bad_ba + bad_tr, bad_ba, bad_tr);
+	free(fig);
+	return over || bad_ba || bad_tr ? 1 : 0;
 }
 
 int validate_main(int argc, char **argv)
 {
-	struct rep_row rows[FIT_MAX_ROWS];
-	struct scenario *scn;
+	struct scenario **scn;
+	struct rep_row *rows = NULL;
+	struct vfile *vf;
 	struct cmd_opts o;
-	int nr_rows, over = 0, out_n = 0, mismatches;
-	double tol, out_abs = 0;
+	int nr_rows = 0, status = 2, bad = 0;
 
 	gsl_set_error_handler_off();
 	if (cmd_parse(argc, argv, cmd_spec("validate"), &o))
 		return 2;
-	scn = scn_load(o.file, NULL, 0, cmd_policies);
-	if (!scn)
-		return 2;
-	nr_rows = cmd_measured_rows(scn, rows, false);
-	if (!nr_rows) {
-		fprintf(stderr, "%s: no case has a measured figure\n", o.file);
-		scn_free(scn);
-		return 2;
+	scn = calloc((size_t)o.nr_args, sizeof(*scn));
+	vf = calloc((size_t)o.nr_args, sizeof(*vf));
+	rows = calloc((size_t)o.nr_args * FIT_MAX_ROWS, sizeof(*rows));
+	if (!scn || !vf || !rows) {
+		fprintf(stderr, "ppsim validate: out of memory\n");
+		goto done;
 	}
-	tol = scn->calibrate.tolerance;
-	if (rep_run(rows, nr_rows, &o.rc, o.file)) {
-		rep_free(rows, nr_rows);
-		scn_free(scn);
-		return 1;
-	}
-	printf("# ppsim %s validate %s  seed %lu  reps %d  tolerance %g %%\n",
-	       PACKAGE_VERSION, o.file, o.rc.seed, o.rc.reps, tol);
-	printf("%-12s %-6s %8s %9s %-4s %6s %7s %-4s\n", "case", "policy",
-	       "measured", "predicted", "unit", "ci95", "err%", "fit");
-	for (int i = 0; i < nr_rows; i++) {
-		struct rep_figure f = rep_rate(&rows[i], o.rc.reps);
-		double err = (f.mean - rows[i].measured) / rows[i].measured * 100;
-		bool fit = cmd_in_fit(scn, rows[i].c->name);
-
-		printf("%-12s %-6s %8.2f %9.2f %-4s %6.2f %+7.1f %-4s%s\n",
-		       rows[i].c->name, rows[i].policy->name, rows[i].measured,
-		       f.mean, sim_rate_unit(&rows[i].c->sim),
-		       isnan(f.ci95) ? 0 : f.ci95, err,
-		       fit ? "in" : "out", fabs(err) > tol ? "  OVER" : "");
-		over += fabs(err) > tol;
-		if (!fit) {
-			out_abs += fabs(err);
-			out_n++;
+	/* every file read, every error said, before anything runs */
+	for (int f = 0; f < o.nr_args; f++) {
+		scn[f] = scn_load(o.args[f], NULL, 0, cmd_policies);
+		if (!scn[f]) {
+			bad++;
+			continue;
 		}
+		vf[f] = (struct vfile){ o.args[f], scn[f], nr_rows,
+			cmd_measured_rows(scn[f], rows + nr_rows, false) };
+		if (!vf[f].nr) {
+			fprintf(stderr, "%s: no case has a measured figure\n",
+				o.args[f]);
+			bad++;
+		}
+		nr_rows += vf[f].nr;
 	}
-	if (out_n)
-		printf("# mean absolute error out of the fit: %.1f %% over %d "
-		       "figures\n", out_abs / out_n, out_n);
-	else
-		printf("# every measured figure was in the fit: nothing is "
-		       "validated out of sample\n");
-	mismatches = direction_check(rows, nr_rows, o.rc.reps);
-	printf("# %d of %d figures over the tolerance, %d direction "
-	       "mismatches\n", over, nr_rows, mismatches);
+	if (bad)
+		goto done;
+	status = 1;
+	if (!rep_run(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
+		status = report(&o, vf, o.nr_args, rows, nr_rows);
 	rep_free(rows, nr_rows);
-	scn_free(scn);
-	return over || mismatches ? 1 : 0;
+done:
+	for (int f = 0; scn && f < o.nr_args; f++)
+		scn_free(scn[f]);
+	free(scn);
+	free(vf);
+	free(rows);
+	return status;
 }
-

@@ -3,9 +3,11 @@
 # calibration case only and writes it with its residuals; ppsim validate
 # marks each figure in or out of the fit; and the seed scenario, with the
 # calibration it ships, stays within the tolerance it declares, every
-# before/after change with the measured sign.  Speaks TAP.
+# before/after change with the measured sign.  Several scenarios validate
+# in one run as they do one by one, and a direction against the
+# measurement is caught.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..9"
+echo "1..19"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -21,15 +23,67 @@ check "the fit case is matched" awk '/^;   close-drop/ { v = $3 + 0; if (v < -3 
 # are not (or a simulation failed, which prints no figure), 2 on bad input
 "$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>&1
 check "validate marks in and out of the fit" sh -c "test $? -le 1 && grep -Eq '^close-drop +v5.4 .* in' '$tmp/out' && grep -Eq '^far-drop +v5.5 .* out' '$tmp/out'"
-check "validate checks the direction of each change" grep -q 'far-drop     v5.4 -> v5.5: measured up, predicted up' "$tmp/out"
+check "validate checks the direction of each change" grep -Eq '^#   far-drop +v5.4 -> v5.5: \+31.8 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/out"
 
 "$ppsim" validate "$src/scenarios/mlx5-cx4-numa.ini" --reps 2 -j 2 >"$tmp/out" 2>&1
 rc=$?
 check "the seed scenario validates within its tolerance" test $rc -eq 0
-check "and says how far out of sample it is" grep -Eq '^# mean absolute error out of the fit: [0-9.]+ % over 4 figures$' "$tmp/out"
+check "and says how far out of sample it is" grep -Eq '^# out of the fit, .*mlx5-cx4-numa.ini: mean \|error\| [0-9.]+ %, max \|error\| [0-9.]+ % over 4 figures$' "$tmp/out"
 
 # the TCP rows: not yet within a tolerance (see the scenario), but every
 # before/after change must have the measured sign
 "$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>&1
 check "the TCP rows change in the measured direction" sh -c "test $? -le 1 &&
-	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches\$' '$tmp/out'"
+	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches \(0 before/after, 0 trends\)\$' '$tmp/out'"
+
+# ---- several files in one run: the same figures as one by one ----
+"$ppsim" validate "$tmp/tiny.ini" --reps 1 >"$tmp/tiny.out" 2>&1
+"$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/fit.out" 2>&1
+"$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 >"$tmp/out" 2>&1
+rc=$?
+check "two files: tiny's figures over its tolerance exit 1" test $rc -eq 1
+# the figure rows (not #), grouped under each file's line, as one by one
+rows() { grep -v '^#' "$1" | tail -n +2; }
+{ echo "# $tmp/tiny.ini  tolerance 25 %"; rows "$tmp/tiny.out"
+  echo "# $tmp/fit.ini  tolerance 60 %"; rows "$tmp/fit.out"; } >"$tmp/want"
+sed -n '3,/^#$/p' "$tmp/out" | sed '$d' >"$tmp/got"
+check "two files: every figure, grouped per file, as one by one" \
+	sh -c "test \$(wc -l <'$tmp/got') -eq 10 && diff '$tmp/want' '$tmp/got'"
+check "two files: each file's out-of-fit line as one by one" sh -c "
+	grep -h '^# out of the fit, $tmp/' '$tmp/tiny.out' '$tmp/fit.out' >'$tmp/want' &&
+	grep '^# out of the fit, $tmp/' '$tmp/out' | diff '$tmp/want' -"
+# the overall line from the single runs' out-of-fit rows: the same count
+# and largest error, the mean within the rounding of the rows
+awk '!/^#/ && $8 == "out" {
+	e = $7 < 0 ? -$7 : $7; s += e; n++; if (e > m) m = e }
+	END { printf "%d %.1f %.2f\n", n, m, s / n }' \
+	"$tmp/tiny.out" "$tmp/fit.out" >"$tmp/want"
+check "two files: the overall line is the single runs' figures together" sh -c "
+	grep -E '^# out of the fit, overall: mean \|error\| [0-9.]+ %, max \|error\| [0-9.]+ % over [0-9]+ figures\$' '$tmp/out' |
+	awk -v want=\"\$(cat '$tmp/want')\" '{ split(want, w, \" \")
+		mean = \$9 + 0; max = \$13 + 0; n = \$16 + 0
+		d = mean - w[3]; if (d < 0) d = -d
+		exit !(n == w[1] && max == w[2] && d <= 0.1001) }'"
+check "two files: the overall line says 6 figures" grep -q '^# out of the fit, overall: .* over 6 figures$' "$tmp/out"
+
+"$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 --format csv >"$tmp/out" 2>&1
+rc=$?
+check "--format csv: a header and one line a figure, the same status" sh -c "
+	test $rc -eq 1 &&
+	head -1 '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over' &&
+	test \$(grep -c '^$tmp/tiny.ini,' '$tmp/out') -eq 4 &&
+	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0\$' '$tmp/out') -eq 1 &&
+	test \$(wc -l <'$tmp/out') -eq 9"
+
+# ---- directions: measured figures made up to go against the model ----
+"$ppsim" validate "$src/tests/scenarios/opposite.ini" --reps 1 >"$tmp/out" 2>&1
+rc=$?
+check "a trend against the measured direction is a mismatch" grep -Eq \
+	'^#   q1 +-> q2 +v5.5 +queues 1 -> 2: -20.0 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
+check "a trend along the measured direction is not; only consecutive cases" sh -c "
+	grep -Eq '^#   q2 +-> q3 +v5.5 +queues 2 -> 3: \+162.5 % measured, \+[0-9.]+ % predicted: both up\$' '$tmp/out' &&
+	! grep -Eq '^#   q1 +-> q3 ' '$tmp/out'"
+check "a before/after against the measured direction is a mismatch" grep -Eq \
+	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
+check "directions alone fail validate" sh -c "test $rc -eq 1 &&
+	grep -qx '# 0 of 5 figures over the tolerance, 2 direction mismatches (1 before/after, 1 trends)' '$tmp/out'"

@@ -32,6 +32,11 @@ static const struct cmd_option {
 	{ CMD_EMIT_JOBS, "emit-jobs", NULL,
 	  "print one command a point instead, for GNU parallel or a batch "
 	  "system" },
+	{ CMD_SENSITIVITY, "sensitivity", NULL,
+	  "move each prior parameter by -25 % and +25 %, refit, and show how "
+	  "far the out-of-fit predictions move" },
+	{ CMD_PARAM, "param", "KEY",
+	  "also move this numeric key (repeatable)" },
 };
 #define NR_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
@@ -82,7 +87,7 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "validate", .operands = "FILE...", .min_args = 1,
 		.max_args = CMD_ANY,
 		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_FORMAT |
-			   CMD_NO_JSON,
+			   CMD_NO_JSON | CMD_SENSITIVITY | CMD_PARAM,
 		.reps = 3,
 		.about =
 	"Runs every case with a measured figure in each scenario FILE,\n"
@@ -93,14 +98,29 @@ static const struct cmd_spec cmd_specs[] = {
 	"others) and of every trend along one key (consecutive cases that\n"
 	"differ in that key only), measured against predicted.",
 		.own = (const struct cmd_help[]){
+			{ CMD_REPS, "N", "independent replications (default 3; "
+			  "1 with --sensitivity)" },
 			{ CMD_FORMAT, "F", "table (default) or csv: the "
-			  "figures, one line each" },
+			  "figures, one line each (with --sensitivity: every "
+			  "out-of-fit figure under every move)" },
+			{ CMD_PARAM, "KEY", "with --sensitivity, also move KEY "
+			  "(nic.max_pps, cache.llc_lat; repeatable)" },
 			{ 0, NULL, NULL },
 		},
 		.more =
 	"Exits 0 when every figure is within its file's tolerance\n"
 	"(calibrate.tolerance) and no direction differs, 1 otherwise or\n"
-	"when a simulation failed, 2 on bad input.",
+	"when a simulation failed, 2 on bad input.\n"
+	"\n"
+	"--sensitivity: the priors are the numeric [cost] and [model] keys\n"
+	"a file sets (its includes count) and its [calibrate] free does not\n"
+	"fit, and every --param KEY.  Each is moved to 0.75 and 1.25 times\n"
+	"its value in every case (whole numbers rounded), one at a time; the\n"
+	"free parameters are refitted on the calibration cases and every\n"
+	"out-of-fit figure is predicted again.  One row a prior, the largest\n"
+	"move first: how far the figures moved, in % of their prediction\n"
+	"with the priors as written (refitted the same way), and how the\n"
+	"out-of-fit mean |error| changed.  See ppsim(1).",
 	},
 	{
 		.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
@@ -197,7 +217,7 @@ void cmd_usage(FILE *f, const struct cmd_spec *spec)
 		snprintf(left, sizeof(left), "%s--%s%s%s",
 			 o->opt == CMD_JOBS ? "-j, " : "", o->name,
 			 arg ? " " : "", arg ? arg : "");
-		if (o->opt == CMD_REPS)
+		if (o->opt == CMD_REPS && !strstr(help, "(default"))
 			snprintf(text, sizeof(text), "%s (default %d)", help,
 				 spec->reps);
 		else
@@ -237,7 +257,17 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 	case CMD_POLICY: o->only_policy = arg; return 0;
 	case CMD_OUT: o->out = arg; return 0;
 	case CMD_EMIT_JOBS: o->emit_jobs = true; return 0;
+	case CMD_SENSITIVITY: o->sensitivity = true; return 0;
+	case CMD_PARAM:
+		if (o->nr_params == CMD_MAX_PARAMS) {
+			fprintf(stderr, "ppsim %s: at most %d --param\n",
+				spec->name, CMD_MAX_PARAMS);
+			return -1;
+		}
+		o->params[o->nr_params++] = arg;
+		return 0;
 	case CMD_REPS:
+		o->reps_given = true;
 		return parse_count(spec, "--reps", arg, 1, REP_MAX_REPS,
 				   &o->rc.reps);
 	case CMD_JOBS:

@@ -26,7 +26,8 @@ enum cmd_opt {
 	CMD_CASE = 1 << 0, CMD_POLICY = 1 << 1, CMD_DURATION = 1 << 2,
 	CMD_QUEUES = 1 << 3, CMD_REPS = 1 << 4, CMD_SEED = 1 << 5,
 	CMD_SET = 1 << 6, CMD_JOBS = 1 << 7, CMD_FORMAT = 1 << 8,
-	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10,
+	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10, CMD_SENSITIVITY = 1 << 11,
+	CMD_PARAM = 1 << 12,
 	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
 };
 
@@ -50,6 +51,7 @@ struct cmd_spec {
 };
 
 #define CMD_MAX_SET	32
+#define CMD_MAX_PARAMS	16
 #define CMD_ANY		(-1)
 
 enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON };
@@ -62,6 +64,10 @@ struct cmd_opts {
 	const char *only_case;
 	const char *only_policy;
 	struct rep_opts rc;
+	bool reps_given;	/* --reps was on the command line */
+	bool sensitivity;
+	const char *params[CMD_MAX_PARAMS];	/* --param, as given */
+	int nr_params;
 	enum cmd_format format;
 	const char *out;
 	bool emit_jobs;
@@ -69,6 +75,11 @@ struct cmd_opts {
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;
 };
+
+/* ppsim validate --sensitivity: o's options on the loaded scenarios
+ * (o->args names them); returns the exit status. */
+int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
+			 int nr_scn);
 
 /* Parses argv[1..] for spec: options it accepts and its operands.  --help
  * prints the usage and exits 0; anything else wrong is said on stderr,

@@ -5,7 +5,7 @@
  * error out of the fit, per scenario and overall; and whether each
  * before/after change (a case's first policy against the others) and each
  * trend along one key (cases that differ in that key only) goes the
- * measured way.
+ * measured way.  --sensitivity is in sensitivity.c.
  */
 #include <math.h>
 #include <stdio.h>
@@ -332,6 +332,13 @@ int validate_main(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if (cmd_parse(argc, argv, cmd_spec("validate"), &o))
 		return 2;
+	if (o.nr_params && !o.sensitivity) {
+		fprintf(stderr, "ppsim validate: --param needs "
+			"--sensitivity\n");
+		return 2;
+	}
+	if (o.sensitivity && !o.reps_given)
+		o.rc.reps = 1;
 	scn = calloc((size_t)o.nr_args, sizeof(*scn));
 	vf = calloc((size_t)o.nr_args, sizeof(*vf));
 	rows = calloc((size_t)o.nr_args * FIT_MAX_ROWS, sizeof(*rows));
@@ -357,6 +364,10 @@ int validate_main(int argc, char **argv)
 	}
 	if (bad)
 		goto done;
+	if (o.sensitivity) {
+		status = validate_sensitivity(&o, scn, o.nr_args);
+		goto done;
+	}
 	status = 1;
 	if (!rep_run(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
 		status = report(&o, vf, o.nr_args, rows, nr_rows);

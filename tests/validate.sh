@@ -4,10 +4,10 @@
 # marks each figure in or out of the fit; and the seed scenario, with the
 # calibration it ships, stays within the tolerance it declares, every
 # before/after change with the measured sign.  Several scenarios validate
-# in one run as they do one by one, and a direction against the
-# measurement is caught.  Speaks TAP.
+# in one run as they do one by one, a direction against the measurement is
+# caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..19"
+echo "1..23"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -87,3 +87,29 @@ check "a before/after against the measured direction is a mismatch" grep -Eq \
 	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
 check "directions alone fail validate" sh -c "test $rc -eq 1 &&
 	grep -qx '# 0 of 5 figures over the tolerance, 2 direction mismatches (1 before/after, 1 trends)' '$tmp/out'"
+
+# ---- --sensitivity: one prior (cost.xdp), the free cost.rx_pkt refitted ----
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 >"$tmp/out" 2>&1
+rc=$?
+check "--sensitivity: one row, the prior the file sets and does not fit" sh -c "
+	test $rc -eq 0 && grep -q '^parameter ' '$tmp/out' &&
+	test \$(sed -n '/^parameter /,\$p' '$tmp/out' | grep -vc '^#') -eq 2 &&
+	grep -Eq '^cost.xdp +15 ' '$tmp/out' && ! grep -q '^cost.rx_pkt' '$tmp/out'"
+# cost.xdp costs what cost.rx_pkt does, per packet: the refit absorbs it
+check "--sensitivity: the refit absorbs a per-packet cost" awk \
+	'$1 == "cost.xdp" { found = 1; bad = $3 > 1 || $4 > 1 } END { exit !found || bad }' "$tmp/out"
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 \
+	--param model.hide_stream >"$tmp/out" 2>&1
+rc=$?
+check "--sensitivity --param: a row more, the largest movement first" sh -c "
+	test $rc -eq 0 &&
+	sed -n '/^parameter /,\$p' '$tmp/out' | grep -v '^#' | sed -n '2,\$p' | awk '
+		NR == 1 && \$1 != \"model.hide_stream\" { exit 1 }
+		NR == 2 && \$1 != \"cost.xdp\" { exit 1 }
+		{ m = \$3 > \$4 ? \$3 : \$4; if (NR > 1 && m > last) exit 1; last = m }
+		END { exit NR != 2 || last > 1 }' &&
+	grep -Eq '^model.hide_stream +60ns +[0-9.]+ +[0-9.]+ .* far-drop v5.5\$' '$tmp/out'"
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --param nic.no_such >"$tmp/out" 2>&1
+rc=$?
+check "--param of an unknown key is bad input" sh -c "test $rc -eq 2 &&
+	grep -q '^ppsim validate: --param nic.no_such: not a numeric key' '$tmp/out'"

@@ -1,0 +1,576 @@
+/*
+ * ppsim validate --sensitivity: which prior parameters the out-of-fit
+ * predictions hang on.  A prior of a scenario is a numeric [cost] or
+ * [model] key its files set (a key left at its default is not) that its
+ * [calibrate] free does not fit, or a key named with --param.  Each is
+ * moved, one at a time, to 0.75 and 1.25 times its value in every case of
+ * every scenario where it is a prior; each such scenario's free parameters
+ * are refitted on its calibration cases (fit.c, as ppsim calibrate does),
+ * and every out-of-fit figure is predicted again, all of them in one
+ * worker pool.  The baseline is the same procedure with nothing moved, so
+ * that a move shows what the prior does, not what a refit does.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "config.h"
+#include "cmd.h"
+#include "fit.h"
+
+#define SENS_MAX_PARAMS	64
+static const double sens_factor[2] = { 0.75, 1.25 };
+
+/* One scenario of the run. */
+struct sfile {
+	const char *path;
+	const struct scenario *base;	/* as written: never changed */
+	struct scenario *work;	/* a copy the moves and the refit change; it
+				 * shares base's strings (path, file names) */
+	struct fit fit;		/* work's [calibrate] free and fit rows */
+	double fitted[FIT_MAX_PARAMS];	/* the baseline's fit */
+	int first, nr;		/* its out-of-fit rows in the shared array */
+};
+
+/* One prior and what moving it did. */
+struct sparam {
+	char key[SCN_KEY_MAX];
+	char value[32];		/* as written, or "varies" */
+	double move[2];		/* largest |move| of a figure, % */
+	double mae[2];		/* out-of-fit mean |error| after the move, % */
+	int most;		/* the figure that moved most, either way */
+	int order;		/* found in this order: ties keep it */
+	bool named;		/* by --param */
+	bool failed[2];		/* its refit or simulations failed */
+	bool rough[2];		/* a refit ran out of iterations */
+	double *pred[2];	/* every out-of-fit figure's prediction */
+};
+
+struct sens {
+	const struct cmd_opts *o;
+	struct sfile *files;
+	int nr_files;
+	struct sparam *params;
+	int nr_params;
+	struct rep_row *rows;	/* every file's out-of-fit figures */
+	int nr_rows;
+	double *base;		/* their baseline predictions */
+	double base_mae;
+	bool base_rough;	/* a baseline refit ran out of iterations */
+};
+
+static bool is_free(const struct fit *f, const char *key)
+{
+	for (int k = 0; k < f->nr_params; k++)
+		if (!strcmp(f->p[k].key, key))
+			return true;
+	return false;
+}
+
+/* A prior of the file: written there ([cost] and [model]) or named with
+ * --param, and not fitted there. */
+static bool is_prior(const struct sfile *sf, const struct sparam *sp)
+{
+	return (sp->named || scn_key_written(sf->base, sp->key)) &&
+	       !is_free(&sf->fit, sp->key);
+}
+
+static double moved_value(const char *key, double v, double factor)
+{
+	return scn_key_whole(key) ? round(v * factor) : v * factor;
+}
+
+/* Sets the work copies as written, then moves sp by factor in the files
+ * where it is a prior; changed[f] says where a value changed. */
+static void apply_move(struct sens *s, const struct sparam *sp,
+		       double factor, bool *changed)
+{
+	for (int f = 0; f < s->nr_files; f++) {
+		struct sfile *sf = &s->files[f];
+
+		*sf->work = *sf->base;
+		changed[f] = false;
+		if (!sp || !is_prior(sf, sp))
+			continue;
+		for (int i = 0; i < sf->work->nr_cases; i++) {
+			struct scn_case *c = &sf->work->cases[i];
+			char why[200];
+			double v, m;
+
+			scn_case_get(c, sp->key, &v);
+			m = moved_value(sp->key, v, factor);
+			changed[f] |= m != v;
+			/* checked beforehand (check_moves) */
+			scn_case_put(c, sp->key, m, why, sizeof(why));
+		}
+	}
+}
+
+/* Every move is a value the key and the case accept, said as FILE:LINE
+ * of the case; returns the number of errors. */
+static int check_moves(struct sens *s)
+{
+	int bad = 0;
+
+	for (int k = 0; k < s->nr_params; k++) {
+		const struct sparam *sp = &s->params[k];
+
+		for (int f = 0; f < s->nr_files; f++) {
+			const struct sfile *sf = &s->files[f];
+
+			if (!is_prior(sf, sp))
+				continue;
+			for (int i = 0; i < sf->base->nr_cases; i++) {
+				const struct scn_case *c = &sf->base->cases[i];
+
+				for (int d = 0; d < 2; d++) {
+					struct scn_case probe = *c;
+					char why[200], text[32];
+					double v, m;
+
+					scn_case_get(c, sp->key, &v);
+					m = moved_value(sp->key, v,
+							sens_factor[d]);
+					if (!scn_case_put(&probe, sp->key, m,
+							  why, sizeof(why)))
+						continue;
+					scn_format_value(sp->key, m, text,
+							 sizeof(text));
+					fprintf(stderr, "%s:%d: --sensitivity: "
+						"%s x%.2f = %s in case %s: "
+						"%s\n", c->file, c->line,
+						sp->key, sens_factor[d], text,
+						c->name, why);
+					bad++;
+				}
+			}
+		}
+	}
+	return bad;
+}
+
+/* Adds key if it is a prior of some file: returns 0, 1 if it is none's,
+ * -1 after saying why. */
+static int add_param(struct sens *s, const char *key, bool named)
+{
+	struct sparam *sp;
+	bool prior = false;
+
+	for (int k = 0; k < s->nr_params; k++) {
+		if (!strcmp(s->params[k].key, key)) {
+			s->params[k].named |= named;
+			return 0;
+		}
+	}
+	if (s->nr_params == SENS_MAX_PARAMS) {
+		fprintf(stderr, "ppsim validate: --sensitivity: at most %d "
+			"parameters\n", SENS_MAX_PARAMS);
+		return -1;
+	}
+	sp = &s->params[s->nr_params];
+	*sp = (struct sparam){ .most = -1, .order = s->nr_params,
+			       .named = named };
+	snprintf(sp->key, sizeof(sp->key), "%s", key);
+	for (int f = 0; f < s->nr_files; f++)
+		prior |= is_prior(&s->files[f], sp);
+	if (!prior)
+		return 1;
+	s->nr_params++;
+	return 0;
+}
+
+/* The prior's value where it is one, or "varies". */
+static void describe_value(const struct sens *s, struct sparam *sp)
+{
+	double v0 = NAN;
+	bool varies = false;
+
+	for (int f = 0; f < s->nr_files; f++) {
+		const struct sfile *sf = &s->files[f];
+
+		if (!is_prior(sf, sp))
+			continue;
+		for (int i = 0; i < sf->base->nr_cases; i++) {
+			double v;
+
+			scn_case_get(&sf->base->cases[i], sp->key, &v);
+			varies |= !isnan(v0) && v != v0;
+			v0 = v;
+		}
+	}
+	if (varies)
+		snprintf(sp->value, sizeof(sp->value), "varies");
+	else
+		scn_format_value(sp->key, v0, sp->value, sizeof(sp->value));
+}
+
+/* The priors: [cost] and [model] in the key table's order, then every
+ * --param not among them.  Returns 0, or -1 after saying why. */
+static int find_params(struct sens *s)
+{
+	static const char *const sections[] = { "cost", "model" };
+	const struct scn_case *c0 = &s->files[0].base->cases[0];
+
+	for (size_t i = 0; i < sizeof(sections) / sizeof(sections[0]); i++) {
+		char keys[SENS_MAX_PARAMS][SCN_KEY_MAX];
+		int n = scn_numeric_keys(sections[i], keys, SENS_MAX_PARAMS);
+
+		for (int k = 0; k < n && k < SENS_MAX_PARAMS; k++)
+			if (add_param(s, keys[k], false) < 0)
+				return -1;
+	}
+	for (int p = 0; p < s->o->nr_params; p++) {
+		const char *key = s->o->params[p];
+		double v;
+		int rc;
+
+		if (strlen(key) >= SCN_KEY_MAX || scn_case_get(c0, key, &v)) {
+			fprintf(stderr, "ppsim validate: --param %s: not a "
+				"numeric key (ppsim keys lists them)\n", key);
+			return -1;
+		}
+		rc = add_param(s, key, true);
+		if (rc < 0)
+			return -1;
+		if (rc > 0) {
+			fprintf(stderr, "ppsim validate: --param %s: "
+				"[calibrate] free fits it in every file: a "
+				"move would be fitted away\n", key);
+			return -1;
+		}
+	}
+	if (!s->nr_params) {
+		fprintf(stderr, "ppsim validate: --sensitivity: no prior to "
+			"move: no file sets a [cost] or [model] key it does "
+			"not fit, and no --param\n");
+		return -1;
+	}
+	for (int k = 0; k < s->nr_params; k++)
+		describe_value(s, &s->params[k]);
+	return 0;
+}
+
+static void progress(int step, int total, const char *what)
+{
+	if (!isatty(STDERR_FILENO))
+		return;
+	fprintf(stderr, "\r\033[K[%d/%d] %s", step, total, what);
+	if (step == total)
+		fprintf(stderr, "\r\033[K");
+}
+
+/* Refits the files changed (all with changed NULL), then predicts their
+ * out-of-fit figures into pred (the others keep the baseline's); *rough
+ * when a refit ran out of iterations.  Returns 0, or -1 after saying what
+ * failed. */
+static int predict(struct sens *s, const bool *changed, double *pred,
+		   const char *what, bool *rough)
+{
+	struct rep_row *run = calloc((size_t)s->nr_rows + 1, sizeof(*run));
+	int *at = calloc((size_t)s->nr_rows + 1, sizeof(*at));
+	int n = 0, rc = 0;
+
+	if (!run || !at) {
+		fprintf(stderr, "ppsim validate: out of memory\n");
+		rc = -1;
+		goto out;
+	}
+	for (int f = 0; f < s->nr_files; f++) {
+		struct sfile *sf = &s->files[f];
+
+		if (changed && !changed[f]) {
+			for (int i = sf->first; i < sf->first + sf->nr; i++)
+				pred[i] = s->base[i];
+			continue;
+		}
+		if (fit_run(&sf->fit)) {
+			char why[80];
+
+			fprintf(stderr, "ppsim validate: --sensitivity: %s: "
+				"%s: the fit failed%s\n", what, sf->path,
+				fit_why(&sf->fit, why, sizeof(why)));
+			rc = -1;
+			goto out;
+		}
+		*rough |= !sf->fit.converged;
+		for (int i = sf->first; i < sf->first + sf->nr; i++) {
+			at[n] = i;
+			run[n++] = s->rows[i];
+		}
+	}
+	if (rep_run(run, n, &s->o->rc, s->nr_files > 1 ? NULL : s->o->file)) {
+		fprintf(stderr, "ppsim validate: --sensitivity: %s: a "
+			"simulation failed\n", what);
+		rc = -1;
+	}
+	for (int i = 0; i < n && !rc; i++)
+		pred[at[i]] = rep_rate(&run[i], s->o->rc.reps).mean;
+	rep_free(run, n);
+out:
+	free(run);
+	free(at);
+	return rc;
+}
+
+static double mean_abs_error(const struct sens *s, const double *pred)
+{
+	double sum = 0;
+
+	for (int i = 0; i < s->nr_rows; i++)
+		sum += fabs(rep_error_pct(pred[i], s->rows[i].measured));
+	return sum / s->nr_rows;
+}
+
+static double move_pct(const struct sens *s, const double *pred, int i)
+{
+	return (pred[i] - s->base[i]) / s->base[i] * 100;
+}
+
+/* The largest move each way, the figure that moved most, the error. */
+static void summarize(struct sens *s, struct sparam *sp)
+{
+	double best = -1;
+
+	for (int d = 0; d < 2; d++) {
+		sp->move[d] = 0;
+		if (sp->failed[d])
+			continue;
+		for (int i = 0; i < s->nr_rows; i++) {
+			double m = fabs(move_pct(s, sp->pred[d], i));
+
+			sp->move[d] = fmax(sp->move[d], m);
+			if (m > best) {
+				best = m;
+				sp->most = i;
+			}
+		}
+		sp->mae[d] = mean_abs_error(s, sp->pred[d]);
+	}
+}
+
+static double largest_move(const struct sparam *sp)
+{
+	double m = -1;
+
+	for (int d = 0; d < 2; d++)
+		if (!sp->failed[d])
+			m = fmax(m, sp->move[d]);
+	return m;
+}
+
+static int by_move(const void *a, const void *b)
+{
+	const struct sparam *pa = a, *pb = b;
+	double ma = largest_move(pa), mb = largest_move(pb);
+
+	return ma < mb ? 1 : ma > mb ? -1 : pa->order - pb->order;
+}
+
+/* Which file row i of the shared array belongs to. */
+static const struct sfile *file_of(const struct sens *s, int i)
+{
+	int f = 0;
+
+	while (f + 1 < s->nr_files && i >= s->files[f + 1].first)
+		f++;
+	return &s->files[f];
+}
+
+static void print_table(const struct sens *s)
+{
+	const struct cmd_opts *o = s->o;
+	int w = 9;
+
+	for (int k = 0; k < s->nr_params; k++)
+		w = (int)fmax(w, (double)strlen(s->params[k].key));
+	printf("# ppsim %s validate --sensitivity  seed %lu  reps %d  %d "
+	       "file%s\n", PACKAGE_VERSION, o->rc.seed, o->rc.reps,
+	       s->nr_files, s->nr_files > 1 ? "s" : "");
+	printf("# each prior at x%.2f and x%.2f, one at a time, in every file "
+	       "where [calibrate] free\n# does not fit it; the free "
+	       "parameters refitted each time\n", sens_factor[0],
+	       sens_factor[1]);
+	for (int f = 0; f < s->nr_files; f++) {
+		const struct sfile *sf = &s->files[f];
+
+		printf("# %s: %d figure%s out of the fit; ", sf->path, sf->nr,
+		       sf->nr == 1 ? "" : "s");
+		if (!sf->fit.nr_params)
+			printf("no [calibrate] free: nothing refitted");
+		for (int k = 0; k < sf->fit.nr_params; k++)
+			printf("%s %s (baseline %.4g)", k ? "," : "refitted",
+			       sf->fit.p[k].key, sf->fitted[k]);
+		printf("\n");
+	}
+	printf("# baseline (priors as written): out-of-fit mean |error| "
+	       "%.1f %% over %d figure%s\n", s->base_mae, s->nr_rows,
+	       s->nr_rows == 1 ? "" : "s");
+	printf("# move: the largest change of an out-of-fit prediction, in %% "
+	       "of the baseline's;\n# mae: the out-of-fit mean |error| after "
+	       "the move, against the baseline's, in points\n");
+	printf("%-*s %9s %8s %8s %8s %8s  %s\n", w, "parameter", "value",
+	       "move-25%", "move+25%", "mae-25%", "mae+25%", "moved most");
+	for (int k = 0; k < s->nr_params; k++) {
+		const struct sparam *sp = &s->params[k];
+
+		printf("%-*s %9s", w, sp->key, sp->value);
+		for (int d = 0; d < 2; d++)
+			if (sp->failed[d])
+				printf(" %8s", "failed");
+			else
+				printf(" %8.1f", sp->move[d]);
+		for (int d = 0; d < 2; d++)
+			if (sp->failed[d])
+				printf(" %8s", "failed");
+			else
+				printf(" %+8.1f", sp->mae[d] - s->base_mae);
+		if (sp->most >= 0 && largest_move(sp) > 0)
+			printf("  %s %s %s\n", file_of(s, sp->most)->path,
+			       s->rows[sp->most].c->name,
+			       s->rows[sp->most].policy->name);
+		else
+			printf("  -\n");
+	}
+	for (int k = 0; k < s->nr_params; k++)
+		for (int d = 0; d < 2; d++)
+			if (s->params[k].rough[d])
+				printf("# %s x%.2f: a refit ran out of "
+				       "iterations; its best point was kept\n",
+				       s->params[k].key, sens_factor[d]);
+	if (s->base_rough)
+		printf("# the baseline: a refit ran out of iterations; its "
+		       "best point was kept\n");
+}
+
+/* Every out-of-fit figure under every move, one line each. */
+static void print_csv(const struct sens *s)
+{
+	printf("parameter,factor,file,case,policy,measured,baseline,"
+	       "predicted,move_pct\n");
+	for (int k = 0; k < s->nr_params; k++) {
+		const struct sparam *sp = &s->params[k];
+
+		for (int d = 0; d < 2; d++) {
+			if (sp->failed[d])
+				continue;
+			for (int i = 0; i < s->nr_rows; i++)
+				printf("%s,%g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g\n",
+				       sp->key, sens_factor[d],
+				       file_of(s, i)->path, s->rows[i].c->name,
+				       s->rows[i].policy->name,
+				       s->rows[i].measured, s->base[i],
+				       sp->pred[d][i],
+				       move_pct(s, sp->pred[d], i));
+		}
+	}
+}
+
+/* Loads the work copies, their fits and their out-of-fit rows. */
+static int setup(struct sens *s, struct scenario **scn)
+{
+	int bad = 0;
+
+	for (int f = 0; f < s->nr_files; f++) {
+		struct sfile *sf = &s->files[f];
+		struct rep_row all[FIT_MAX_ROWS];
+		int n;
+
+		sf->path = s->o->args[f];
+		sf->base = scn[f];
+		sf->work = malloc(sizeof(*sf->work));
+		if (!sf->work) {
+			fprintf(stderr, "ppsim validate: out of memory\n");
+			return -1;
+		}
+		*sf->work = *scn[f];
+		if (fit_init(&sf->fit, sf->work, sf->path, &s->o->rc)) {
+			bad++;
+			continue;
+		}
+		n = cmd_measured_rows(sf->work, all, false);
+		sf->first = s->nr_rows;
+		for (int i = 0; i < n; i++)
+			if (!cmd_in_fit(sf->work, all[i].c->name))
+				s->rows[s->nr_rows++] = all[i];
+		sf->nr = s->nr_rows - sf->first;
+	}
+	if (bad)
+		return -1;
+	if (!s->nr_rows) {
+		fprintf(stderr, "ppsim validate: --sensitivity: no measured "
+			"figure is out of the fit: no prediction to watch\n");
+		return -1;
+	}
+	return 0;
+}
+
+int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
+			 int nr_scn)
+{
+	struct sens s = { .o = o, .nr_files = nr_scn };
+	bool *changed = calloc((size_t)nr_scn, sizeof(*changed));
+	int status = 2, failed = 0, step = 0;
+
+	s.files = calloc((size_t)nr_scn, sizeof(*s.files));
+	s.params = calloc(SENS_MAX_PARAMS, sizeof(*s.params));
+	s.rows = calloc((size_t)nr_scn * FIT_MAX_ROWS, sizeof(*s.rows));
+	if (!changed || !s.files || !s.params || !s.rows) {
+		fprintf(stderr, "ppsim validate: out of memory\n");
+		goto done;
+	}
+	if (setup(&s, scn) || find_params(&s) || check_moves(&s))
+		goto done;
+	status = 1;
+	s.base = calloc((size_t)s.nr_rows, sizeof(*s.base));
+	if (!s.base)
+		goto done;
+	progress(0, 2 * s.nr_params + 1, "baseline");
+	apply_move(&s, NULL, 1, changed);
+	if (predict(&s, NULL, s.base, "baseline", &s.base_rough))
+		goto done;
+	for (int f = 0; f < nr_scn; f++)
+		for (int k = 0; k < s.files[f].fit.nr_params; k++)
+			s.files[f].fitted[k] = s.files[f].fit.p[k].value;
+	s.base_mae = mean_abs_error(&s, s.base);
+	for (int k = 0; k < s.nr_params; k++) {
+		struct sparam *sp = &s.params[k];
+
+		for (int d = 0; d < 2; d++) {
+			char what[80];
+
+			snprintf(what, sizeof(what), "%s x%.2f", sp->key,
+				 sens_factor[d]);
+			progress(++step, 2 * s.nr_params + 1, what);
+			sp->pred[d] = calloc((size_t)s.nr_rows,
+					     sizeof(*sp->pred[d]));
+			if (!sp->pred[d])
+				goto done;
+			apply_move(&s, sp, sens_factor[d], changed);
+			sp->failed[d] = predict(&s, changed, sp->pred[d], what,
+						&sp->rough[d]);
+			failed += sp->failed[d];
+		}
+		summarize(&s, sp);
+	}
+	progress(2 * s.nr_params + 1, 2 * s.nr_params + 1, "");
+	qsort(s.params, (size_t)s.nr_params, sizeof(*s.params), by_move);
+	if (o->format == CMD_CSV)
+		print_csv(&s);
+	else
+		print_table(&s);
+	status = failed ? 1 : 0;
+done:
+	for (int k = 0; s.params && k < SENS_MAX_PARAMS; k++) {
+		free(s.params[k].pred[0]);
+		free(s.params[k].pred[1]);
+	}
+	for (int f = 0; s.files && f < nr_scn; f++)
+		free(s.files[f].work);
+	free(s.files);
+	free(s.params);
+	free(s.rows);
+	free(s.base);
+	free(changed);
+	return status;
+}

@@ -5,7 +5,16 @@
 . "$(dirname "$0")/tap.sh"
 v1=$src/scenarios/xdp-paper-e5-1650v4.ini
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..6"
+echo "1..7"
+
+# the new sizes must be powers of 2: FILE:LINE (here --set:N), exit 2
+"$ppsim" run "$tiny" --case close-drop --set nic.wqe_fetch=3 \
+	--set pcie.mrrs=300 --duration 1ms >"$tmp/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q '^--set:1: wqe_fetch 3 is not a power of 2 up to rx_ring' "$tmp/out" &&
+	grep -q '^--set:2: mrrs 300 is not a power of 2' "$tmp/out" &&
+	ok "nic.wqe_fetch and pcie.mrrs refused when not powers of 2" ||
+	not_ok "nic.wqe_fetch and pcie.mrrs refused when not powers of 2 (exit $rc)"
 
 # fig CSV CASE METRIC: a figure of run's CSV
 fig() { awk -F, -v c="$2" -v m="$3" '$1 == c && $3 == m { print $5 }' "$1"; }

@@ -37,7 +37,7 @@ static void take_snap(struct world *w, struct snap *s)
 		s->idle_s += n->idle_s;
 	}
 	s->m = *mem_stats(w->mem);
-	s->pcie_bytes = w->pcie_bytes;
+	memcpy(s->pcie_bytes, w->pcie_bytes, sizeof(s->pcie_bytes));
 	w->arrived += nic_poisson(w->rng, w->mu_uncounted);
 	w->mu_uncounted = 0;
 	s->phy_drops = w->arrived - w->taken + w->buffer_drops;
@@ -119,7 +119,10 @@ void monitor_summarize(struct world *w)
 			      b->q.rx_packets - a->q.rx_packets);
 	r->oob_pps = (double)(b->q.rx_out_of_buffer - a->q.rx_out_of_buffer) / dt;
 	r->phy_pps = (double)(b->phy_drops - a->phy_drops) / dt;
-	r->pcie_util = (b->pcie_bytes - a->pcie_bytes) / dt / w->c->hw.pcie_bw;
+	r->pcie_up = (b->pcie_bytes[PCIE_UP] - a->pcie_bytes[PCIE_UP]) / dt /
+		     w->link_bw;
+	r->pcie_down = (b->pcie_bytes[PCIE_DOWN] - a->pcie_bytes[PCIE_DOWN]) /
+		       dt / w->link_bw;
 	r->qpi_gbs = 0;
 	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
 		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);

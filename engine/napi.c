@@ -19,9 +19,12 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
 
 	nic_queue(w, n, now, true);	/* a queue without descriptors */
 	nic_dma_kick(w);
-	n->irq_by_engine = !w->dma_waiting;
+	n->irq_by_engine = !nic_dma_idle(w);
 	if (!n->irq_by_engine)
 		until = n->next + c->hw.irq_delay;
+	/* nobody may look when an XDP_TX frame's read comes back and its
+	 * completion is written: that is an irq too */
+	until = fmin(until, rxq_nic_next(n->q) + c->hw.irq_delay);
 	if (!migrated)
 		until = fmin(until, c->load.migrate_at);
 	n->irq_armed = true;
@@ -46,7 +49,7 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
  */
 static bool alone_until(const struct world *w, bool migrated, double t)
 {
-	return !w->lockstep && w->nq == 1 && w->dma_waiting &&
+	return !w->lockstep && w->nq == 1 && nic_dma_idle(w) &&
 	       t < w->monitor_at && (migrated || t < w->c->load.migrate_at);
 }
 
@@ -117,7 +120,7 @@ void napi_actor(int argc, char **argv)
 				catch_clock(now);
 		}
 		nic_catch_up(w, n, true, now);
-		if (w->dma_due) {
+		if (nic_dma_due(w)) {
 			catch_clock(now);
 			nic_dma_kick(w);
 		}

@@ -5,17 +5,40 @@
 #include <simgrid/engine.h>
 #include "world.h"
 
-/* Receives the NIC's DMA traffic at a node's memory: the transfer time is
- * what SimGrid's network model makes of PCIe, the interconnect and the
- * memory channels, shared between every flow on them. */
+/* Where the i-th flow of a direction ends: node i's memory, then the
+ * root complex. */
+int nic_slot(const struct world *w, int i)
+{
+	return i < w->c->mem.sockets ? i : PCIE_LINK;
+}
+
+/* Receives the NIC's upstream traffic at a node's memory or the root
+ * complex: the transfer time is what SimGrid's network model makes of
+ * PCIe's up link, the interconnect and the memory channels, shared
+ * between every flow on them. */
 void nic_dma_sink(int argc, char **argv)
 {
 	struct world *w = self_world();
-	int node = atoi(argv[0]);
+	int slot = atoi(argv[0]);
 
 	(void)argc;
 	for (;;)
-		sg_mailbox_get(w->dma_mb[node]);
+		sg_mailbox_get(w->up_mb[slot]);
+}
+
+/* Sends the downstream traffic from a node's memory or the root complex
+ * to the NIC when the DMA engine asks: a transfer must start at the host
+ * it leaves to take the down link. */
+void nic_dma_source(int argc, char **argv)
+{
+	struct world *w = self_world();
+	int slot = atoi(argv[0]);
+
+	(void)argc;
+	for (;;) {
+		sg_sem_acquire(w->down_go[slot]);
+		sg_mailbox_put(w->down_mb[slot], w, (long)w->down_burst[slot]);
+	}
 }
 
 /*
@@ -32,14 +55,20 @@ void nic_dma_sink(int argc, char **argv)
  * burst.
  */
 
-static double dma_pending_bytes(const struct world *w)
+static double dma_pending_bytes(const struct world *w, enum pcie_dir d)
 {
 	double total = 0;
 
-	for (int s = 0; s < w->c->mem.sockets; s++)
-		total += w->dma_pending[s];
+	for (int i = 0; i <= w->c->mem.sockets; i++)
+		total += w->dma_pending[d][nic_slot(w, i)];
 	return total;
 }
+
+static bool dma_burst_ready(const struct world *w, enum pcie_dir d)
+{
+	return dma_pending_bytes(w, d) >= w->dma_burst;
+}
+
 
 /* A Poisson count of mean mu, in pieces: GSL's draw is an unsigned int,
  * and a long sample interval at line rate exceeds it. */
@@ -87,15 +116,16 @@ static u64 arrivals(struct world *w, struct napi *n, double now)
 	return take;
 }
 
-/* What the NIC's buffer holds at now: what waits for a burst, and what
- * the burst under way has not moved yet, the link draining it at its rate
- * (the burst is an accounting unit: the DMA engine moves bytes as they
- * come). */
+/* What the NIC's buffer holds at now: what waits for a burst to go up,
+ * and what the burst under way has not moved yet, the link draining it
+ * at its rate (the burst is an accounting unit: the DMA engine moves
+ * bytes as they come). */
 static double dma_buffered(const struct world *w, double now)
 {
-	double moved = w->c->hw.pcie_bw * (now - w->dma_since);
+	double moved = w->link_bw * (now - w->dma_since[PCIE_UP]);
 
-	return dma_pending_bytes(w) + fmax(0, w->dma_inflight - moved);
+	return dma_pending_bytes(w, PCIE_UP) +
+	       fmax(0, w->dma_inflight[PCIE_UP] - moved);
 }
 
 /* Wakes a NAPI waiting in napi_idle(). */
@@ -106,14 +136,14 @@ void nic_raise_irq(struct napi *n)
 }
 
 /* Queue n up to now: packets into posted pages, XDP_TX frames out, their
- * bytes onto the DMA burst, and the irq if NAPI waits for one.  A packet
- * needs a posted descriptor and room in the NIC's packet buffer; what is
- * refused is counted against the scarcer of the two over the interval
- * (rx_out_of_buffer, rx_discards_phy).  Unless forced, a blocked queue
- * waits. */
+ * bytes onto the DMA burst of each direction, and the irq if NAPI waits
+ * for one.  A packet needs a posted descriptor and room in the NIC's
+ * packet buffer; what is refused is counted against the scarcer of the
+ * two over the interval (rx_out_of_buffer, rx_discards_phy).  Unless
+ * forced, a blocked queue waits. */
 void nic_queue(struct world *w, struct napi *n, double now, bool force)
 {
-	double bytes[MEM_MAX_SOCKETS] = { 0 };
+	struct pcie_traffic t = { { { 0 } } };
 	u64 take;
 
 	if (!force && rxq_nic_blocked(n->q))
@@ -130,27 +160,35 @@ void nic_queue(struct world *w, struct napi *n, double now, bool force)
 			rxq_nic_drop(n->q, take - keep);
 		else
 			w->buffer_drops += take - keep;
-		rxq_nic_rx(n->q, (int)keep, bytes);
+		rxq_nic_rx(n->q, (int)keep, now, &t);
 	}
-	rxq_nic_tx(n->q, bytes);
-	for (int s = 0; s < w->c->mem.sockets; s++) {
-		w->dma_pending[s] += bytes[s];
-		w->pcie_bytes += bytes[s];
+	rxq_nic_tx(n->q, now, &t);
+	for (int d = 0; d < PCIE_NR_DIRS; d++) {
+		double sum = pcie_traffic_dir(&t, d);
+
+		for (int i = 0; i <= w->c->mem.sockets; i++) {
+			int s = nic_slot(w, i);
+
+			w->dma_pending[d][s] += t.bytes[d][s];
+		}
+		w->pcie_bytes[d] += sum;
+		if (w->dma_waiting[d] && dma_burst_ready(w, d))
+			w->dma_due[d] = true;
 	}
 	if (n->irq_armed && rxq_pending(n->q))
 		nic_raise_irq(n);
-	if (w->dma_waiting && dma_pending_bytes(w) >= w->dma_burst)
-		w->dma_due = true;
 }
 
-/* Wakes the DMA engine if a burst is ready: the caller's clock must be
- * SimGrid's. */
+/* Wakes the DMA engines that have a burst ready: the caller's clock must
+ * be SimGrid's. */
 void nic_dma_kick(struct world *w)
 {
-	if (w->dma_due) {
-		w->dma_due = false;
-		w->dma_waiting = false;
-		sg_sem_release(w->dma_wake);
+	for (int d = 0; d < PCIE_NR_DIRS; d++) {
+		if (w->dma_due[d]) {
+			w->dma_due[d] = false;
+			w->dma_waiting[d] = false;
+			sg_sem_release(w->dma_wake[d]);
+		}
 	}
 }
 
@@ -181,40 +219,66 @@ void nic_catch_up(struct world *w, struct napi *self, bool posting,
 	}
 }
 
-/* The DMA engine: sends each burst to the nodes it goes to, all at once,
- * and takes what arrived while it was busy. */
+/*
+ * A DMA engine, argv[0] its direction (0 up, 1 down): sends each burst of
+ * its direction to (up) or from (down) the nodes and the root complex,
+ * all at once, and takes what arrived while it was busy.  The two run
+ * side by side, each on its half of the link: a burst of one never waits
+ * for the other's.  A down burst must start where it leaves: the node's
+ * dma-source sends it when asked.
+ */
 void nic_dma_actor(int argc, char **argv)
 {
 	struct world *w = self_world();
+	enum pcie_dir d = atoi(argv[0]) ? PCIE_DOWN : PCIE_UP;
 
 	(void)argc;
-	(void)argv;
 	for (;;) {
-		sg_comm_t comms[MEM_MAX_SOCKETS];
-		double burst[MEM_MAX_SOCKETS];
+		sg_comm_t comms[PCIE_LINK + 1];
+		double burst[PCIE_LINK + 1];
+		void *got[PCIE_LINK + 1];
 		size_t nc = 0;
 
-		if (dma_pending_bytes(w) < w->dma_burst) {
-			w->dma_waiting = true;
-			for (int i = 0; i < w->nq; i++)
+		if (!dma_burst_ready(w, d)) {
+			w->dma_waiting[d] = true;
+			/* the last engine to wait: nobody else will look */
+			for (int i = 0; i < w->nq && nic_dma_idle(w); i++)
 				if (w->napi[i].irq_armed &&
 				    w->napi[i].irq_by_engine)
 					nic_raise_irq(&w->napi[i]);
-			sg_sem_acquire(w->dma_wake);
+			sg_sem_acquire(w->dma_wake[d]);
 			continue;
 		}
 		/* taken at once: put_async lets the others run */
-		memcpy(burst, w->dma_pending, sizeof(burst));
-		memset(w->dma_pending, 0, sizeof(w->dma_pending));
-		w->dma_since = simgrid_get_clock();
-		for (int s = 0; s < w->c->mem.sockets; s++) {
-			w->dma_inflight += burst[s];
-			if (burst[s] > 0)
-				comms[nc++] = sg_mailbox_put_async(w->dma_mb[s],
-							w, (long)burst[s]);
+		memcpy(burst, w->dma_pending[d], sizeof(burst));
+		memset(w->dma_pending[d], 0, sizeof(w->dma_pending[d]));
+		w->dma_since[d] = simgrid_get_clock();
+		for (int i = 0; i <= w->c->mem.sockets; i++) {
+			int s = nic_slot(w, i);
+			double bytes = floor(burst[s]);
+
+			/* whole bytes go, fractions of a DLLP wait; so do the
+			 * few bytes that end at the root complex (DLLPs, MMIO,
+			 * MSI-X) until they fill a sixteenth of a burst: one
+			 * transfer a burst fewer, the same bytes over time */
+			if (s == PCIE_LINK && bytes < w->dma_burst / 16)
+				bytes = 0;
+			w->dma_pending[d][s] = burst[s] - bytes;
+			w->dma_inflight[d] += bytes;
+			if (bytes <= 0)
+				continue;
+			if (d == PCIE_UP) {
+				comms[nc++] = sg_mailbox_put_async(w->up_mb[s],
+							w, (long)bytes);
+			} else {
+				w->down_burst[s] = bytes;
+				sg_sem_release(w->down_go[s]);
+				comms[nc++] = sg_mailbox_get_async(
+						w->down_mb[s], &got[s]);
+			}
 		}
 		sg_comm_wait_all(comms, nc);
-		w->dma_inflight = 0;
+		w->dma_inflight[d] = 0;
 		nic_catch_up(w, NULL, false, simgrid_get_clock());
 	}
 }

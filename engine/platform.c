@@ -1,9 +1,39 @@
 /* The machine as SimGrid sees it: CPUs, the NIC, each node's memory
- * channels, PCIe and the interconnect, with their bandwidths and
- * latencies. */
+ * channels, the root complex, PCIe and the interconnect, with their
+ * bandwidths and latencies. */
 #include <stdio.h>
 #include <stdlib.h>
 #include "world.h"
+
+/* PCIe and the interconnect carry each direction on its own wires: a
+ * SPLITDUPLEX link is two links, and a route names which one it takes.
+ * PCIe's UP is the device to the host; an interconnect link's UP goes
+ * from its lower-numbered socket to the higher. */
+static void qpi_hop(FILE *f, int from, int to)
+{
+	fprintf(f, "<link_ctn id=\"qpi%d-%d\" direction=\"%s\"/>",
+		from < to ? from : to, from < to ? to : from,
+		from < to ? "UP" : "DOWN");
+}
+
+/* DMA between the NIC and node s's memory: PCIe, the interconnect if s is
+ * not the NIC's node, then s's memory channels (shared by reads and
+ * writes). */
+static void dma_routes(FILE *f, const struct sim_case *c, int s)
+{
+	int n = c->mem.nic_node;
+
+	fprintf(f, "<route src=\"nic\" dst=\"mem%d\" symmetrical=\"NO\">"
+		"<link_ctn id=\"pcie\" direction=\"UP\"/>", s);
+	if (s != n)
+		qpi_hop(f, n, s);
+	fprintf(f, "<link_ctn id=\"dram%d\"/></route>\n", s);
+	fprintf(f, "<route src=\"mem%d\" dst=\"nic\" symmetrical=\"NO\">"
+		"<link_ctn id=\"dram%d\"/>", s, s);
+	if (s != n)
+		qpi_hop(f, s, n);
+	fprintf(f, "<link_ctn id=\"pcie\" direction=\"DOWN\"/></route>\n");
+}
 
 int platform_write(const struct sim_case *c, char *path, size_t len)
 {
@@ -22,33 +52,41 @@ int platform_write(const struct sim_case *c, char *path, size_t len)
 	for (int i = 0; i < c->mem.sockets * c->mem.cores; i++)
 		fprintf(f, "<host id=\"cpu%d\" speed=\"%.17gf\"/>\n", i,
 			c->hw.freq);
-	fprintf(f, "<host id=\"nic\" speed=\"1Gf\"/>\n");
+	fprintf(f, "<host id=\"nic\" speed=\"1Gf\"/>\n"
+		"<host id=\"rc\" speed=\"1Gf\"/>\n");
 	for (int s = 0; s < c->mem.sockets; s++)
 		fprintf(f, "<host id=\"mem%d\" speed=\"1Gf\"/>\n"
 			"<link id=\"dram%d\" bandwidth=\"%.17gBps\" "
 			"latency=\"0s\"/>\n", s, s, c->hw.mem_bw);
+	/* no latency: a burst is an accounting unit, and a pipelined link
+	 * loses no bandwidth to its latency, which the engine's bursts, one
+	 * after the other, would each pay; the latency that matters, a DMA
+	 * read's, is the model's (pcie_read) */
 	fprintf(f, "<link id=\"pcie\" bandwidth=\"%.17gBps\" "
-		"latency=\"%.17gs\"/>\n", c->hw.pcie_bw, c->hw.pcie_lat);
+		"latency=\"0s\" sharing_policy=\"SPLITDUPLEX\"/>\n",
+		pcie_link_bw(&c->pcie));
 	for (int s = 0; s < c->mem.sockets; s++)
 		for (int t = s + 1; t < c->mem.sockets; t++)
 			fprintf(f, "<link id=\"qpi%d-%d\" bandwidth=\"%.17gBps\" "
-				"latency=\"%.17gs\"/>\n", s, t, c->hw.qpi_bw,
+				"latency=\"%.17gs\" sharing_policy="
+				"\"SPLITDUPLEX\"/>\n", s, t, c->hw.qpi_bw,
 				c->mem.qpi_lat);
-	/* DMA to node s: PCIe, the interconnect if s is not the NIC's
-	 * node, then node s's memory channels */
 	for (int s = 0; s < c->mem.sockets; s++) {
-		fprintf(f, "<route src=\"nic\" dst=\"mem%d\"><link_ctn "
-			"id=\"pcie\"/>", s);
-		if (s != c->mem.nic_node)
-			fprintf(f, "<link_ctn id=\"qpi%d-%d\"/>",
-				s < c->mem.nic_node ? s : c->mem.nic_node,
-				s < c->mem.nic_node ? c->mem.nic_node : s);
-		fprintf(f, "<link_ctn id=\"dram%d\"/></route>\n", s);
-		for (int t = s + 1; t < c->mem.sockets; t++)
-			fprintf(f, "<route src=\"mem%d\" dst=\"mem%d\">"
-				"<link_ctn id=\"qpi%d-%d\"/></route>\n", s, t,
-				s, t);
+		dma_routes(f, c, s);
+		for (int t = 0; t < c->mem.sockets; t++) {
+			if (t == s)
+				continue;
+			fprintf(f, "<route src=\"mem%d\" dst=\"mem%d\" "
+				"symmetrical=\"NO\">", s, t);
+			qpi_hop(f, s, t);
+			fprintf(f, "</route>\n");
+		}
 	}
+	/* what ends at the root complex: DLLPs, MMIO, MSI-X */
+	fprintf(f, "<route src=\"nic\" dst=\"rc\" symmetrical=\"NO\">"
+		"<link_ctn id=\"pcie\" direction=\"UP\"/></route>\n"
+		"<route src=\"rc\" dst=\"nic\" symmetrical=\"NO\">"
+		"<link_ctn id=\"pcie\" direction=\"DOWN\"/></route>\n");
 	fprintf(f, "</zone>\n</platform>\n");
 	return fclose(f);
 }

@@ -32,6 +32,10 @@ static int build_world(struct world *w, const struct sim_case *c,
 	w->mem = mem_create(&c->mem, err);
 	if (!w->mem)
 		return -1;
+	w->pcie = pcie_create(&c->pcie, err);
+	if (!w->pcie)
+		return -1;
+	w->link_bw = pcie_link_bw(&c->pcie);
 	rxq_map_pages(&w->pages, w->mem, c->mem.sockets, c->mm.pages_per_node,
 		      c->rxq.pkt_size);
 	/* each channel opens on its CPU: its rings and pool live there */
@@ -42,8 +46,8 @@ static int build_world(struct world *w, const struct sim_case *c,
 		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
 					.node = cpu / c->mem.cores,
 					.softirq = true };
-		n->q = rxq_open(&c->rxq, w->mem, &w->pages, w->pol, &n->ctx,
-				err);
+		n->q = rxq_open(&c->rxq, w->mem, w->pcie, &w->pages, w->pol,
+				&n->ctx, err);
 		if (!n->q)
 			return -1;
 	}
@@ -73,12 +77,17 @@ static void free_world(struct world *w)
 		if (w->napi[i].irq)
 			sg_sem_destroy(w->napi[i].irq);
 	}
+	pcie_free(w->pcie);
 	mem_destroy(w->mem);
 	mm_destroy(w->mm);
 	if (w->rng)
 		gsl_rng_free(w->rng);
-	if (w->dma_wake)
-		sg_sem_destroy(w->dma_wake);
+	for (int d = 0; d < PCIE_NR_DIRS; d++)
+		if (w->dma_wake[d])
+			sg_sem_destroy(w->dma_wake[d]);
+	for (int s = 0; s <= PCIE_LINK; s++)
+		if (w->down_go[s])
+			sg_sem_destroy(w->down_go[s]);
 }
 
 static void start_actor(const char *name, sg_host_t host,
@@ -149,17 +158,33 @@ static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 	}
 	simgrid_load_platform(platform);
 	unlink(platform);
-	w.dma_wake = sg_sem_init(0);
-	for (int s = 0; s < c->mem.sockets; s++) {
-		char node[16], mem[24];
+	w.dma_wake[PCIE_UP] = sg_sem_init(0);
+	w.dma_wake[PCIE_DOWN] = sg_sem_init(0);
+	/* each node's memory and the root complex: a sink for what goes up,
+	 * a source for what comes down */
+	for (int i = 0; i <= c->mem.sockets; i++) {
+		int s = nic_slot(&w, i);
+		char slot[16], host[24], up[32], down[32];
 
-		snprintf(node, sizeof(node), "%d", s);
-		snprintf(mem, sizeof(mem), "mem%d", s);
-		w.dma_mb[s] = sg_mailbox_by_name(mem);
-		start_actor("dma-sink", sg_host_by_name(mem), nic_dma_sink, &w,
-			    true, node);
+		snprintf(slot, sizeof(slot), "%d", s);
+		if (s == PCIE_LINK)
+			snprintf(host, sizeof(host), "rc");
+		else
+			snprintf(host, sizeof(host), "mem%d", s);
+		snprintf(up, sizeof(up), "up-%s", host);
+		snprintf(down, sizeof(down), "down-%s", host);
+		w.up_mb[s] = sg_mailbox_by_name(up);
+		w.down_mb[s] = sg_mailbox_by_name(down);
+		w.down_go[s] = sg_sem_init(0);
+		start_actor("dma-sink", sg_host_by_name(host), nic_dma_sink, &w,
+			    true, slot);
+		start_actor("dma-source", sg_host_by_name(host), nic_dma_source,
+			    &w, true, slot);
 	}
-	start_actor("nic", sg_host_by_name("nic"), nic_dma_actor, &w, true, NULL);
+	start_actor("nic-up", sg_host_by_name("nic"), nic_dma_actor, &w, true,
+		    "0");
+	start_actor("nic-down", sg_host_by_name("nic"), nic_dma_actor, &w,
+		    true, "1");
 	for (int i = 0; i < w.nq; i++) {
 		char arg[16];
 

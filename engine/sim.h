@@ -31,8 +31,6 @@ struct sim_machine {
 	double freq;		/* Hz, the core clock */
 	double mem_bw;		/* bytes/s per node */
 	double qpi_bw;		/* bytes/s per direction */
-	double pcie_bw;		/* bytes/s per direction */
-	double pcie_lat;	/* s */
 	double line_rate;	/* bits/s */
 	double nic_max_pps;	/* packets/s the NIC can deliver to one queue */
 	double nic_buffer;	/* bytes of packets the NIC holds for DMA */
@@ -55,13 +53,14 @@ struct sim_load {
 
 /*
  * Everything one simulation needs to know: the structs the model consumes
- * (memory system, page allocator, channel), and the engine's own.  The
+ * (memory system, page allocator, channel, PCIe), and the engine's own.  The
  * scenario's keys point into it (input/scenario.c), one key a field.
  */
 struct sim_case {
 	struct mem_config mem;
 	struct mm_params mm;	/* nr_nodes is mem.sockets: set when run */
 	struct rxq_config rxq;
+	struct pcie_config pcie;
 	struct sim_machine hw;
 	struct sim_load load;
 };
@@ -103,7 +102,10 @@ struct sim_result {
 	double local_pages;	/* packets whose page was on NAPI's node */
 	double oob_pps;		/* dropped: no rx descriptor posted */
 	double phy_pps;		/* dropped: beyond the NIC's packet rate */
-	double pcie_util;	/* of the PCIe link, NIC to host */
+	double pcie_up;		/* used of PCIe device to host: writes, read
+				 * requests, and DLLPs answering the other way */
+	double pcie_down;	/* used of PCIe host to device: completions,
+				 * MMIO, DLLPs */
 	double qpi_gbs;		/* interconnect traffic, GB/s */
 	double nic_snoops;	/* DMA writes that invalidated a remote copy, per packet */
 	/* page_pool counters per packet */

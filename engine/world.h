@@ -26,7 +26,7 @@ struct snap {
 	struct mem_stats m;
 	struct pp_stats pp;
 	double cpu_s, stall_s, idle_s;
-	double pcie_bytes;
+	double pcie_bytes[PCIE_NR_DIRS];
 	u64 phy_drops;
 };
 
@@ -61,16 +61,25 @@ struct world {
 	double dma_burst;	/* bytes a DMA burst waits for */
 	int first;		/* the queue the NIC serves first */
 	double all_at;		/* when it last looked at every queue */
-	sg_sem_t dma_wake;	/* a burst is ready */
-	bool dma_waiting;
-	bool dma_due;		/* and the engine should be woken */
 	double monitor_at;	/* when the monitor looks next */
-	sg_mailbox_t dma_mb[MEM_MAX_SOCKETS];	/* DMA into each node */
-	double dma_pending[MEM_MAX_SOCKETS];	/* bytes not sent yet */
-	double dma_inflight;	/* bytes of the burst under way */
-	double dma_since;	/* when it began */
+	/* PCIe, by direction and by where the bytes end (a node's memory, or
+	 * PCIE_LINK: the root complex) */
+	struct pcie *pcie;	/* the NIC's read tags */
+	double link_bw;		/* bytes/s each direction carries */
+	sg_mailbox_t up_mb[PCIE_LINK + 1];	/* writes, read requests */
+	sg_mailbox_t down_mb[PCIE_LINK + 1];	/* completions, MMIO */
+	sg_sem_t down_go[PCIE_LINK + 1];	/* a down burst to send */
+	double down_burst[PCIE_LINK + 1];	/* its bytes */
+	double dma_pending[PCIE_NR_DIRS][PCIE_LINK + 1]; /* bytes not sent */
+	/* the DMA engines, one a direction: each sends its bursts on its
+	 * own link, neither waits for the other */
+	sg_sem_t dma_wake[PCIE_NR_DIRS];	/* a burst is ready */
+	bool dma_waiting[PCIE_NR_DIRS];
+	bool dma_due[PCIE_NR_DIRS];	/* and the engine should be woken */
+	double dma_inflight[PCIE_NR_DIRS];	/* of the burst under way */
+	double dma_since[PCIE_NR_DIRS];	/* when it began */
 	double t_start, t_end;
-	double pcie_bytes;
+	double pcie_bytes[PCIE_NR_DIRS];
 	u64 arrived, taken, buffer_drops;
 	double mu_uncounted;	/* arrivals not drawn yet, on average */
 	struct snap a, b;
@@ -82,13 +91,27 @@ static inline struct world *self_world(void)
 	return sg_actor_self_get_data();
 }
 
+/* Both DMA engines wait: neither will look at the NIC before a kick. */
+static inline bool nic_dma_idle(const struct world *w)
+{
+	return w->dma_waiting[PCIE_UP] && w->dma_waiting[PCIE_DOWN];
+}
+
+/* An engine has a burst ready and should be kicked. */
+static inline bool nic_dma_due(const struct world *w)
+{
+	return w->dma_due[PCIE_UP] || w->dma_due[PCIE_DOWN];
+}
+
 /* platform.c: the machine as a SimGrid platform file, written to a new
  * temporary file whose name goes to path; returns 0 or -1 (errno). */
 int platform_write(const struct sim_case *c, char *path, size_t len);
 sg_host_t platform_cpu_host(int cpu);
 
 /* nic.c */
+int nic_slot(const struct world *w, int i);
 void nic_dma_sink(int argc, char **argv);
+void nic_dma_source(int argc, char **argv);
 void nic_dma_actor(int argc, char **argv);
 u64 nic_poisson(gsl_rng *rng, double mu);
 void nic_raise_irq(struct napi *n);

@@ -65,14 +65,20 @@ K("mem", "bw", S_DOUBLE, U_BYTERATE, sim.hw.mem_bw, "50GB/s", 1e8, 1e13, "B/s", 
 K("mem", "pages", S_U32, U_NONE, sim.mm.pages_per_node, "65536", 256, 1 << 22, "", "order-0 pages per node the model manages (16 GiB at most)"),
 K("qpi", "bw", S_DOUBLE, U_BYTERATE, sim.hw.qpi_bw, "12.8GB/s", 1e8, 1e13, "B/s", "interconnect bandwidth per direction"),
 K("qpi", "lat", S_DOUBLE, U_TIME, sim.mem.qpi_lat, "40ns", 0, 1e-5, "ns", "one crossing of the interconnect"),
-K("pcie", "bw", S_DOUBLE, U_BYTERATE, sim.hw.pcie_bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth per direction"),
-K("pcie", "lat", S_DOUBLE, U_TIME, sim.hw.pcie_lat, "250ns", 0, 1e-4, "ns", "PCIe one-way latency"),
+K("pcie", "bw", S_DOUBLE, U_BYTERATE, sim.pcie.bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth of each direction after line encoding (gen3 x16: 8 GT/s x 16 x 128/130); SKP ordered sets take 4 bytes in 1538 of it"),
+K("pcie", "lat", S_DOUBLE, U_TIME, sim.pcie.lat, "250ns", 0, 1e-4, "ns", "one way through device, link and root complex, without the memory access: a DMA read takes twice this plus where its line is"),
+K("pcie", "mps", S_INT, U_SIZE, sim.pcie.mps, "256", 128, 4096, "B", "Max_Payload_Size, a power of 2: DMA writes go in TLPs of at most this"),
+K("pcie", "mrrs", S_INT, U_SIZE, sim.pcie.mrrs, "512", 128, 4096, "B", "Max_Read_Request_Size, a power of 2 (512: the PCIe base spec's default)"),
+K("pcie", "rcb", S_INT, U_SIZE, sim.pcie.rcb, "64", 64, 4096, "B", "largest completion the root complex returns a read in, a power of 2 (its read completion boundary: 64 or 128; MPS bounds it too)"),
+K("pcie", "ack_every", S_INT, U_SIZE, sim.pcie.ack_every, "168", 16, 65536, "B", "TLP bytes a receiver answers with one ACK and one flow-control update DLLP, 8 bytes each, the other way (PCIe 5.0 tables 3-7..3-9, 2-46..2-48 as pcie-bench reads them: gen3 x16 168, x8 203 at MPS 256)"),
 K("nic", "node", S_INT, U_NONE, sim.mem.nic_node, "0", 0, 7, "", "socket whose PCIe root the NIC hangs off"),
 K("nic", "line_rate", S_DOUBLE, U_BITRATE, sim.hw.line_rate, "100Gbps", 1e6, 1e13, "bps", "link speed"),
 K("nic", "max_pps", S_DOUBLE, U_PKTRATE, sim.hw.nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets per second the NIC delivers to one queue"),
 K("nic", "buffer", S_DOUBLE, U_SIZE, sim.hw.nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer, holding what the DMA has not moved over PCIe yet: a packet that finds it full is dropped"),
 K("nic", "rx_ring", S_INT, U_NONE, sim.rxq.rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
 K("nic", "tx_ring", S_INT, U_NONE, sim.rxq.tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
+K("nic", "wqe_fetch", S_INT, U_NONE, sim.rxq.wqe_fetch, "4", 1, 1 << 15, "", "rx descriptors (16 bytes) the NIC reads in one DMA read, a power of 2 up to rx_ring (4: one cache line; mlx5's is not published)"),
+K("nic", "rd_tags", S_INT, U_NONE, sim.pcie.rd_tags, "256", 1, 1024, "", "DMA reads the NIC keeps in flight (256: 8-bit Extended Tags, which Linux enables where the device has them; 32 without)"),
 K("nic", "irq_delay", S_DOUBLE, U_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
 K("driver", "budget", S_INT, U_NONE, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
 K("driver", "page_cache", S_INT, U_NONE, sim.rxq.page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
@@ -866,6 +872,15 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	      "of 2", q->rx_ring);
 	CHECK(is_pow2(q->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "
 	      "of 2", q->tx_ring);
+	CHECK(is_pow2(q->wqe_fetch) && q->wqe_fetch <= q->rx_ring,
+	      "nic.wqe_fetch", "wqe_fetch %d is not a power of 2 up to "
+	      "rx_ring %d", q->wqe_fetch, q->rx_ring);
+	CHECK(is_pow2(c->sim.pcie.mps), "pcie.mps", "mps %d is not a power "
+	      "of 2", c->sim.pcie.mps);
+	CHECK(is_pow2(c->sim.pcie.mrrs), "pcie.mrrs", "mrrs %d is not a "
+	      "power of 2", c->sim.pcie.mrrs);
+	CHECK(is_pow2(c->sim.pcie.rcb), "pcie.rcb", "rcb %d is not a power "
+	      "of 2", c->sim.pcie.rcb);
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
 	 * the tx ring may all sit on one node, clear of its watermarks */
 	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache) *

@@ -23,7 +23,8 @@ METRIC(cqe_remote, r->cqe_remote * 100)
 METRIC(local_pages, r->local_pages * 100)
 METRIC(oob, r->oob_pps / 1e6)
 METRIC(phy, r->phy_pps / 1e6)
-METRIC(pcie, r->pcie_util * 100)
+METRIC(pcie_up, r->pcie_up * 100)
+METRIC(pcie_down, r->pcie_down * 100)
 METRIC(qpi, r->qpi_gbs)
 METRIC(snoops, r->nic_snoops)
 METRIC(pp_fast, r->pp_fast)
@@ -49,7 +50,8 @@ const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_LOCAL_PAGES] = { "local_pages", "%", m_local_pages },
 	[REP_DROP_NO_DESC] = { "drop_no_desc", "Mpps", m_oob },
 	[REP_DROP_NIC] = { "drop_nic", "Mpps", m_phy },
-	[REP_PCIE] = { "pcie_util", "%", m_pcie },
+	[REP_PCIE_UP] = { "pcie_up", "%", m_pcie_up },
+	[REP_PCIE_DOWN] = { "pcie_down", "%", m_pcie_down },
 	[REP_QPI] = { "qpi", "GB/s", m_qpi },
 	[REP_SNOOPS] = { "dma_snoops", "/pkt", m_snoops },
 	[REP_PP_FAST] = { "pp_alloc_fast", "/pkt", m_pp_fast },
@@ -79,12 +81,13 @@ const char *rep_saturated(const struct rep_row *row, int reps)
 {
 	struct rep_figure busy = rep_figure(row, reps, REP_BUSY);
 	struct rep_figure phy = rep_figure(row, reps, REP_DROP_NIC);
-	struct rep_figure pcie = rep_figure(row, reps, REP_PCIE);
+	struct rep_figure up = rep_figure(row, reps, REP_PCIE_UP);
+	struct rep_figure down = rep_figure(row, reps, REP_PCIE_DOWN);
 	struct rep_figure rate = rep_figure(row, reps, REP_RATE);
 
 	if (busy.mean >= 95)
 		return "cpu";
-	if (pcie.mean >= 90)
+	if (up.mean >= 90 || down.mean >= 90)	/* either direction */
 		return "pcie";
 	if (phy.mean > 0.01 * rate.mean)
 		return "nic";

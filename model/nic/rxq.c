@@ -1,3 +1,4 @@
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +8,27 @@
 #define WQE_PER_LINE		4	/* 16-byte rx descriptors */
 #define CACHE_PER_LINE		4	/* 16-byte struct mlx5e_dma_info */
 #define TX_CQ_POLL_BUDGET	128	/* MLX5E_TX_CQ_POLL_BUDGET */
-#define PCIE_TLP_OVERHEAD	24	/* bytes of header and framing a TLP */
-#define PCIE_MPS		256	/* max payload per TLP */
+
+/*
+ * What the NIC and the driver move over PCIe, in bytes (6.1 sources under
+ * drivers/net/ethernet/mellanox/mlx5/core and include/linux/mlx5).
+ */
+#define RX_WQE_SIZE	16	/* a legacy RQ descriptor with XDP: one
+				 * struct mlx5_wqe_data_seg */
+#define TX_WQE_SIZE	64	/* an XDP_TX descriptor: control, Ethernet
+				 * and data segments, one MLX5_SEND_WQE_BB */
+#define CQE_SIZE	64	/* en/params.c: 128 only on 128-byte-line
+				 * machines (cqe_128_always) */
+#define EQE_SIZE	64	/* struct mlx5_eqe */
+#define DB_RECORD_SIZE	4	/* a doorbell record: a __be32 counter */
+#define SQ_DOORBELL	8	/* mlx5e_notify_hw(): mlx5_write64() of the
+				 * control segment to the UAR */
+#define CQ_DOORBELL	8	/* mlx5_cq_arm(): mlx5_write64() */
+#define EQ_DOORBELL	4	/* eq_update_ci(): __raw_writel() */
+#define CQS_ARMED	5	/* napi_complete_done() then arms the SQ's,
+				 * RQ's, ICOSQ's, async ICOSQ's and XDP SQ's
+				 * CQs (en_txrx.c mlx5e_napi_poll, one
+				 * traffic class) */
 
 /* Lines of a queue's own objects, all in one region each. */
 struct rxq_lines {
@@ -35,6 +55,14 @@ struct rxq {
 	int node;		/* where the channel was opened */
 	int nic_node;
 	double qpi_lat;		/* s, for a remote MMIO doorbell */
+	struct pcie *pcie;	/* the NIC's read tags, every queue's */
+	const struct pcie_config *link;	/* its configuration */
+	/* what the NIC's transactions cost on the link, worked out once */
+	struct pcie_wr_cost pkt_wr, cqe_wr, eqe_wr;
+	struct pcie_rd_cost wqe_rd, db_rd, tx_wqe_rd, pkt_rd;
+	struct pcie_traffic host;	/* MMIO the NIC has not seen yet */
+	double read_down;	/* bytes of the reads' completions, this look */
+	bool cq_armed;		/* a completion raises an event (irq) */
 
 	struct page **rx_page;	/* page posted at each rx descriptor */
 	u32 rx_mask;
@@ -42,12 +70,17 @@ struct rxq {
 	u32 cq_cons;		/* completions handled by NAPI */
 	u32 refilled;		/* descriptors given a page */
 	u32 posted;		/* descriptors the NIC may use */
+	u32 db_known;		/* posted, when the NIC last read the RQ's
+				 * doorbell record */
 
 	struct page **tx_page;	/* page of each XDP_TX descriptor */
 	u32 tx_mask;
 	u32 tx_prod;		/* descriptors written */
 	u32 tx_db;		/* descriptors the doorbell handed over */
+	u32 tx_issued;		/* descriptors whose reads the NIC issued */
 	u32 tx_sent;		/* descriptors the NIC sent */
+	double *tx_ready;	/* s, when each descriptor's frame is read */
+	bool *tx_last;		/* the last of its doorbell's batch */
 	u32 tx_cons;		/* descriptors completed by NAPI */
 	u32 *tx_cqe_end;	/* per tx CQE: descriptors it completes up to */
 	u32 tx_cqe_prod, tx_cqe_cons;
@@ -226,7 +259,7 @@ static void refill(struct rxq *q)
 /* ---- open and close ---- */
 
 struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
-		     const struct rxq_pages *pages,
+		     struct pcie *pcie, const struct rxq_pages *pages,
 		     const struct pp_policy *pol, struct kctx *ctx,
 		     const char **err)
 {
@@ -247,15 +280,27 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->node = ctx->node;
 	q->nic_node = mem_config(m)->nic_node;
 	q->qpi_lat = mem_config(m)->qpi_lat;
+	q->pcie = pcie;
+	q->link = pcie_config(pcie);
+	q->pkt_wr = pcie_wr_cost_of(q->link, cfg->pkt_size);
+	q->cqe_wr = pcie_wr_cost_of(q->link, CQE_SIZE);
+	q->eqe_wr = pcie_wr_cost_of(q->link, EQE_SIZE);
+	q->wqe_rd = pcie_rd_cost_of(q->link, cfg->wqe_fetch * RX_WQE_SIZE);
+	q->db_rd = pcie_rd_cost_of(q->link, DB_RECORD_SIZE);
+	q->tx_wqe_rd = pcie_rd_cost_of(q->link, TX_WQE_SIZE);
+	q->pkt_rd = pcie_rd_cost_of(q->link, cfg->pkt_size);
+	q->cq_armed = true;	/* mlx5e_activate_channel arms the CQs */
 	q->rx_mask = (u32)cfg->rx_ring - 1;
 	q->tx_mask = (u32)cfg->tx_ring - 1;
 	q->pc_mask = (u32)pc - 1;
 	q->rx_page = calloc(cfg->rx_ring, sizeof(*q->rx_page));
 	q->tx_page = calloc(cfg->tx_ring, sizeof(*q->tx_page));
 	q->tx_cqe_end = calloc(cfg->tx_ring, sizeof(*q->tx_cqe_end));
+	q->tx_ready = calloc(cfg->tx_ring, sizeof(*q->tx_ready));
+	q->tx_last = calloc(cfg->tx_ring, sizeof(*q->tx_last));
 	q->pc = calloc(pc, sizeof(*q->pc));
-	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->pc ||
-	    layout(q)) {
+	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->tx_ready ||
+	    !q->tx_last || !q->pc || layout(q)) {
 		rxq_free(q);
 		*err = "out of memory";
 		return NULL;
@@ -291,26 +336,107 @@ void rxq_free(struct rxq *q)
 	free(q->rx_page);
 	free(q->tx_page);
 	free(q->tx_cqe_end);
+	free(q->tx_ready);
+	free(q->tx_last);
 	free(q->pc);
 	free(q);
 }
 
 /* ---- the NIC ---- */
 
-static double pcie_bytes_of(int payload)
-{
-	return payload + PCIE_TLP_OVERHEAD *
-		((payload + PCIE_MPS - 1) / PCIE_MPS);
-}
-
 int rxq_nic_free(const struct rxq *q)
 {
 	return (int)(q->posted - q->cq_prod);
 }
 
-int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS])
+/* The NIC looks: the doorbells the CPU side rang since the last time.
+ * Returns the bytes t held for the down link before. */
+static double nic_sees_host(struct rxq *q, struct pcie_traffic *t)
 {
-	int accepted = 0, cq_node = q->node, free = rxq_nic_free(q);
+	double down = pcie_traffic_dir(t, PCIE_DOWN);
+
+	pcie_traffic_add(t, &q->host);
+	memset(&q->host, 0, sizeof(q->host));
+	return down;
+}
+
+/* A DMA read the NIC decides on at now and issues from after on:
+ * counted, and timed on its tags and the down link.  Returns when its
+ * data is in. */
+static double nic_read(struct rxq *q, struct pcie_traffic *t, int node,
+		       const struct pcie_rd_cost *r, double now, double after,
+		       double mem_lat)
+{
+	pcie_add_read(t, node, r);
+	q->read_down += r->cpl;
+	return pcie_read(q->pcie, now, after, r, mem_lat);
+}
+
+/* The look is over: the rest of what it put on the down link (MMIO,
+ * DLLPs) delays the completions of later reads. */
+static void nic_done(struct rxq *q, double now, const struct pcie_traffic *t,
+		     double down_before)
+{
+	pcie_down_busy(q->pcie, now, pcie_traffic_dir(t, PCIE_DOWN) -
+				     down_before - q->read_down);
+	q->read_down = 0;
+}
+
+/*
+ * A completion into CQ line cqe.  If NAPI completed since the last one,
+ * the CQ was armed: the completion raises an event, an EQE and its MSI-X,
+ * and the irq handler re-arms the EQ (eq.c mlx5_eq_comp_int: eq_update_ci).
+ * The EQ is taken to be on the channel's node, with its CQs (guess).
+ */
+static void write_cqe(struct rxq *q, u32 cqe, struct pcie_traffic *t)
+{
+	mem_nic_write(q->m, cqe);
+	pcie_add_write(t, q->node, &q->cqe_wr);
+	if (!q->cq_armed)
+		return;
+	q->cq_armed = false;
+	pcie_add_write(t, q->node, &q->eqe_wr);
+	pcie_msi(q->link, t);
+	pcie_mmio_write(q->link, &q->host, EQ_DOORBELL);
+}
+
+/*
+ * The rx descriptors from idx on, wqe_fetch of them in one read.  The NIC
+ * reads them ahead of the packets that need them, so no packet waits for
+ * this read; its tag is taken all the same.  How many it reads at once is
+ * not published (nic.wqe_fetch, a guess).
+ */
+static void fetch_rx_wqes(struct rxq *q, u32 idx, double now,
+			  struct pcie_traffic *t)
+{
+	int bytes = q->cfg.wqe_fetch * RX_WQE_SIZE;
+	double lat = 0;
+
+	for (int k = 0; k < bytes; k += MEM_LINE)
+		lat = fmax(lat, mem_nic_read(q->m, q->l.rx_wqe +
+					     (idx + (u32)k / RX_WQE_SIZE) /
+					     WQE_PER_LINE));
+	nic_read(q, t, q->nic_node, &q->wqe_rd, now, now, lat);
+}
+
+/*
+ * The RQ has no MMIO doorbell: the driver writes the producer counter to
+ * its doorbell record in host memory (en_rx.c: mlx5_wq_cyc_update_db_record)
+ * and the NIC reads it.  Taken here to read it when it has used every
+ * descriptor it knew of (how often it does is not published: guess).
+ */
+static void read_db_record(struct rxq *q, double now, struct pcie_traffic *t)
+{
+	double lat = mem_nic_read(q->m, q->l.state + ST_RQ_DB);
+
+	nic_read(q, t, q->node, &q->db_rd, now, now, lat);
+	q->db_known = q->posted;
+}
+
+int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
+{
+	int accepted = 0, free = rxq_nic_free(q);
+	double down = nic_sees_host(q, t);
 
 	if (free < n) {
 		q->st.rx_out_of_buffer += (u32)(n - free);
@@ -320,45 +446,83 @@ int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS])
 		u32 idx = q->cq_prod & q->rx_mask;
 		struct page *page = q->rx_page[idx];
 
-		if (idx % WQE_PER_LINE == 0) {	/* descriptor fetch */
-			mem_nic_read(q->m, q->l.rx_wqe + idx / WQE_PER_LINE);
-			bytes[q->nic_node] += pcie_bytes_of(MEM_LINE);
-		}
+		if (q->cq_prod == q->db_known)
+			read_db_record(q, now, t);
+		if (idx % (u32)q->cfg.wqe_fetch == 0)
+			fetch_rx_wqes(q, idx, now, t);
 		for (int k = 0; k < q->pkt_lines; k++)
 			mem_nic_write(q->m, pkt_line(q, page, k));
-		mem_nic_write(q->m, q->l.cqe + idx);
+		pcie_add_write(t, page_to_nid(page), &q->pkt_wr);
+		write_cqe(q, q->l.cqe + idx, t);
 		q->cq_prod++;
 		accepted++;
-		bytes[page_to_nid(page)] += pcie_bytes_of(q->cfg.pkt_size);
-		bytes[cq_node] += pcie_bytes_of(MEM_LINE);
 	}
+	nic_done(q, now, t, down);
 	return accepted;
 }
 
-int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS])
+/*
+ * The frames the doorbell handed over: for each, the descriptor, then the
+ * packet it points to, two reads in turn.  The doorbell is an MMIO write:
+ * it reaches the NIC one link latency after the CPU rang it at now.  A
+ * frame waits in the ring until a tag is free for its first read: the
+ * NIC has no more reads under way than tags, whose data the down link
+ * brings at its rate.
+ */
+static void issue_tx_reads(struct rxq *q, double now, struct pcie_traffic *t)
 {
+	double at = now + q->link->lat;
+
+	while (q->tx_issued != q->tx_db && pcie_tag_free(q->pcie) <= at) {
+		u32 i = q->tx_issued & q->tx_mask;
+		struct page *page = q->tx_page[i];
+		double lat = mem_nic_read(q->m, q->l.tx_wqe + i), wqe_in;
+
+		wqe_in = nic_read(q, t, q->nic_node, &q->tx_wqe_rd, now, at,
+				  lat);
+		lat = 0;
+		for (int k = 0; k < q->pkt_lines; k++)
+			lat = fmax(lat, mem_nic_read(q->m,
+						     pkt_line(q, page, k)));
+		q->tx_ready[i] = nic_read(q, t, page_to_nid(page), &q->pkt_rd,
+					  now, wqe_in, lat);
+		q->tx_last[i] = q->tx_issued + 1 == q->tx_db;
+		q->tx_issued++;
+	}
+}
+
+int rxq_nic_tx(struct rxq *q, double now, struct pcie_traffic *t)
+{
+	double down = nic_sees_host(q, t);
 	int sent = 0;
 
-	if (q->tx_sent == q->tx_db)
-		return 0;
-	while (q->tx_sent != q->tx_db) {
-		u32 i = q->tx_sent & q->tx_mask;
-		struct page *page = q->tx_page[i];
+	issue_tx_reads(q, now, t);
+	/* out on the wire as their data comes in, in order; the last of a
+	 * doorbell's batch asks for the completion (mlx5e_notify_hw sets
+	 * MLX5_WQE_CTRL_CQ_UPDATE on the WQE it rings for) */
+	while (q->tx_sent != q->tx_issued &&
+	       q->tx_ready[q->tx_sent & q->tx_mask] <= now) {
+		u32 i = q->tx_sent++ & q->tx_mask;
 
-		mem_nic_read(q->m, q->l.tx_wqe + i);
-		for (int k = 0; k < q->pkt_lines; k++)
-			mem_nic_read(q->m, pkt_line(q, page, k));
-		q->tx_sent++;
 		sent++;
-		bytes[page_to_nid(page)] += pcie_bytes_of(q->cfg.pkt_size);
-		bytes[q->nic_node] += pcie_bytes_of(MEM_LINE);
+		if (!q->tx_last[i])
+			continue;
+		q->tx_cqe_end[q->tx_cqe_prod & q->tx_mask] = q->tx_sent;
+		write_cqe(q, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask), t);
+		q->tx_cqe_prod++;
 	}
-	/* one completion for the doorbell's batch */
-	q->tx_cqe_end[q->tx_cqe_prod & q->tx_mask] = q->tx_sent;
-	mem_nic_write(q->m, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask));
-	q->tx_cqe_prod++;
-	bytes[q->node] += pcie_bytes_of(MEM_LINE);
+	nic_done(q, now, t, down);
 	return sent;
+}
+
+double rxq_nic_next(const struct rxq *q)
+{
+	double next = q->tx_sent != q->tx_issued ?
+		      q->tx_ready[q->tx_sent & q->tx_mask] : INFINITY;
+
+	if (q->tx_issued != q->tx_db)	/* waiting for a tag */
+		next = fmin(next, pcie_tag_free(q->pcie));
+	return next;
 }
 
 bool rxq_nic_blocked(const struct rxq *q)
@@ -514,10 +678,17 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	poll_rx_cq(q, q->cfg.budget, out);
 	out->busy = out->rx == q->cfg.budget ||
 		    q->tx_cqe_cons != q->tx_cqe_prod;
+	if (!out->busy && !q->cq_armed) {
+		/* napi_complete_done(), then the CQs are armed */
+		for (int i = 0; i < CQS_ARMED; i++)
+			pcie_mmio_write(q->link, &q->host, CQ_DOORBELL);
+		q->cq_armed = true;
+	}
 	mem_work_store(q->cpu, q->l.state + ST_CQ_DB);
 	if (q->tx_prod != q->tx_db) {
 		/* mlx5e_xmit_xdp_doorbell(): an MMIO write to the NIC */
 		out->cpu.cycles += q->cfg.cost.doorbell;
+		pcie_mmio_write(q->link, &q->host, SQ_DOORBELL);
 		if (numa_mem_id() != q->nic_node)
 			out->cpu.stall += q->qpi_lat *
 					  q->cfg.overlap.store_exposure;

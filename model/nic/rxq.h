@@ -7,9 +7,12 @@
  * the channel's page_pool.
  *
  * The NIC side (rxq_nic_*) DMA-writes packets into posted pages, writes
- * completions and sends XDP_TX frames.  The CPU side (rxq_napi_poll) is
- * one NAPI poll: XDP SQ completions, up to budget rx completions through
- * the XDP program, then the refill.  Every cache line either side touches
+ * completions and sends XDP_TX frames once it has read them, and counts
+ * what each of these puts on PCIe in each direction (model/nic/pcie.h),
+ * with what the CPU side sends it (MMIO doorbells).  The CPU side
+ * (rxq_napi_poll) is one NAPI poll: XDP SQ completions, up to budget rx
+ * completions through the XDP program, then the refill.  Every cache line
+ * either side touches
  * goes through the memory model, and every page through the page_pool
  * policy, so where pages live comes from the page_pool code.
  *
@@ -25,6 +28,7 @@
 #include "../mem/mem.h"
 #include "../page_pool/pp.h"
 #include "../stack/tcp.h"
+#include "pcie.h"
 
 /* What the queue's packets meet: XDP_DROP, XDP_TX, or the stack (a TCP
  * stream read by a process on the NAPI CPU, model/stack/tcp.h). */
@@ -72,6 +76,8 @@ struct rxq_config {
 	int pkt_size;		/* bytes on the wire, without FCS */
 	int rx_ring;		/* descriptors (pages), power of 2 */
 	int tx_ring;		/* XDP_TX descriptors, power of 2 */
+	int wqe_fetch;		/* rx descriptors the NIC reads at once, a
+				 * power of 2 */
 	int budget;		/* NAPI budget */
 	int page_cache;		/* mlx5e page cache entries, 0 = off */
 	struct rxq_costs cost;
@@ -113,10 +119,12 @@ struct rxq;
  * Opens the channel on the CPU of ctx, in that context: lays out its
  * memory on the CPU's node (the channel's node from then on), creates the
  * page_pool (nid = that node) and fills the rx ring with pages whose lines
- * are in pages.  Returns NULL with *err on failure.
+ * are in pages.  Its DMA reads take pcie's tags, which the machine's
+ * queues share (the caller owns pcie, and frees it after the queues).
+ * Returns NULL with *err on failure.
  */
 struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
-		     const struct rxq_pages *pages,
+		     struct pcie *pcie, const struct rxq_pages *pages,
 		     const struct pp_policy *pol, struct kctx *ctx,
 		     const char **err);
 /* Frees the queue's memory; pages go with the machine. */
@@ -124,12 +132,23 @@ void rxq_free(struct rxq *q);
 
 /* Descriptors the NIC may fill now. */
 int rxq_nic_free(const struct rxq *q);
-/* NIC: n packets arrive; returns how many found a descriptor.  Adds the
- * bytes its DMA moves across PCIe to bytes[node], by the node of the
- * memory they go to or come from. */
-int rxq_nic_rx(struct rxq *q, int n, double bytes[MEM_MAX_SOCKETS]);
-/* NIC: sends what XDP_TX posted; returns frames sent. */
-int rxq_nic_tx(struct rxq *q, double bytes[MEM_MAX_SOCKETS]);
+/*
+ * NIC, at time now (s): n packets arrive; returns how many found a
+ * descriptor.  Adds what crosses PCIe to t: the packets, completions,
+ * descriptor and doorbell-record reads, interrupts, and the MMIO the CPU
+ * side wrote since the NIC last looked.
+ */
+int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t);
+/*
+ * NIC, at time now: reads the frames XDP_TX handed over (each descriptor,
+ * then its packet, a DMA read each, timed on the NIC's tags and the down
+ * link) and sends those whose data is in, with a completion for each
+ * doorbell's batch.  Returns frames sent; adds to t as rxq_nic_rx().
+ */
+int rxq_nic_tx(struct rxq *q, double now, struct pcie_traffic *t);
+/* When the NIC has something to do for XDP_TX: a frame's data in, or a
+ * tag free for a frame waiting to be read; INFINITY if nothing waits. */
+double rxq_nic_next(const struct rxq *q);
 /* Nothing for the NIC to do until the driver posts: no free descriptor
  * and no frame to send.  Packets arriving meanwhile are dropped:
  * rxq_nic_drop() counts them. */

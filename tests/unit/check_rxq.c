@@ -1,5 +1,6 @@
 /* The mlx5 rx queue model without the event engine: the NIC side and NAPI
  * polls driven by hand, every page accounted after every step. */
+#include <math.h>
 #include "unit.h"
 #include "model/nic/rxq.h"
 
@@ -7,6 +8,8 @@ static struct unit_machine um;
 static struct mem *m;
 static struct rxq_pages pages;
 static struct rxq *q;
+static struct pcie *dev;	/* the NIC's read tags */
+static double now;		/* s, the hand-driven clock */
 static const struct pp_policy *pol;	/* the queue's page_pool era */
 static const char *const place_names[MEM_NR_PLACES] = {
 	"the private cache", "the LLC", "the other socket's caches",
@@ -22,6 +25,16 @@ static const struct mem_config mcfg = {
 	.dram_lat = 85e-9, .rdram_lat = 135e-9, .qpi_lat = 50e-9,
 };
 
+/* gen3 x16, MPS 256, as the profiles have it */
+static const struct pcie_config pcfg = {
+	.bw = 15.75e9, .lat = 250e-9, .mps = 256, .mrrs = 512, .rcb = 64,
+	.ack_every = 168, .rd_tags = 256,
+};
+
+/* Every step of the hand-driven clock: more than an XDP_TX frame's two
+ * read round trips. */
+#define STEP	10e-6
+
 /* The XDP program's data access the next open_queue() gives its queue. */
 static enum rxq_touch touch = RXQ_TOUCH_READ;
 
@@ -30,7 +43,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 	return (struct rxq_config){
 		.workload = w, .pkt_size = w == RXQ_TCP ? 1500 : 64,
 		.touch = touch,
-		.rx_ring = 64, .tx_ring = 64,
+		.rx_ring = 64, .tx_ring = 64, .wqe_fetch = 4,
 		.budget = 16, .page_cache = page_cache,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,
 			  .pp_fast = 19, .pp_ring = 54, .page_alloc = 100,
@@ -52,7 +65,10 @@ static void open_queue(const char *era, enum rxq_workload w, int pc)
 	rxq_map_pages(&pages, m, 2, 8192, c.pkt_size);
 	pol = pp_policy_find(pp_eras, era);
 	ck_assert_msg(pol, "no era %s", era);
-	q = rxq_open(&c, m, &pages, pol, &um.ctx, &err);
+	dev = pcie_create(&pcfg, &err);
+	ck_assert_msg(dev, "pcie_create: %s", err);
+	now = 0;
+	q = rxq_open(&c, m, dev, &pages, pol, &um.ctx, &err);
 	ck_assert_msg(q, "%s: rxq_open: %s", era, err ? err : "");
 }
 
@@ -71,18 +87,21 @@ static void close_queue(void)
 {
 	check_pages();
 	rxq_free(q);
+	pcie_free(dev);
 	mem_destroy(m);
 	unit_machine_fini(&um);
 }
 
-/* The NIC offers n packets, then NAPI polls until nothing is pending. */
+/* The NIC offers n packets, then NAPI polls until nothing is pending and
+ * no XDP_TX frame is out: the NIC looks after each poll (its doorbell) and
+ * a step later (the frames' reads are back). */
 static struct rxq_poll cycle(int n)
 {
 	struct rxq_poll total = { 0 }, p;
-	double bytes[MEM_MAX_SOCKETS] = { 0 };
+	struct pcie_traffic t = { { { 0 } } };
 
-	rxq_nic_rx(q, n, bytes);
-	rxq_nic_tx(q, bytes);
+	rxq_nic_rx(q, n, now, &t);
+	rxq_nic_tx(q, now, &t);
 	while (rxq_pending(q)) {
 		rxq_napi_poll(q, &um.ctx, &p);
 		rxq_post(q);
@@ -92,7 +111,9 @@ static struct rxq_poll cycle(int n)
 		total.cpu.cycles += p.cpu.cycles;
 		total.cpu.stall += p.cpu.stall;
 		total.bytes_read += p.bytes_read;
-		rxq_nic_tx(q, bytes);
+		rxq_nic_tx(q, now, &t);
+		now += STEP;
+		rxq_nic_tx(q, now, &t);
 		check_pages();
 	}
 	return total;
@@ -102,13 +123,13 @@ static struct rxq_poll cycle(int n)
  * after the polls and the refill, 64 can come in again. */
 START_TEST(drop_accounting)
 {
-	double bytes[MEM_MAX_SOCKETS] = { 0 };
+	struct pcie_traffic t = { { { 0 } } };
 
 	open_queue("v5.5", RXQ_XDP_DROP, 0);
-	ck_assert_int_eq(rxq_nic_rx(q, 100, bytes), 64);
+	ck_assert_int_eq(rxq_nic_rx(q, 100, now, &t), 64);
 	ck_assert_int_eq(rxq_stats(q)->rx_out_of_buffer, 36);
-	ck_assert(bytes[0] > 64 * (64 + 64));
-	ck_assert(bytes[1] == 0);
+	ck_assert(t.bytes[PCIE_UP][0] > 64 * (64 + 64));
+	ck_assert(t.bytes[PCIE_UP][1] == 0);
 	ck_assert_int_eq(cycle(0).rx, 64);
 	ck_assert_int_eq(rxq_stats(q)->polls, 4);	/* budget 16 */
 	ck_assert_int_eq(cycle(64).rx, 64);
@@ -192,7 +213,7 @@ static const struct {
 START_TEST(nid_check_per_era)
 {
 	const char *era = nid_check[_i].era;
-	double bytes[MEM_MAX_SOCKETS] = { 0 };
+	struct pcie_traffic t = { { { 0 } } };
 	struct pp_stats a, b;
 	struct rxq_poll p;
 
@@ -201,7 +222,7 @@ START_TEST(nid_check_per_era)
 		cycle(64);
 	um.ctx.cpu = 2;		/* socket 1 */
 	um.ctx.node = 1;
-	ck_expect(era, "packets in", rxq_nic_rx(q, 16, bytes), 16);
+	ck_expect(era, "packets in", rxq_nic_rx(q, 16, now, &t), 16);
 	pol->stats(rxq_pool(q), &a);
 	rxq_napi_poll(q, &um.ctx, &p);
 	rxq_post(q);
@@ -357,6 +378,95 @@ START_TEST(tcp_copy_far_costs_more)
 }
 END_TEST
 
+/*
+ * What 64 packets into an empty ring put on PCIe, counted by hand from the
+ * spec's sizes (pcie-bench's model): each packet a 64-byte write and a
+ * 64-byte CQE, each TLP 24 bytes of framing and header over its data; a
+ * descriptor fetch every 4 packets (16-byte descriptors) and one read of
+ * the RQ's doorbell record, a 24-byte request up and a completion down
+ * (20 bytes over its data); the first CQE finds the CQ armed (the channel
+ * was just opened): an EQE and an MSI-X go up, and the irq handler's EQ
+ * doorbell, a 4-byte MMIO write, comes down when the NIC next looks.
+ * Every TLP is answered the other way by an ACK and a flow-control
+ * update, 8 bytes each per 168 bytes (gen3 x16, MPS 256).
+ */
+#define MWR(n)		((n) + 24.0)
+#define MRD		24.0
+#define CPLD(n)		((n) + 20.0)
+#define DLLPS(tlp)	((tlp) * 16.0 / 168)
+
+START_TEST(pcie_bytes_of_rx)
+{
+	struct pcie_traffic t = { { { 0 } } };
+	double up, up_link, down, down_link;
+
+	open_queue("v5.5", RXQ_XDP_DROP, 0);
+	ck_assert_int_eq(rxq_nic_rx(q, 64, now, &t), 64);
+	ck_assert_int_eq(rxq_nic_tx(q, now, &t), 0); /* the NIC looks */
+	up = 64 * (MWR(64) + MWR(64)) + 16 * MRD + MRD + MWR(64);
+	down = 16 * CPLD(64) + CPLD(4);
+	down_link = MWR(4) + DLLPS(up + MWR(4));
+	up_link = MWR(4) + DLLPS(down + MWR(4));
+	ck_assert_msg(fabs(t.bytes[PCIE_UP][0] - up) < 1e-6,
+		      "up to node 0: %.3f, expected %.3f",
+		      t.bytes[PCIE_UP][0], up);
+	ck_assert_msg(fabs(t.bytes[PCIE_DOWN][0] - down) < 1e-6,
+		      "down from node 0: %.3f, expected %.3f",
+		      t.bytes[PCIE_DOWN][0], down);
+	ck_assert_msg(fabs(t.bytes[PCIE_UP][PCIE_LINK] - up_link) < 1e-6,
+		      "up, link only: %.3f, expected %.3f",
+		      t.bytes[PCIE_UP][PCIE_LINK], up_link);
+	ck_assert_msg(fabs(t.bytes[PCIE_DOWN][PCIE_LINK] - down_link) < 1e-6,
+		      "down, link only: %.3f, expected %.3f",
+		      t.bytes[PCIE_DOWN][PCIE_LINK], down_link);
+	ck_assert(t.bytes[PCIE_UP][1] == 0 && t.bytes[PCIE_DOWN][1] == 0);
+	cycle(0);
+	close_queue();
+}
+END_TEST
+
+/*
+ * An XDP_TX frame leaves the NIC only once it has read it: the doorbell
+ * reaches the NIC one link latency after the poll, then the descriptor and
+ * the packet are read in turn, each a round trip of twice the latency,
+ * where its line is (both in the LLC: the CPU wrote the descriptor, DDIO
+ * put the packet there) and its completion's bytes on the down link.
+ * Until then no completion, and the page stays out.
+ */
+START_TEST(xdp_tx_waits_for_its_reads)
+{
+	struct pcie_traffic t = { { { 0 } } };
+	struct rxq_poll p;
+	double ready;
+
+	open_queue("v5.5", RXQ_XDP_TX, 0);
+	rxq_nic_rx(q, 1, now, &t);
+	rxq_napi_poll(q, &um.ctx, &p);
+	rxq_post(q);
+	ck_assert_int_eq(rxq_stats(q)->rx_xdp_tx, 1);
+	ck_assert(!isinf(rxq_nic_next(q)));	/* the NIC has to look */
+	ck_assert_int_eq(rxq_nic_tx(q, now, &t), 0); /* reads go out */
+	ready = now + pcfg.lat + 2 * pcie_read_lat(&pcfg, 64, mcfg.llc_lat);
+	ck_assert_msg(fabs(rxq_nic_next(q) - ready) < 1e-15,
+		      "frame read at %.1f ns, expected %.1f ns",
+		      rxq_nic_next(q) * 1e9, ready * 1e9);
+	ck_assert_int_eq(rxq_nic_tx(q, ready - 1e-9, &t), 0);
+	ck_assert_int_eq(rxq_pending(q), 0);
+	ck_assert_int_eq(rxq_nic_tx(q, ready, &t), 1);
+	ck_assert_int_eq(rxq_pending(q), 1);	/* the batch's completion */
+	ck_assert(isinf(rxq_nic_next(q)));
+	/* down: the rx descriptors and doorbell record the packet needed,
+	 * then the frame's descriptor and packet */
+	ck_assert_msg(fabs(t.bytes[PCIE_DOWN][0] - CPLD(16 * 4) - CPLD(4) -
+			   2 * CPLD(64)) < 1e-6, "down from node 0: %.3f",
+		      t.bytes[PCIE_DOWN][0]);
+	now = ready;
+	cycle(0);
+	ck_assert_int_eq(rxq_stats(q)->tx_completed, 1);
+	close_queue();
+}
+END_TEST
+
 /* A new era must get a row in every table, or those tests skip it. */
 START_TEST(every_era_in_every_table)
 {
@@ -377,6 +487,8 @@ int main(void)
 		{ irq_migration, ARRAY_SIZE(migration) },
 		{ nid_check_per_era, ARRAY_SIZE(nid_check) },
 		{ xdp_tx_round_trip, UNIT_ONCE },
+		{ pcie_bytes_of_rx, UNIT_ONCE },
+		{ xdp_tx_waits_for_its_reads, UNIT_ONCE },
 		{ xdp_touch, ARRAY_SIZE(touches) },
 		{ page_cache_waives_remote, UNIT_ONCE },
 		{ far_costs_more, UNIT_ONCE },

@@ -12,7 +12,7 @@ echo "1..23"
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
 sed -i 's#^include = ../../scenarios/hw/#include = hw/#' "$tmp/tiny.ini"
-"$ppsim" calibrate "$tmp/fit.ini" --out "$tmp/fit.cal.ini" -j 2 >"$tmp/out" 2>&1
+"$ppsim" calibrate "$tmp/fit.ini" --out "$tmp/fit.cal.ini" -j 2 >"$tmp/out" 2>>"$tmp/err"
 check "calibrate succeeds" test $? -eq 0
 check "the fitted value and its standard error are written" \
 	grep -Eq '^rx_pkt = [0-9.]+	; standard error [0-9.e-]+; start 100; bounds \[5, 400\]$' "$tmp/fit.cal.ini"
@@ -21,25 +21,25 @@ check "the fit case is matched" awk '/^;   close-drop/ { v = $3 + 0; if (v < -3 
 
 # validate exits 0 when every figure is within the tolerance, 1 when some
 # are not (or a simulation failed, which prints no figure), 2 on bad input
-"$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>&1
+"$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"
 check "validate marks in and out of the fit" sh -c "test $? -le 1 && grep -Eq '^close-drop +v5.4 .* in' '$tmp/out' && grep -Eq '^far-drop +v5.5 .* out' '$tmp/out'"
 check "validate checks the direction of each change" grep -Eq '^#   far-drop +v5.4 -> v5.5: \+31.8 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/out"
 
-"$ppsim" validate "$src/scenarios/mlx5-cx4-numa.ini" --reps 2 -j 2 >"$tmp/out" 2>&1
+"$ppsim" validate "$src/scenarios/mlx5-cx4-numa.ini" --reps 2 -j 2 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "the seed scenario validates within its tolerance" test $rc -eq 0
 check "and says how far out of sample it is" grep -Eq '^# out of the fit, .*mlx5-cx4-numa.ini: mean \|error\| [0-9.]+ %, max \|error\| [0-9.]+ % over 4 figures$' "$tmp/out"
 
 # the TCP rows: not yet within a tolerance (see the scenario), but every
 # before/after change must have the measured sign
-"$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>&1
+"$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"
 check "the TCP rows change in the measured direction" sh -c "test $? -le 1 &&
 	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches \(0 before/after, 0 trends\)\$' '$tmp/out'"
 
 # ---- several files in one run: the same figures as one by one ----
-"$ppsim" validate "$tmp/tiny.ini" --reps 1 >"$tmp/tiny.out" 2>&1
-"$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/fit.out" 2>&1
-"$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 >"$tmp/out" 2>&1
+"$ppsim" validate "$tmp/tiny.ini" --reps 1 >"$tmp/tiny.out" 2>>"$tmp/err"
+"$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/fit.out" 2>>"$tmp/err"
+"$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "two files: tiny's figures over its tolerance exit 1" test $rc -eq 1
 # the figure rows (not #), grouped under each file's line, as one by one
@@ -66,7 +66,7 @@ check "two files: the overall line is the single runs' figures together" sh -c "
 		exit !(n == w[1] && max == w[2] && d <= 0.1001) }'"
 check "two files: the overall line says 6 figures" grep -q '^# out of the fit, overall: .* over 6 figures$' "$tmp/out"
 
-"$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 --format csv >"$tmp/out" 2>&1
+"$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 --format csv >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--format csv: a header and one line a figure, the same status" sh -c "
 	test $rc -eq 1 &&
@@ -76,7 +76,7 @@ check "--format csv: a header and one line a figure, the same status" sh -c "
 	test \$(wc -l <'$tmp/out') -eq 9"
 
 # ---- directions: measured figures made up to go against the model ----
-"$ppsim" validate "$src/tests/scenarios/opposite.ini" --reps 1 >"$tmp/out" 2>&1
+"$ppsim" validate "$src/tests/scenarios/opposite.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "a trend against the measured direction is a mismatch" grep -Eq \
 	'^#   q1 +-> q2 +v5.5 +queues 1 -> 2: -20.0 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
@@ -89,7 +89,7 @@ check "directions alone fail validate" sh -c "test $rc -eq 1 &&
 	grep -qx '# 0 of 5 figures over the tolerance, 2 direction mismatches (1 before/after, 1 trends)' '$tmp/out'"
 
 # ---- --sensitivity: one prior (cost.xdp), the free cost.rx_pkt refitted ----
-"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 >"$tmp/out" 2>&1
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--sensitivity: one row, the prior the file sets and does not fit" sh -c "
 	test $rc -eq 0 && grep -q '^parameter ' '$tmp/out' &&
@@ -99,7 +99,7 @@ check "--sensitivity: one row, the prior the file sets and does not fit" sh -c "
 check "--sensitivity: the refit absorbs a per-packet cost" awk \
 	'$1 == "cost.xdp" { found = 1; bad = $3 > 1 || $4 > 1 } END { exit !found || bad }' "$tmp/out"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 \
-	--param model.hide_stream >"$tmp/out" 2>&1
+	--param model.hide_stream >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--sensitivity --param: a row more, the largest movement first" sh -c "
 	test $rc -eq 0 &&

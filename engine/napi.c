@@ -112,10 +112,10 @@ void napi_actor(int argc, char **argv)
 		}
 		if (w->cpu_shared) {
 			catch_clock(t0);
-			sg_actor_execute(poll.cpu.cycles + poll.cpu.stall * c->hw.freq);
+			sg_actor_execute(poll.cpu.cycles + poll.cpu.stall * c->mem.freq);
 			now = simgrid_get_clock();
 		} else {	/* the same time, without SimGrid's CPU sharing */
-			now = t0 + poll.cpu.cycles / c->hw.freq + poll.cpu.stall;
+			now = t0 + poll.cpu.cycles / c->mem.freq + poll.cpu.stall;
 			if (!alone_until(w, migrated, now))
 				catch_clock(now);
 		}
@@ -126,7 +126,7 @@ void napi_actor(int argc, char **argv)
 		}
 		rxq_post(n->q);
 		busy = poll.busy;
-		n->cpu_s += poll.cpu.cycles / c->hw.freq;
+		n->cpu_s += poll.cpu.cycles / c->mem.freq;
 		n->stall_s += poll.cpu.stall;
 	}
 }

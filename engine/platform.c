@@ -51,7 +51,7 @@ int platform_write(const struct sim_case *c, char *path, size_t len)
 		"routing=\"Full\">\n");
 	for (int i = 0; i < c->mem.sockets * c->mem.cores; i++)
 		fprintf(f, "<host id=\"cpu%d\" speed=\"%.17gf\"/>\n", i,
-			c->hw.freq);
+			c->mem.freq);
 	fprintf(f, "<host id=\"nic\" speed=\"1Gf\"/>\n"
 		"<host id=\"rc\" speed=\"1Gf\"/>\n");
 	for (int s = 0; s < c->mem.sockets; s++)

@@ -26,9 +26,8 @@
 #include "../model/nic/rxq.h"
 
 /* The machine beyond what the model holds: SimGrid's platform, the NIC's
- * arrivals and buffer, the CPU clock. */
+ * arrivals and buffer (the CPU clock is the memory model's). */
 struct sim_machine {
-	double freq;		/* Hz, the core clock */
 	double mem_bw;		/* bytes/s per node */
 	double qpi_bw;		/* bytes/s per direction */
 	double line_rate;	/* bits/s */

@@ -50,14 +50,14 @@ struct scn_key {
 static const struct scn_key scn_keys[] = {
 K("cpu", "sockets", S_INT, U_NONE, sim.mem.sockets, "2", 1, 8, "", "NUMA nodes, one socket each"),
 K("cpu", "cores", S_INT, U_NONE, sim.mem.cores, "6", 1, 64, "", "cores per socket"),
-K("cpu", "freq", S_DOUBLE, U_FREQ, sim.hw.freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock"),
+K("cpu", "freq", S_DOUBLE, U_FREQ, sim.mem.freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock: a private hit and the work that hides a miss are counted in its cycles, the latencies beyond it in ns"),
 K("cache", "l2_size", S_U64, U_SIZE, sim.mem.l2_size, "256K", 4096, 1 << 30, "B", "private cache per core (L1 is folded in)"),
 K("cache", "l2_ways", S_INT, U_NONE, sim.mem.l2_ways, "8", 1, 64, "", "its associativity"),
-K("cache", "l2_lat", S_DOUBLE, U_TIME, sim.mem.l2_lat, "7ns", 0, 1e-6, "ns", "private cache hit"),
+K("cache", "l2_cycles", S_DOUBLE, U_NONE, sim.mem.l2_cycles, "12", 0, 1000, "cycles", "private cache hit, the floor of every access (Broadwell L2: 12)"),
 K("cache", "llc_size", S_U64, U_SIZE, sim.mem.llc_size, "15M", 65536, 1ull << 36, "B", "shared last-level cache per socket"),
 K("cache", "llc_ways", S_INT, U_NONE, sim.mem.llc_ways, "20", 2, 64, "", "its associativity"),
 K("cache", "ddio_ways", S_INT, U_NONE, sim.mem.ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into (0 = no DDIO)"),
-K("cache", "llc_lat", S_DOUBLE, U_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit"),
+K("cache", "llc_lat", S_DOUBLE, U_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit, load to use"),
 K("cache", "rllc_lat", S_DOUBLE, U_TIME, sim.mem.rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),
 K("mem", "dram_lat", S_DOUBLE, U_TIME, sim.mem.dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
 K("mem", "rdram_lat", S_DOUBLE, U_TIME, sim.mem.rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),
@@ -97,8 +97,8 @@ K("cost", "dma_map", S_DOUBLE, U_NONE, sim.rxq.cost.dma_map, "30", 0, 1e6, "cycl
 K("cost", "dma_sync", S_DOUBLE, U_NONE, sim.rxq.cost.dma_sync, "0", 0, 1e6, "cycles", "one dma_sync_single_*() call: for the CPU on every rx, for the device on every page cache get and XDP_TX"),
 K("cost", "cache_op", S_DOUBLE, U_NONE, sim.rxq.cost.cache_op, "19", 0, 1e6, "cycles", "an mlx5e page cache put or get attempt, beyond its memory accesses"),
 K("cost", "doorbell", S_DOUBLE, U_NONE, sim.rxq.cost.doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
-K("model", "hide_stream", S_DOUBLE, U_TIME, sim.rxq.overlap.hide_stream, "60ns", 0, 1e-5, "ns", "latency of a ring read (CQE) the hardware prefetchers hide"),
-K("model", "hide_random", S_DOUBLE, U_TIME, sim.rxq.overlap.hide_random, "20ns", 0, 1e-5, "ns", "latency of a packet or struct page read the driver's prefetch hides"),
+K("model", "win_ring", S_DOUBLE, U_NONE, sim.rxq.overlap.win_ring, "102", 0, 1e5, "cycles", "work that hides a ring read (a CQE): the L2 streamer runs this far ahead"),
+K("model", "win_random", S_DOUBLE, U_NONE, sim.rxq.overlap.win_random, "34", 0, 1e5, "cycles", "work between the driver's prefetch of a packet line or struct page and its use"),
 K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
 K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers)"),
 K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
@@ -403,6 +403,25 @@ static size_t edit_distance(const char *a, const char *b)
 }
 
 /* "section.name" of the key closest to what was written, or "" */
+/* Keys a scenario may still carry from an earlier ppsim, and what took
+ * their place: the value cannot be carried over, its unit changed. */
+static const struct { const char *key, *now; } retired_keys[] = {
+	{ "cache.l2_lat", "cache.l2_cycles, in core cycles" },
+	{ "model.hide_random", "model.win_random, in cycles of work" },
+	{ "model.hide_stream", "model.win_ring, in cycles of work" },
+};
+
+static const char *retired(const char *section, const char *name)
+{
+	char key[160];
+
+	snprintf(key, sizeof(key), "%s.%s", section, name);
+	for (size_t i = 0; i < sizeof(retired_keys) / sizeof(*retired_keys); i++)
+		if (!strcmp(key, retired_keys[i].key))
+			return retired_keys[i].now;
+	return NULL;
+}
+
 static void suggest(const char *section, const char *name, char *out,
 		    size_t len)
 {
@@ -736,10 +755,13 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 	const char *dot = strchr(a->key, '.');
 	const struct scn_key *k;
 	char why[200], hint[80], hw[SCN_NAME_MAX];
+	const char *ksec = section, *kname = a->key;	/* as written */
 
 	/* a case may override a hardware key: nic.rx_ring = 512 */
 	if (dot && !strcmp(section, "case")) {
 		snprintf(hw, sizeof(hw), "%.*s", (int)(dot - a->key), a->key);
+		ksec = hw;
+		kname = dot + 1;
 		k = find_key(hw, dot + 1);
 		if (k && k->in_scenario) {
 			error_at(ld, a->file, a->line, "'%s' belongs to the "
@@ -766,11 +788,11 @@ found:
 		} else if (elsewhere) {
 			error_at(ld, a->file, a->line, "'%s' belongs in "
 				 "[%s]", a->key, elsewhere->section);
+		} else if (retired(ksec, kname)) {
+			error_at(ld, a->file, a->line, "'%s' is gone: it became "
+				 "%s", a->key, retired(ksec, kname));
 		} else {
-			if (dot)
-				suggest(hw, dot + 1, hint, sizeof(hint));
-			else
-				suggest(section, a->key, hint, sizeof(hint));
+			suggest(ksec, kname, hint, sizeof(hint));
 			error_at(ld, a->file, a->line, "unknown key '%s'%s%s%s",
 				 a->key, *hint ? " (did you mean " : "", hint,
 				 *hint ? "?)" : "");

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..42"
+echo "1..44"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -38,6 +38,8 @@ bad include-device.ini "^include-device.ini:2: include /dev/zero: not a regular 
 bad zero-ring.ini "^zero-ring.ini:2: rx_ring: 0 is out of range \[2, 32768\]"
 bad empty.ini "^empty.ini:1: empty scenario: no case"
 bad hw-key-typo.ini "^hw-key-typo.ini:2: unknown key 'nic.rx_rin' \(did you mean nic.rx_ring\?\)"
+bad retired-key.ini "^retired-key.ini:2: 'l2_lat' is gone: it became cache.l2_cycles, in core cycles"
+bad dotted-in-hw.ini "^dotted-in-hw.ini:2: unknown key 'x.y'"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"

@@ -99,16 +99,16 @@ check "--sensitivity: one row, the prior the file sets and does not fit" sh -c "
 check "--sensitivity: the refit absorbs a per-packet cost" awk \
 	'$1 == "cost.xdp" { found = 1; bad = $3 > 1 || $4 > 1 } END { exit !found || bad }' "$tmp/out"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 \
-	--param model.hide_stream >"$tmp/out" 2>>"$tmp/err"
+	--param model.win_ring >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--sensitivity --param: a row more, the largest movement first" sh -c "
 	test $rc -eq 0 &&
 	sed -n '/^parameter /,\$p' '$tmp/out' | grep -v '^#' | sed -n '2,\$p' | awk '
-		NR == 1 && \$1 != \"model.hide_stream\" { exit 1 }
+		NR == 1 && \$1 != \"model.win_ring\" { exit 1 }
 		NR == 2 && \$1 != \"cost.xdp\" { exit 1 }
 		{ m = \$3 > \$4 ? \$3 : \$4; if (NR > 1 && m > last) exit 1; last = m }
 		END { exit NR != 2 || last > 1 }' &&
-	grep -Eq '^model.hide_stream +60ns +[0-9.]+ +[0-9.]+ .* far-drop v5.5\$' '$tmp/out'"
+	grep -Eq '^model.win_ring +102 +[0-9.]+ +[0-9.]+ .* far-drop v5.5\$' '$tmp/out'"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --param nic.no_such >"$tmp/out" 2>&1
 rc=$?
 check "--param of an unknown key is bad input" sh -c "test $rc -eq 2 &&

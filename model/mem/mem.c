@@ -164,6 +164,10 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		*err = "ddio_ways must be below llc_ways";
 		return NULL;
 	}
+	if (!(cfg->freq > 0)) {	/* latencies become cycles by it */
+		*err = "the core clock must be above 0";
+		return NULL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		*err = "out of memory";
@@ -373,14 +377,15 @@ static enum mem_place place_of(const struct mem *m, int core, uint32_t line)
 	return ln->node == s ? MEM_DRAM : MEM_RDRAM;
 }
 
+/* In core cycles: a private hit is clocked by the core, the rest is not. */
 static double latency(const struct mem *m, enum mem_place p)
 {
 	switch (p) {
-	case MEM_PRIV: return m->cfg.l2_lat;
-	case MEM_LLC: return m->cfg.llc_lat;
-	case MEM_RCACHE: return m->cfg.rllc_lat;
-	case MEM_DRAM: return m->cfg.dram_lat;
-	default: return m->cfg.rdram_lat;
+	case MEM_PRIV: return m->cfg.l2_cycles;
+	case MEM_LLC: return m->cfg.llc_lat * m->cfg.freq;
+	case MEM_RCACHE: return m->cfg.rllc_lat * m->cfg.freq;
+	case MEM_DRAM: return m->cfg.dram_lat * m->cfg.freq;
+	default: return m->cfg.rdram_lat * m->cfg.freq;
 	}
 }
 
@@ -448,7 +453,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 
 	if (again(m, core, line)) {
 		m->st.cpu_reads[m->lines[line].kind][MEM_PRIV]++;
-		return m->cfg.l2_lat;
+		return m->cfg.l2_cycles;
 	}
 	state(m, line);
 	mind_clocks(m);
@@ -470,7 +475,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 
 	if (again(m, core, line) && m->last_wrote) {
 		m->st.cpu_writes[ln->kind][MEM_PRIV]++;
-		return m->cfg.l2_lat;
+		return m->cfg.l2_cycles;
 	}
 	remember(m, core, line, true);
 	mind_clocks(m);
@@ -561,11 +566,6 @@ void mem_set_clock(struct mem *m, uint32_t clock)
 	m->review = 1;	/* at the next access */
 }
 
-double mem_hit_latency(const struct mem *m)
-{
-	return m->cfg.l2_lat;
-}
-
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 {
 	if (!m->lines[line].known)	/* never touched: in its DRAM */
@@ -588,5 +588,5 @@ void mem_work_init(struct mem_work *w, struct mem *m,
 		   const struct mem_overlap *ov, int core)
 {
 	*w = (struct mem_work){ .m = m, .ov = ov, .core = core,
-				.hit = mem_hit_latency(m) };
+				.hit = m->cfg.l2_cycles, .freq = m->cfg.freq };
 }

@@ -53,12 +53,16 @@ enum mem_place {
 struct mem_config {
 	int sockets;		/* NUMA nodes, one socket each */
 	int cores;		/* per socket */
+	double freq;		/* Hz, the core clock */
 	uint64_t l2_size;	/* bytes per core: the private cache (L1 folded in) */
 	int l2_ways;
-	double l2_lat;		/* s, a private hit */
+	double l2_cycles;	/* a private hit, in core cycles: it scales with
+				 * the clock, unlike the places below */
 	uint64_t llc_size;	/* bytes per socket */
 	int llc_ways;
 	int ddio_ways;		/* 0: DMA writes go to DRAM */
+	/* Load-to-use latencies as measured, in s: the uncore, the
+	 * interconnect and DRAM do not run on the core's clock. */
 	double llc_lat;		/* s, a local LLC hit */
 	double rllc_lat;	/* s, a line held in the other socket's caches */
 	double dram_lat;	/* s */
@@ -88,8 +92,9 @@ void mem_destroy(struct mem *m);
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines);
 
-/* A CPU access from core (0 .. sockets*cores-1); returns its latency (s).
- * A write takes the line in modified state, invalidating other copies. */
+/* A CPU access from core (0 .. sockets*cores-1); returns its latency in
+ * core cycles.  A write takes the line in modified state, invalidating
+ * other copies. */
 double mem_cpu_read(struct mem *m, int core, uint32_t line);
 double mem_cpu_write(struct mem *m, int core, uint32_t line);
 
@@ -103,19 +108,26 @@ double mem_nic_read(struct mem *m, uint32_t line);
  * four billion accesses. */
 void mem_set_clock(struct mem *m, uint32_t clock);
 
-/* What a hit in the core's own cache costs (s): the floor of every access. */
-double mem_hit_latency(const struct mem *m);
 /* Where a CPU read from core would be served now (no state change). */
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
 
 const struct mem_stats *mem_stats(const struct mem *m);
 const struct mem_config *mem_config(const struct mem *m);
 
-/* How a core overlaps its misses with its work: the [model] keys. */
+/*
+ * How a core overlaps its misses with its work: the [model] keys.  What
+ * hides a miss is the work the core does between the moment the line's
+ * fetch starts (a prefetch, the streamer's run-ahead) and its first use:
+ * that work is counted in core cycles, so the same code hides fewer
+ * nanoseconds on a faster clock (design memo, doc/notes/fidelity-design.md,
+ * section 2).
+ */
 struct mem_overlap {
-	double hide_stream;	/* s of a ring read the prefetchers hide */
-	double hide_random;	/* s of a packet or struct page read that the
-				 * driver's prefetch hides */
+	double win_random;	/* cycles of work between the driver's
+				 * prefetch of a packet line or struct page
+				 * and its use */
+	double win_ring;	/* cycles the L2 streamer runs ahead of a
+				 * ring read (a completion) */
 	double store_exposure;	/* fraction of a store miss the core waits */
 	double copy_mlp;	/* misses a streaming copy keeps in flight */
 };
@@ -123,13 +135,15 @@ struct mem_overlap {
 /*
  * One piece of a core's work (a NAPI poll, a read from a socket): the
  * cycles it spends and how long it waits on memory.  Each access costs its
- * latency beyond a private hit, less what the overlap hides.
+ * latency beyond a private hit, less the window of work that hides it.
  */
 struct mem_work {
 	struct mem *m;
 	const struct mem_overlap *ov;
 	int core;
-	double hit;		/* s, a private hit: the floor of every access */
+	double hit;		/* cycles, a private hit: the floor of every
+				 * access, part of the work */
+	double freq;		/* Hz, the core clock */
 	double cycles;		/* work */
 	double stall;		/* s waiting on memory */
 };
@@ -138,26 +152,26 @@ struct mem_work {
 void mem_work_init(struct mem_work *w, struct mem *m,
 		   const struct mem_overlap *ov, int core);
 
-/* A read the core waits for beyond what prefetching hid (hide, s). */
+/* A read the core waits for beyond win cycles of work that hid it. */
 static inline void mem_work_read(struct mem_work *w, uint32_t line,
-				 double hide)
+				 double win)
 {
 	double lat = mem_cpu_read(w->m, w->core, line);
 
-	if (lat > w->hit + hide)
-		w->stall += lat - w->hit - hide;
+	if (lat > w->hit + win)
+		w->stall += (lat - w->hit - win) / w->freq;
 }
 
 /* A packet or struct page read: the driver prefetched it. */
 static inline void mem_work_read_random(struct mem_work *w, uint32_t line)
 {
-	mem_work_read(w, line, w->ov->hide_random);
+	mem_work_read(w, line, w->ov->win_random);
 }
 
 /* A ring read (a completion): the hardware prefetchers follow it. */
 static inline void mem_work_read_ring(struct mem_work *w, uint32_t line)
 {
-	mem_work_read(w, line, w->ov->hide_stream);
+	mem_work_read(w, line, w->ov->win_ring);
 }
 
 /* A read that streams with others: the line fill buffers keep copy_mlp
@@ -167,7 +181,7 @@ static inline void mem_work_read_stream(struct mem_work *w, uint32_t line)
 	double lat = mem_cpu_read(w->m, w->core, line);
 
 	if (lat > w->hit)
-		w->stall += (lat - w->hit) / w->ov->copy_mlp;
+		w->stall += (lat - w->hit) / w->ov->copy_mlp / w->freq;
 }
 
 /* A store: the core waits for a fraction of its miss. */
@@ -176,7 +190,7 @@ static inline void mem_work_store(struct mem_work *w, uint32_t line)
 	double lat = mem_cpu_write(w->m, w->core, line);
 
 	if (lat > w->hit)
-		w->stall += (lat - w->hit) * w->ov->store_exposure;
+		w->stall += (lat - w->hit) * w->ov->store_exposure / w->freq;
 }
 
 #endif

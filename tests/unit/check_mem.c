@@ -11,10 +11,14 @@ static const struct mem_config cfg = {
 	.l2_size = 64 * 8 * 4, .l2_ways = 4,	/* 8 sets */
 	.llc_size = 64 * 16 * 8, .llc_ways = 8,		/* 16 sets */
 	.ddio_ways = 2, .nic_node = 0,
-	.l2_lat = 1e-9, .llc_lat = 10e-9, .rllc_lat = 100e-9,
+	.freq = 2e9, .l2_cycles = 3, .llc_lat = 10e-9, .rllc_lat = 100e-9,
 	.dram_lat = 80e-9, .rdram_lat = 130e-9, .qpi_lat = 40e-9,
 };
 /* cores 0, 1 on socket 0; 2, 3 on socket 1 */
+
+/* A place's latency in core cycles: a private hit is the core's own, the
+ * rest is time off the core's clock. */
+#define CYCLES(lat)	((lat) * cfg.freq)
 
 static void setup(void)
 {
@@ -34,12 +38,12 @@ START_TEST(dram_then_private)
 	uint32_t l0 = mem_region(m, 0, MEM_PKT, 1);
 	uint32_t l1 = mem_region(m, 1, MEM_PKT, 1);
 
-	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.dram_lat);
-	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.l2_lat);
-	ck_assert_double_eq(mem_cpu_read(m, 0, l1), cfg.rdram_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l0), CYCLES(cfg.dram_lat));
+	ck_assert_double_eq(mem_cpu_read(m, 0, l0), cfg.l2_cycles);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l1), CYCLES(cfg.rdram_lat));
 	ck_assert_int_eq(mem_stats(m)->cpu_reads[MEM_PKT][MEM_RDRAM], 1);
 	/* the other core of the socket finds it in the shared LLC */
-	ck_assert_double_eq(mem_cpu_read(m, 1, l1), cfg.llc_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 1, l1), CYCLES(cfg.llc_lat));
 }
 END_TEST
 
@@ -51,7 +55,7 @@ START_TEST(remote_cache)
 
 	mem_cpu_write(m, 0, l);
 	ck_assert_int_eq(mem_where(m, 2, l), MEM_RCACHE);
-	ck_assert_double_eq(mem_cpu_read(m, 2, l), cfg.rllc_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 2, l), CYCLES(cfg.rllc_lat));
 	ck_assert_int_eq(mem_where(m, 2, l), MEM_PRIV);
 	mem_cpu_write(m, 2, l);
 	ck_assert_int_eq(mem_where(m, 0, l), MEM_RCACHE);
@@ -116,12 +120,12 @@ START_TEST(same_line_again)
 
 	mem_cpu_read(m, 2, l);
 	mem_cpu_read(m, 0, l);
-	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.l2_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.l2_cycles);
 	mem_cpu_write(m, 0, l);
-	ck_assert_double_eq(mem_cpu_write(m, 0, l), cfg.l2_lat);
+	ck_assert_double_eq(mem_cpu_write(m, 0, l), cfg.l2_cycles);
 	ck_assert_int_eq(mem_where(m, 2, l), MEM_RCACHE);
 	mem_nic_write(m, l);
-	ck_assert_double_eq(mem_cpu_read(m, 0, l), cfg.llc_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l), CYCLES(cfg.llc_lat));
 	ck_assert_int_eq(mem_stats(m)->cpu_writes[MEM_STATE][MEM_PRIV], 2);
 }
 END_TEST

@@ -21,7 +21,7 @@ static const struct mem_config mcfg = {
 	.l2_size = 256 * 1024, .l2_ways = 8,
 	.llc_size = 2 * 1024 * 1024, .llc_ways = 16,
 	.ddio_ways = 2, .nic_node = 0,
-	.l2_lat = 5e-9, .llc_lat = 40e-9, .rllc_lat = 110e-9,
+	.freq = 2e9, .l2_cycles = 10, .llc_lat = 40e-9, .rllc_lat = 110e-9,
 	.dram_lat = 85e-9, .rdram_lat = 135e-9, .qpi_lat = 50e-9,
 };
 
@@ -49,7 +49,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 			  .pp_fast = 19, .pp_ring = 54, .page_alloc = 100,
 			  .page_free = 100, .dma_map = 30, .doorbell = 50 },
 		.tcp = { .c_stack = 300, .c_recv = 50, .c_copy = 8 },
-		.overlap = { .hide_stream = 20e-9, .hide_random = 0,
+		.overlap = { .win_ring = 40, .win_random = 0,
 			     .store_exposure = 0.25, .copy_mlp = 10 },
 	};
 }

@@ -58,6 +58,7 @@ K("cache", "llc_size", S_U64, U_SIZE, sim.mem.llc_size, "15M", 65536, 1ull << 36
 K("cache", "llc_ways", S_INT, U_NONE, sim.mem.llc_ways, "20", 2, 64, "", "its associativity"),
 K("cache", "ddio_ways", S_INT, U_NONE, sim.mem.ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into (0 = no DDIO)"),
 K("cache", "llc_lat", S_DOUBLE, U_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit, load to use"),
+K("cache", "snoop_lat", S_DOUBLE, U_TIME, sim.mem.snoop_lat, "42ns", 0, 1e-6, "ns", "line another core of the socket holds modified, fetched from its private cache (MLC's L2->L2 HIT)"),
 K("cache", "rllc_lat", S_DOUBLE, U_TIME, sim.mem.rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),
 K("mem", "dram_lat", S_DOUBLE, U_TIME, sim.mem.dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
 K("mem", "rdram_lat", S_DOUBLE, U_TIME, sim.mem.rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),

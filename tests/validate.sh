@@ -12,6 +12,8 @@ echo "1..23"
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
 sed -i 's#^include = ../../scenarios/hw/#include = hw/#' "$tmp/tiny.ini"
+# tiny runs uncalibrated (cost.rx_pkt's prior): held to 15 %, it misses
+printf '\n[calibrate]\ntolerance = 15\n' >>"$tmp/tiny.ini"
 "$ppsim" calibrate "$tmp/fit.ini" --out "$tmp/fit.cal.ini" -j 2 >"$tmp/out" 2>>"$tmp/err"
 check "calibrate succeeds" test $? -eq 0
 check "the fitted value and its standard error are written" \
@@ -44,7 +46,7 @@ rc=$?
 check "two files: tiny's figures over its tolerance exit 1" test $rc -eq 1
 # the figure rows (not #), grouped under each file's line, as one by one
 rows() { grep -v '^#' "$1" | tail -n +2; }
-{ echo "# $tmp/tiny.ini  tolerance 25 %"; rows "$tmp/tiny.out"
+{ echo "# $tmp/tiny.ini  tolerance 15 %"; rows "$tmp/tiny.out"
   echo "# $tmp/fit.ini  tolerance 60 %"; rows "$tmp/fit.out"; } >"$tmp/want"
 sed -n '3,/^#$/p' "$tmp/out" | sed '$d' >"$tmp/got"
 check "two files: every figure, grouped per file, as one by one" \

@@ -16,8 +16,11 @@ struct mem_line {
 	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t pway;		/* its way there */
 	uint8_t way[MEM_MAX_SOCKETS];	/* its way in each LLC holding it */
-	uint8_t known;		/* node and kind are set */
+	uint8_t flags;		/* LN_* */
 };
+
+#define LN_KNOWN	1	/* node and kind are set */
+#define LN_CORE_DIRTY	2	/* the private holder has it modified */
 
 /* Lines first .. end-1, homed on node, of one kind. */
 struct region {
@@ -272,13 +275,13 @@ static __attribute__((noinline)) void learn(struct mem *m, uint32_t line)
 
 	m->lines[line].node = r->node;
 	m->lines[line].kind = r->kind;
-	m->lines[line].known = 1;
+	m->lines[line].flags |= LN_KNOWN;
 }
 
 /* The line's state, its node and kind learnt the first time. */
 static struct mem_line *state(struct mem *m, uint32_t line)
 {
-	if (!m->lines[line].known)
+	if (!(m->lines[line].flags & LN_KNOWN))
 		learn(m, line);
 	return &m->lines[line];
 }
@@ -286,6 +289,13 @@ static struct mem_line *state(struct mem *m, uint32_t line)
 static int socket_of(const struct mem *m, int core)
 {
 	return m->socket[core];
+}
+
+/* The line's private copy is gone (its way is the caller's business). */
+static void priv_forget(struct mem_line *ln)
+{
+	ln->core = 0;
+	ln->flags &= (uint8_t)~LN_CORE_DIRTY;
 }
 
 /* Drop a line from one socket: its LLC and any private copy there. */
@@ -299,7 +309,7 @@ static void drop_from_socket(struct mem *m, struct mem_line *ln,
 		ln->dirty = 0;
 	if (ln->core && socket_of(m, ln->core - 1) == s) {
 		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
-		ln->core = 0;
+		priv_forget(ln);
 	}
 }
 
@@ -353,9 +363,10 @@ static void priv_fill(struct mem *m, int core, uint32_t line)
 	}
 	if (ln->core)	/* the model keeps one private holder */
 		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
+	priv_forget(ln);	/* a new holder starts clean */
 	w = victim(c, line, c->ways);
 	if (w->line != NO_LINE)
-		m->lines[w->line].core = 0;	/* stays in the LLC */
+		priv_forget(&m->lines[w->line]);	/* stays in the LLC */
 	w->line = line;
 	touch(c, w);
 	ln->core = (uint16_t)(core + 1);
@@ -447,9 +458,20 @@ static void mind_clocks(struct mem *m)
 		review_clocks(m);
 }
 
+/* A line another core of this socket holds modified comes from that
+ * core's private cache, not the LLC: a cross-core transfer. */
+static bool in_other_core(const struct mem *m, int core, uint32_t line)
+{
+	const struct mem_line *ln = &m->lines[line];
+
+	return (ln->flags & LN_CORE_DIRTY) && ln->core != core + 1 &&
+	       socket_of(m, ln->core - 1) == socket_of(m, core);
+}
+
 double mem_cpu_read(struct mem *m, int core, uint32_t line)
 {
 	enum mem_place p;
+	double lat;
 
 	if (again(m, core, line)) {
 		m->st.cpu_reads[m->lines[line].kind][MEM_PRIV]++;
@@ -458,13 +480,15 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 	state(m, line);
 	mind_clocks(m);
 	p = place_of(m, core, line);
+	lat = p == MEM_LLC && in_other_core(m, core, line)
+	      ? m->cfg.snoop_lat * m->cfg.freq : latency(m, p);
 	m->st.cpu_reads[m->lines[line].kind][p]++;
 	if (p == MEM_PRIV)
 		priv_touch(m, core, line);
 	else
 		fetch(m, core, line, p);
 	remember(m, core, line, false);
-	return latency(m, p);
+	return lat;
 }
 
 double mem_cpu_write(struct mem *m, int core, uint32_t line)
@@ -472,6 +496,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	struct mem_line *ln = state(m, line);
 	enum mem_place p;
 	int s = socket_of(m, core);
+	double lat;
 
 	if (again(m, core, line) && m->last_wrote) {
 		m->st.cpu_writes[ln->kind][MEM_PRIV]++;
@@ -483,8 +508,11 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	m->st.cpu_writes[ln->kind][p]++;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
 		priv_touch(m, core, line);
+		ln->flags |= LN_CORE_DIRTY;
 		return latency(m, p);
 	}
+	lat = p == MEM_LLC && in_other_core(m, core, line)
+	      ? m->cfg.snoop_lat * m->cfg.freq : latency(m, p);
 	/* read for ownership: every other socket's copy goes */
 	for (int t = 0; t < m->cfg.sockets; t++) {
 		if (t != s && (ln->llc & (1u << t))) {
@@ -497,7 +525,8 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	else
 		fetch(m, core, line, p == MEM_RCACHE ? MEM_LLC : p);
 	ln->dirty = (uint8_t)(s + 1);
-	return latency(m, p);
+	ln->flags |= LN_CORE_DIRTY;
+	return lat;
 }
 
 double mem_nic_write(struct mem *m, uint32_t line)
@@ -519,7 +548,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 	}
 	if (ln->core) {	/* a private copy on the NIC's socket */
 		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
-		ln->core = 0;
+		priv_forget(ln);
 	}
 	if (ln->node == n && m->cfg.ddio_ways) {
 		if (ln->llc & (1u << n))
@@ -547,6 +576,8 @@ double mem_nic_read(struct mem *m, uint32_t line)
 		m->st.qpi_bytes[n] += MEM_LINE;
 		return m->cfg.rllc_lat;
 	}
+	if ((ln->flags & LN_CORE_DIRTY) && socket_of(m, ln->core - 1) == n)
+		return m->cfg.snoop_lat;	/* from that core's cache */
 	if (ln->llc & (1u << n))
 		return m->cfg.llc_lat;
 	m->st.dram_bytes[ln->node] += MEM_LINE;
@@ -568,7 +599,7 @@ void mem_set_clock(struct mem *m, uint32_t clock)
 
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 {
-	if (!m->lines[line].known)	/* never touched: in its DRAM */
+	if (!(m->lines[line].flags & LN_KNOWN))	/* never touched: in DRAM */
 		return region_of(m, line)->node == socket_of(m, core) ?
 		       MEM_DRAM : MEM_RDRAM;
 	return place_of(m, core, line);

@@ -12,7 +12,8 @@
  * interconnect.
  *
  * A CPU access costs the latency of where the line is: its private cache,
- * its socket's LLC, the other socket's caches (a cache-to-cache transfer),
+ * its socket's LLC (or another core's private cache there, when that core
+ * has it modified), the other socket's caches (a cache-to-cache transfer),
  * local or remote DRAM.  Lines are registered in regions (an object with a
  * home node and a kind), so that the costs can be explained per kind.
  *
@@ -64,6 +65,8 @@ struct mem_config {
 	/* Load-to-use latencies as measured, in s: the uncore, the
 	 * interconnect and DRAM do not run on the core's clock. */
 	double llc_lat;		/* s, a local LLC hit */
+	double snoop_lat;	/* s, a line another core of the socket holds
+				 * modified: a transfer from its cache */
 	double rllc_lat;	/* s, a line held in the other socket's caches */
 	double dram_lat;	/* s */
 	double rdram_lat;	/* s */

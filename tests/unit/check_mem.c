@@ -11,7 +11,8 @@ static const struct mem_config cfg = {
 	.l2_size = 64 * 8 * 4, .l2_ways = 4,	/* 8 sets */
 	.llc_size = 64 * 16 * 8, .llc_ways = 8,		/* 16 sets */
 	.ddio_ways = 2, .nic_node = 0,
-	.freq = 2e9, .l2_cycles = 3, .llc_lat = 10e-9, .rllc_lat = 100e-9,
+	.freq = 2e9, .l2_cycles = 3, .llc_lat = 10e-9, .snoop_lat = 30e-9,
+	.rllc_lat = 100e-9,
 	.dram_lat = 80e-9, .rdram_lat = 130e-9, .qpi_lat = 40e-9,
 };
 /* cores 0, 1 on socket 0; 2, 3 on socket 1 */
@@ -132,6 +133,25 @@ END_TEST
 
 /* The LRU order survives the wrap of the 32-bit clock: in one 4-way set,
  * the line used longest ago goes first, on either side of the wrap. */
+/* A line another core of the socket holds modified comes from that core's
+ * cache, for a core and for the NIC alike; once it is shared, or only
+ * read by its holder, it is an LLC hit. */
+START_TEST(other_core_modified)
+{
+	uint32_t l = mem_region(m, 0, MEM_STATE, 1);
+
+	mem_cpu_write(m, 0, l);
+	ck_assert_double_eq(mem_nic_read(m, l), cfg.snoop_lat);
+	ck_assert_double_eq(mem_cpu_read(m, 1, l), CYCLES(cfg.snoop_lat));
+	ck_assert_int_eq(mem_stats(m)->cpu_reads[MEM_STATE][MEM_LLC], 1);
+	ck_assert_double_eq(mem_cpu_read(m, 0, l), CYCLES(cfg.llc_lat));
+	ck_assert_double_eq(mem_nic_read(m, l), cfg.llc_lat);
+	/* a write from the other core takes it modified again */
+	ck_assert_double_eq(mem_cpu_write(m, 1, l), CYCLES(cfg.llc_lat));
+	ck_assert_double_eq(mem_cpu_write(m, 0, l), CYCLES(cfg.snoop_lat));
+}
+END_TEST
+
 START_TEST(lru_across_clock_wrap)
 {
 	struct mem_config one = cfg;
@@ -221,6 +241,7 @@ int main(void)
 		{ ddio_ways_limit, UNIT_ONCE },
 		{ inclusive_llc, UNIT_ONCE },
 		{ same_line_again, UNIT_ONCE },
+		{ other_core_modified, UNIT_ONCE },
 		{ lru_across_clock_wrap, UNIT_ONCE },
 		{ config_checked, ARRAY_SIZE(configs) },
 	};

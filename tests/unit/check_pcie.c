@@ -202,6 +202,7 @@ static struct v2_figure v2_reads(const struct pcie_config *c, int home,
 		.llc_size = 2560 * 1024, .llc_ways = 20, .ddio_ways = 2,
 		.freq = 1.7e9, .l2_cycles = 11.9,
 		.llc_lat = profile_time("cache", "llc_lat"),
+		.snoop_lat = profile_time("cache", "snoop_lat"),
 		.rllc_lat = profile_time("cache", "rllc_lat"),
 		.dram_lat = 85e-9, .rdram_lat = 136e-9, .qpi_lat = 50e-9,
 		.nic_node = 0,
@@ -251,9 +252,9 @@ static void v2_check(const char *what, double got, double want)
 /*
  * The remote-memory penalty of a DMA read, from the model alone: the
  * link's round trip (pcie.lat, both ways) plus where the line is, which
- * the memory model answers (mem_nic_read: a line modified in the NIC's
- * socket is an LLC hit, one modified in the other socket a remote cache
- * hit), and the read rate Little's law allows the NIC's tags.
+ * the memory model answers (mem_nic_read: a line a core of the NIC's
+ * socket modified comes from that core's cache, one modified in the other
+ * socket is a remote cache hit), and the read rate Little's law allows the NIC's tags.
  *
  * In sample: the local latency, from which the profile derives pcie.lat.
  * Out of sample: the remote latencies and both rates.  The NFP's tags: 32,

@@ -8,6 +8,8 @@
 #define WQE_PER_LINE		4	/* 16-byte rx descriptors */
 #define CACHE_PER_LINE		4	/* 16-byte struct mlx5e_dma_info */
 #define TX_CQ_POLL_BUDGET	128	/* MLX5E_TX_CQ_POLL_BUDGET */
+#define MINI_CQE_ARRAY	8	/* MLX5_MINI_CQE_ARRAY_SIZE: 8-byte mini
+				 * CQEs in a 64-byte CQ slot */
 
 /*
  * What the NIC and the driver move over PCIe, in bytes (6.1 sources under
@@ -72,6 +74,10 @@ struct rxq {
 	u32 posted;		/* descriptors the NIC may use */
 	u32 db_known;		/* posted, when the NIC last read the RQ's
 				 * doorbell record */
+	u16 *cq_session;	/* CQE compression: at a session's first
+				 * slot, its completions (1: a plain CQE) */
+	u32 sess_first;		/* the session NAPI is in: its first slot */
+	u32 sess_left;		/* and its completions not handled yet */
 
 	struct page **tx_page;	/* page of each XDP_TX descriptor */
 	u32 tx_mask;
@@ -299,8 +305,9 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_ready = calloc(cfg->tx_ring, sizeof(*q->tx_ready));
 	q->tx_last = calloc(cfg->tx_ring, sizeof(*q->tx_last));
 	q->pc = calloc(pc, sizeof(*q->pc));
+	q->cq_session = calloc(cfg->rx_ring, sizeof(*q->cq_session));
 	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->tx_ready ||
-	    !q->tx_last || !q->pc || layout(q)) {
+	    !q->tx_last || !q->pc || !q->cq_session || layout(q)) {
 		rxq_free(q);
 		*err = "out of memory";
 		return NULL;
@@ -339,6 +346,7 @@ void rxq_free(struct rxq *q)
 	free(q->tx_ready);
 	free(q->tx_last);
 	free(q->pc);
+	free(q->cq_session);
 	free(q);
 }
 
@@ -433,10 +441,46 @@ static void read_db_record(struct rxq *q, double now, struct pcie_traffic *t)
 	q->db_known = q->posted;
 }
 
+/*
+ * The completions of n packets from CQ slot first on.  Without compression
+ * one CQE each.  With it (rx_cqe_compress), the NIC writes the completions
+ * it has back to back as sessions: a title CQE in the first slot, then
+ * mini CQE arrays of MINI_CQE_ARRAY, the first in the next slot and each
+ * further one in the slot of the completion it starts (en_rx.c
+ * mlx5e_decompress_cqes_start/_cont read them there); the slots between
+ * stay unwritten.  A session ends with the burst or at nic.cqe_session
+ * completions (the device's cqe_compression_max_num, mlx5_ifc.h, whose
+ * value is not published); a lone completion is a plain CQE.
+ */
+/*
+ * The completions of len packets from CQ slot first on, written once the
+ * last of them is in memory.  Without compression a session is one plain
+ * CQE.  With it (rx_cqe_compress), the NIC writes the completions it has
+ * back to back as a session: a title CQE in the first slot, then mini CQE
+ * arrays of MINI_CQE_ARRAY, the first in the next slot and each further
+ * one in the slot of the completion it starts (en_rx.c
+ * mlx5e_decompress_cqes_start/_cont read them there); the slots between
+ * stay unwritten.  A session ends with the NIC's burst or at
+ * nic.cqe_session completions (the device's cqe_compression_max_num,
+ * mlx5_ifc.h, whose value is not published); a lone completion is a plain
+ * CQE.
+ */
+static void write_session(struct rxq *q, u32 first, int len,
+			  struct pcie_traffic *t)
+{
+	q->cq_session[first & q->rx_mask] = (u16)len;
+	write_cqe(q, q->l.cqe + (first & q->rx_mask), t);
+	for (int k = 1; k < len; k += k == 1 ? MINI_CQE_ARRAY - 1
+					    : MINI_CQE_ARRAY)
+		write_cqe(q, q->l.cqe + ((first + (u32)k) & q->rx_mask), t);
+}
+
 int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 {
-	int accepted = 0, free = rxq_nic_free(q);
+	int free = rxq_nic_free(q);
+	int most = q->cfg.cqe_compress ? q->cfg.cqe_session : 1;
 	double down = nic_sees_host(q, t);
+	u32 first = q->cq_prod;
 
 	if (free < n) {
 		q->st.rx_out_of_buffer += (u32)(n - free);
@@ -453,12 +497,14 @@ int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 		for (int k = 0; k < q->pkt_lines; k++)
 			mem_nic_write(q->m, pkt_line(q, page, k));
 		pcie_add_write(t, page_to_nid(page), &q->pkt_wr);
-		write_cqe(q, q->l.cqe + idx, t);
 		q->cq_prod++;
-		accepted++;
+		if ((int)(q->cq_prod - first) == most || i == n - 1) {
+			write_session(q, first, (int)(q->cq_prod - first), t);
+			first = q->cq_prod;
+		}
 	}
 	nic_done(q, now, t, down);
-	return accepted;
+	return n;
 }
 
 /*
@@ -608,13 +654,45 @@ static void read_headers(struct rxq *q, struct page *page)
 		mem_work_read_random(q->cpu, pkt_line(q, page, k));
 }
 
+/*
+ * The completion at cq_cons, as mlx5e_poll_rx_cq() reads it: a plain CQE;
+ * or, in a compressed session, the title and first mini CQE array at its
+ * start and each further array where it lies, a mini CQE expanded into
+ * the title for every completion, and the owner bit of every slot the
+ * session covers written back (mlx5e_cqes_update_owner), as the NIC did
+ * not write them.
+ */
+static void read_completion(struct rxq *q)
+{
+	u32 c = q->cq_cons, pos;
+
+	if (!q->sess_left) {
+		q->sess_first = c;
+		q->sess_left = q->cq_session[c & q->rx_mask];
+		mem_work_read_ring(q->cpu, q->l.cqe + (c & q->rx_mask));
+		if (q->sess_left == 1) {
+			q->sess_left = 0;
+			return;
+		}
+		mem_work_read_ring(q->cpu, q->l.cqe + ((c + 1) & q->rx_mask));
+		q->st.cqe_compress_blks++;
+	}
+	pos = c - q->sess_first;
+	if (pos && pos % MINI_CQE_ARRAY == 0)
+		mem_work_read_ring(q->cpu, q->l.cqe + (c & q->rx_mask));
+	q->cpu->cycles += q->cfg.cost.cqe_decompress;
+	mem_work_store(q->cpu, q->l.cqe + (c & q->rx_mask));
+	q->st.cqe_compress_pkts++;
+	q->sess_left--;
+}
+
 static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 {
 	while (q->cq_cons != q->cq_prod && budget-- > 0) {
 		u32 i = q->cq_cons & q->rx_mask;
 		struct page *page = q->rx_page[i];
 
-		mem_work_read_ring(q->cpu, q->l.cqe + i);
+		read_completion(q);
 		q->rx_page[i] = NULL;
 		q->cq_cons++;
 		if (page_to_nid(page) == numa_mem_id()) {

@@ -65,6 +65,7 @@ struct rxq_costs {
 	double dma_map;		/* dma map + unmap of a page */
 	double dma_sync;	/* one dma_sync_single_*() call */
 	double cache_op;	/* an mlx5e page cache put or get */
+	double cqe_decompress;	/* a mini CQE expanded into the title */
 	double doorbell;	/* MMIO doorbell write */
 };
 
@@ -80,6 +81,9 @@ struct rxq_config {
 				 * power of 2 */
 	int budget;		/* NAPI budget */
 	int page_cache;		/* mlx5e page cache entries, 0 = off */
+	int cqe_compress;	/* rx_cqe_compress (0 or 1): sessions of mini
+				 * CQEs */
+	int cqe_session;	/* completions a session holds at most */
 	struct rxq_costs cost;
 	struct tcp_config tcp;	/* the stack's costs (RXQ_TCP) */
 	struct mem_overlap overlap;	/* how the core hides its misses */
@@ -110,6 +114,8 @@ struct rxq_stats {
 	u64 cache_reuse, cache_full, cache_empty, cache_busy, cache_waive;
 	u64 alloc_failed;	/* refill found no page */
 	u64 pkts_local;		/* page on the NAPI CPU's node */
+	u64 cqe_compress_blks;	/* compressed sessions */
+	u64 cqe_compress_pkts;	/* completions in them */
 	u64 bytes_read;		/* TCP payload copied to the reader */
 };
 

@@ -36,8 +36,10 @@ static const struct pcie_config pcfg = {
  * read round trips. */
 #define STEP	10e-6
 
-/* The XDP program's data access the next open_queue() gives its queue. */
+/* The XDP program's data access the next open_queue() gives its queue,
+ * and its CQE compression sessions (0: off). */
 static enum rxq_touch touch = RXQ_TOUCH_READ;
+static int cqe_session;
 
 static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 {
@@ -46,6 +48,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 		.touch = touch,
 		.rx_ring = 64, .tx_ring = 64, .wqe_fetch = 4,
 		.budget = 16, .page_cache = page_cache,
+		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,
 			  .pp_fast = 19, .pp_ring = 54, .page_alloc = 100,
 			  .page_free = 100, .dma_map = 30, .doorbell = 50 },
@@ -427,6 +430,65 @@ START_TEST(pcie_bytes_of_rx)
 END_TEST
 
 /*
+ * CQE compression: n packets in one burst become sessions of at most
+ * `session` completions, each a title and a mini CQE array every 8; NAPI
+ * (budget 16, so a session spans polls) reads those lines where the NIC
+ * wrote them and writes the owner bit of every slot a session covers.
+ */
+static const struct {
+	const char *name;
+	int session, n;
+	u64 cq_lines_written, sessions, cq_lines_read, owner_writes;
+} compress[] = {
+	{ "off", 0, 20, 20, 0, 20, 0 },
+	{ "one session of 20", 64, 20, 1 + 3, 1, 1 + 3, 20 },
+	{ "sessions of 8, 8, 4", 8, 20, 3 * 2, 3, 3 * 2, 20 },
+	{ "2 then a lone CQE", 2, 3, 2 + 1, 1, 2 + 1, 2 },
+	{ "a lone CQE", 64, 1, 1, 0, 1, 0 },
+};
+
+START_TEST(cqe_compression)
+{
+	struct pcie_traffic t = { { { 0 } } };
+	const struct mem_stats *ms;
+	u64 reads = 0, writes = 0;
+	double up;
+
+	cqe_session = compress[_i].session;
+	open_queue("v5.5", RXQ_XDP_DROP, 0);
+	cqe_session = 0;
+	ms = mem_stats(m);
+	rxq_nic_rx(q, compress[_i].n, now, &t);
+	/* the packets, their descriptor fetches every 4, the doorbell
+	 * record, the event, and the CQ lines */
+	up = compress[_i].n * MWR(64) + (compress[_i].n + 3) / 4 * MRD + MRD +
+	     MWR(64) + (double)compress[_i].cq_lines_written * MWR(64);
+	ck_assert_msg(fabs(t.bytes[PCIE_UP][0] - up) < 1e-6,
+		      "%s: up to node 0: %.3f, expected %.3f",
+		      compress[_i].name, t.bytes[PCIE_UP][0], up);
+	ck_expect(compress[_i].name, "CQ lines the NIC wrote",
+		  ms->nic_writes[MEM_CQE], compress[_i].cq_lines_written);
+	cycle(0);
+	for (int p = 0; p < MEM_NR_PLACES; p++) {
+		reads += ms->cpu_reads[MEM_CQE][p];
+		writes += ms->cpu_writes[MEM_CQE][p];
+	}
+	ck_assert_int_eq(rxq_stats(q)->rx_packets, compress[_i].n);
+	ck_expect(compress[_i].name, "sessions", rxq_stats(q)->cqe_compress_blks,
+		  compress[_i].sessions);
+	ck_expect(compress[_i].name, "CQ lines NAPI read", reads,
+		  compress[_i].cq_lines_read);
+	/* and only those the NIC wrote (DDIO put them in the LLC): a line
+	 * of the fresh ring it did not write is in DRAM */
+	ck_expect(compress[_i].name, "CQ lines read from DRAM",
+		  ms->cpu_reads[MEM_CQE][MEM_DRAM], 0);
+	ck_expect(compress[_i].name, "owner bits NAPI wrote", writes,
+		  compress[_i].owner_writes);
+	close_queue();
+}
+END_TEST
+
+/*
  * An XDP_TX frame leaves the NIC only once it has read it: the doorbell
  * reaches the NIC one link latency after the poll, then the descriptor and
  * the packet are read in turn, each a round trip of twice the latency,
@@ -493,6 +555,7 @@ int main(void)
 		{ pcie_bytes_of_rx, UNIT_ONCE },
 		{ xdp_tx_waits_for_its_reads, UNIT_ONCE },
 		{ xdp_touch, ARRAY_SIZE(touches) },
+		{ cqe_compression, ARRAY_SIZE(compress) },
 		{ page_cache_waives_remote, UNIT_ONCE },
 		{ far_costs_more, UNIT_ONCE },
 		{ tcp_pages_leave_the_pool, ARRAY_SIZE(tcp_local) },

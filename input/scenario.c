@@ -18,7 +18,8 @@
 /* How a key's value is kept. */
 enum scn_store {
 	S_INT, S_U32, S_U64, S_DOUBLE,	/* numbers */
-	S_WORKLOAD, S_TOUCH, S_POLICIES, S_MEASURED, S_TEXT,
+	S_WORD,			/* one of a table of words, kept as an int */
+	S_POLICIES, S_MEASURED, S_TEXT,
 };
 
 /* What a number measures: the suffixes it takes. */
@@ -38,14 +39,37 @@ struct scn_key {
 	double min, max;	/* base units: s, bytes, Hz, bytes/s, bits/s */
 	const char *unit;	/* unit of a bare number */
 	const char *help;
+	const char *const *words;	/* S_WORD: the values, NULL-ended, in
+					 * the order of their enum */
 };
 
 #define K(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, false, offsetof(struct scn_case, field), \
-	  def, min, max, unit, help }
+	  def, min, max, unit, help, NULL }
 #define KS(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, true, offsetof(struct scn_calibrate, \
-	  field), def, min, max, unit, help }
+	  field), def, min, max, unit, help, NULL }
+/* A case's key that takes one of words (an enum, stored as an int). */
+#define KW(sec, name, field, words, def, help) \
+	{ sec, name, S_WORD, U_NONE, false, offsetof(struct scn_case, field), \
+	  def, 0, 0, "", help, words }
+
+_Static_assert(sizeof(enum rxq_workload) == sizeof(int) &&
+	       sizeof(enum rxq_touch) == sizeof(int) &&
+	       sizeof(enum rxq_xdp_return) == sizeof(int),
+	       "S_WORD keys store an enum as an int");
+
+static const char *const workload_words[] = {
+	[RXQ_XDP_DROP] = "xdp_drop", [RXQ_XDP_TX] = "xdp_tx",
+	[RXQ_XDP_REDIRECT] = "xdp_redirect", [RXQ_TCP] = "tcp", NULL,
+};
+static const char *const touch_words[] = {
+	[RXQ_TOUCH_NONE] = "none", [RXQ_TOUCH_READ] = "read",
+	[RXQ_TOUCH_WRITE] = "write", NULL,
+};
+static const char *const xdp_return_words[] = {
+	[RXQ_RETURN_FRAME] = "frame", [RXQ_RETURN_BULK] = "bulk", NULL,
+};
 
 static const struct scn_key scn_keys[] = {
 K("cpu", "sockets", S_INT, U_NONE, sim.mem.sockets, "2", 1, 8, "", "NUMA nodes, one socket each"),
@@ -84,6 +108,7 @@ K("nic", "rd_tags", S_INT, U_NONE, sim.pcie.rd_tags, "256", 1, 1024, "", "DMA re
 K("nic", "irq_delay", S_DOUBLE, U_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
 K("driver", "budget", S_INT, U_NONE, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
 K("driver", "cqe_compress", S_INT, U_NONE, sim.rxq.cqe_compress, "0", 0, 1, "", "rx_cqe_compress (ethtool --set-priv-flags): 1 = completions written back to back share a title CQE and 8-byte mini CQEs, fewer bytes on PCIe, more work for the driver; mlx5 turns it on by itself only on a slow PCIe link"),
+KW("driver", "xdp_return", sim.rxq.xdp_return, xdp_return_words, "bulk", "how a redirected frame's page comes back at its transmit completion: frame (xdp_return_frame, one by one) or bulk (xdp_return_frame_bulk, 5.11 on: one ring lock for up to 16; an era without it returns frames one by one, and the run says so)"),
 K("driver", "page_cache", S_INT, U_NONE, sim.rxq.page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
 K("cost", "rx_pkt", S_DOUBLE, U_NONE, sim.rxq.cost.rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
 K("cost", "xdp", S_DOUBLE, U_NONE, sim.rxq.cost.xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
@@ -100,14 +125,16 @@ K("cost", "dma_map", S_DOUBLE, U_NONE, sim.rxq.cost.dma_map, "30", 0, 1e6, "cycl
 K("cost", "dma_sync", S_DOUBLE, U_NONE, sim.rxq.cost.dma_sync, "0", 0, 1e6, "cycles", "one dma_sync_single_*() call: for the CPU on every rx, for the device on every page cache get and XDP_TX"),
 K("cost", "cache_op", S_DOUBLE, U_NONE, sim.rxq.cost.cache_op, "19", 0, 1e6, "cycles", "an mlx5e page cache put or get attempt, beyond its memory accesses"),
 K("cost", "cqe_decompress", S_DOUBLE, U_NONE, sim.rxq.cost.cqe_decompress, "3", 0, 1e6, "cycles", "expanding one mini CQE into the title CQE (mlx5e_decompress_cqe), beyond its memory accesses"),
+K("cost", "redirect", S_DOUBLE, U_NONE, sim.rxq.cost.redirect, "40", 0, 1e6, "cycles", "XDP_REDIRECT through a devmap, a frame: xdp_do_redirect, the xdp_frame written into the headroom, the bulk queue and its flush (ndo_xdp_xmit) shared by 16"),
+K("cost", "pp_lock", S_DOUBLE, U_NONE, sim.rxq.cost.pp_lock, "37", 0, 1e6, "cycles", "the ring's producer spin lock, taken and released: part of cost.pp_ring, which a bulk put of n pages pays once, not n times"),
 K("cost", "doorbell", S_DOUBLE, U_NONE, sim.rxq.cost.doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
 K("model", "win_ring", S_DOUBLE, U_NONE, sim.rxq.overlap.win_ring, "102", 0, 1e5, "cycles", "work that hides a ring read (a CQE): the L2 streamer runs this far ahead"),
 K("model", "win_random", S_DOUBLE, U_NONE, sim.rxq.overlap.win_random, "34", 0, 1e5, "cycles", "work between the driver's prefetch of a packet line or struct page and its use"),
 K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
 K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers)"),
 K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-K("case", "workload", S_WORKLOAD, U_NONE, sim.rxq.workload, "xdp_drop", 0, 1, "", "xdp_drop, xdp_tx, or tcp (a stream read on the NAPI CPU; rate in Gbps of payload)"),
-K("case", "xdp_touch", S_TOUCH, U_NONE, sim.rxq.touch, "read", 0, 0, "", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does); a tcp case has no XDP program: its stack reads the headers"),
+KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, through the XDP SQ of the redirecting CPU's channel), or tcp (a stream read on the NAPI CPU; rate in Gbps of payload)"),
+KW("case", "xdp_touch", sim.rxq.touch, touch_words, "read", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does); a tcp case has no XDP program: its stack reads the headers"),
 K("case", "pkt_size", S_INT, U_SIZE, sim.rxq.pkt_size, "64", 60, 3520, "B", "packet size on the wire"),
 K("case", "rate", S_DOUBLE, U_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
 K("case", "queues", S_INT, U_NONE, sim.load.queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
@@ -317,6 +344,18 @@ static double load_number(const struct scn_key *k, const void *field)
 }
 
 /* Sets one key from its text; on error, why says what. */
+/* "'text': expected a, b or c" */
+static void word_choices(const char *const *words, const char *text,
+			 char *why, size_t len)
+{
+	int n = snprintf(why, len, "'%s': expected", text);
+
+	for (int i = 0; words[i] && n > 0 && (size_t)n < len; i++)
+		n += snprintf(why + n, len - (size_t)n, "%s%s",
+			      i == 0 ? " " : words[i + 1] ? ", " : " or ",
+			      words[i]);
+}
+
 static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 		     const struct scn_key *k, const char *text,
 		     const struct pp_policy *const *set, char *why,
@@ -326,32 +365,15 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 	double v;
 
 	switch (k->store) {
-	case S_WORKLOAD:
-		if (!strcmp(text, "xdp_drop"))
-			*(enum rxq_workload *)field = RXQ_XDP_DROP;
-		else if (!strcmp(text, "xdp_tx"))
-			*(enum rxq_workload *)field = RXQ_XDP_TX;
-		else if (!strcmp(text, "tcp"))
-			*(enum rxq_workload *)field = RXQ_TCP;
-		else {
-			snprintf(why, len, "'%s': expected xdp_drop, xdp_tx or "
-				 "tcp", text);
-			return -1;
+	case S_WORD:
+		for (int i = 0; k->words[i]; i++) {
+			if (!strcmp(text, k->words[i])) {
+				*(int *)field = i;
+				return 0;
+			}
 		}
-		return 0;
-	case S_TOUCH:
-		if (!strcmp(text, "none"))
-			*(enum rxq_touch *)field = RXQ_TOUCH_NONE;
-		else if (!strcmp(text, "read"))
-			*(enum rxq_touch *)field = RXQ_TOUCH_READ;
-		else if (!strcmp(text, "write"))
-			*(enum rxq_touch *)field = RXQ_TOUCH_WRITE;
-		else {
-			snprintf(why, len, "'%s': expected none, read or write",
-				 text);
-			return -1;
-		}
-		return 0;
+		word_choices(k->words, text, why, len);
+		return -1;
 	case S_POLICIES:
 		return parse_policy_words(c, text, false, set, why, len);
 	case S_MEASURED:
@@ -1011,12 +1033,8 @@ int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 			continue;
 		if (is_number(k))
 			differ = load_number(k, fa) != load_number(k, fb);
-		else if (k->store == S_WORKLOAD)
-			differ = *(const enum rxq_workload *)fa !=
-				 *(const enum rxq_workload *)fb;
-		else if (k->store == S_TOUCH)
-			differ = *(const enum rxq_touch *)fa !=
-				 *(const enum rxq_touch *)fb;
+		else if (k->store == S_WORD)
+			differ = *(const int *)fa != *(const int *)fb;
 		else
 			continue;
 		if (differ && !n++)

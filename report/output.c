@@ -8,14 +8,34 @@
 
 /* ---- output ---- */
 
-/* Says which tree the kernel policy is, once, where it appears. */
+/* A case asked for the bulk return of redirected frames under a policy
+ * that lacks it. */
+static bool bulk_missing(const struct rep_row *row)
+{
+	const struct rxq_config *q = &row->c->sim.rxq;
+
+	return q->workload == RXQ_XDP_REDIRECT &&
+	       q->xdp_return == RXQ_RETURN_BULK && !row->policy->put_bulk;
+}
+
+/* Says which tree the kernel policy is; and which policy lacks a path a
+ * case asked for, with what ran instead: once each. */
 static void note_policies(FILE *f, const struct rep_row *rows, int nr_rows)
 {
 	for (int i = 0; i < nr_rows; i++) {
-		if (!strcmp(rows[i].policy->name, "kernel")) {
-			fprintf(f, "# kernel: %s\n", rows[i].policy->summary);
-			return;
+		const struct pp_policy *pol = rows[i].policy;
+		bool kernel = !strcmp(pol->name, "kernel"), bulk = true;
+
+		for (int j = 0; j < i; j++) {
+			kernel &= rows[j].policy != pol;
+			bulk &= rows[j].policy != pol || !bulk_missing(&rows[j]);
 		}
+		if (kernel)
+			fprintf(f, "# kernel: %s\n", pol->summary);
+		if (bulk && bulk_missing(&rows[i]))
+			fprintf(f, "# %s: no page_pool_put_page_bulk (5.11 on): "
+				"its frames were returned one by one\n",
+				pol->name);
 	}
 }
 

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..44"
+echo "1..46"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -40,6 +40,7 @@ bad empty.ini "^empty.ini:1: empty scenario: no case"
 bad hw-key-typo.ini "^hw-key-typo.ini:2: unknown key 'nic.rx_rin' \(did you mean nic.rx_ring\?\)"
 bad retired-key.ini "^retired-key.ini:2: 'l2_lat' is gone: it became cache.l2_cycles, in core cycles"
 bad dotted-in-hw.ini "^dotted-in-hw.ini:2: unknown key 'x.y'"
+bad xdp-return-word.ini "^xdp-return-word.ini:2: xdp_return: 'batched': expected frame or bulk"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"
@@ -49,6 +50,9 @@ if [ $? -eq 2 ] && grep -q "garbage.ini:[0-9]*: " "$tmp/out"; then ok "binary ga
 if [ $? -eq 2 ] && grep -q '^--set:1: rx_ring 1000 is not a power of 2' "$tmp/out"; then ok "--set checked like the file"; else not_ok "--set checked like the file"; fi
 "$ppsim" run "$tiny" --set nic.rx_rnig=512 >"$tmp/out" 2>&1
 if [ $? -eq 2 ] && grep -q "did you mean nic.rx_ring" "$tmp/out"; then ok "--set unknown key"; else not_ok "--set unknown key"; fi
+"$ppsim" run "$tiny" --case far-drop --set workload=xdp_redirect --set "policies=v5.4 v5.5 v6.1" --duration 1ms >"$tmp/out" 2>&1
+if [ $? -eq 0 ] && grep -q '^# v5.5: no page_pool_put_page_bulk (5.11 on): its frames were returned one by one$' "$tmp/out" &&
+	! grep -q '^# v6.1: no page_pool_put_page_bulk' "$tmp/out"; then ok "an era without the bulk return says what it did"; else not_ok "an era without the bulk return says what it did"; fi
 "$ppsim" run "$tiny" --case nope >"$tmp/out" 2>&1
 if [ $? -eq 2 ] && grep -q "no case nope matches" "$tmp/out"; then ok "--case with no match"; else not_ok "--case with no match"; fi
 

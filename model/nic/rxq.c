@@ -10,6 +10,8 @@
 #define TX_CQ_POLL_BUDGET	128	/* MLX5E_TX_CQ_POLL_BUDGET */
 #define MINI_CQE_ARRAY	8	/* MLX5_MINI_CQE_ARRAY_SIZE: 8-byte mini
 				 * CQEs in a 64-byte CQ slot */
+#define XDP_FRAME_BULK	16	/* XDP_BULK_QUEUE_SIZE: frames a
+				 * struct xdp_frame_bulk holds */
 
 /*
  * What the NIC and the driver move over PCIe, in bytes (6.1 sources under
@@ -80,6 +82,8 @@ struct rxq {
 	u32 sess_left;		/* and its completions not handled yet */
 
 	struct page **tx_page;	/* page of each XDP_TX descriptor */
+	bool *tx_frame;		/* a redirected frame: mapped for the send,
+				 * returned to page_pool when sent */
 	u32 tx_mask;
 	u32 tx_prod;		/* descriptors written */
 	u32 tx_db;		/* descriptors the doorbell handed over */
@@ -304,10 +308,12 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_cqe_end = calloc(cfg->tx_ring, sizeof(*q->tx_cqe_end));
 	q->tx_ready = calloc(cfg->tx_ring, sizeof(*q->tx_ready));
 	q->tx_last = calloc(cfg->tx_ring, sizeof(*q->tx_last));
+	q->tx_frame = calloc(cfg->tx_ring, sizeof(*q->tx_frame));
 	q->pc = calloc(pc, sizeof(*q->pc));
 	q->cq_session = calloc(cfg->rx_ring, sizeof(*q->cq_session));
 	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->tx_ready ||
-	    !q->tx_last || !q->pc || !q->cq_session || layout(q)) {
+	    !q->tx_last || !q->tx_frame || !q->pc || !q->cq_session ||
+	    layout(q)) {
 		rxq_free(q);
 		*err = "out of memory";
 		return NULL;
@@ -345,6 +351,7 @@ void rxq_free(struct rxq *q)
 	free(q->tx_cqe_end);
 	free(q->tx_ready);
 	free(q->tx_last);
+	free(q->tx_frame);
 	free(q->pc);
 	free(q->cq_session);
 	free(q);
@@ -589,8 +596,53 @@ int rxq_pending(const struct rxq *q)
 
 /* ---- NAPI ---- */
 
+/*
+ * Redirected frames whose send completed go back to page_pool, never
+ * directly: xdp_return_frame() puts each into the ring; with
+ * xdp_return_frame_bulk() they gather, XDP_FRAME_BULK at most, and
+ * page_pool_put_page_bulk() takes the ring's lock once for them (6.1
+ * en/xdp.c mlx5e_free_xdpsq_desc, net/core/xdp.c).  An era without the
+ * bulk put gets them one by one.
+ */
+struct frame_bulk {
+	struct page *page[XDP_FRAME_BULK];
+	int n;
+};
+
+static void flush_frames(struct rxq *q, struct frame_bulk *b)
+{
+	struct pp_stats before, after;
+	u64 produced;
+
+	if (!b->n)
+		return;
+	q->pol->stats(q->pool, &before);
+	q->pol->put_bulk(q->pool, b->page, b->n);
+	q->pol->stats(q->pool, &after);
+	/* cost.pp_ring, charged a page, holds the lock: taken once here */
+	produced = after.recycle_ring - before.recycle_ring;
+	if (produced > 1)
+		q->cpu->cycles -= q->cfg.cost.pp_lock * (double)(produced - 1);
+	q->st.xdp_return_bulks++;
+	b->n = 0;
+}
+
+static void return_frame(struct rxq *q, struct page *page,
+			 struct frame_bulk *b)
+{
+	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
+	if (q->cfg.xdp_return == RXQ_RETURN_FRAME || !q->pol->put_bulk) {
+		q->pol->put(q->pool, page, false);
+		return;
+	}
+	b->page[b->n++] = page;
+	if (b->n == XDP_FRAME_BULK)
+		flush_frames(q, b);
+}
+
 static void poll_tx_cq(struct rxq *q, struct rxq_poll *out)
 {
+	struct frame_bulk bulk = { .n = 0 };
 	int budget = TX_CQ_POLL_BUDGET;
 
 	while (q->tx_cqe_cons != q->tx_cqe_prod && budget > 0) {
@@ -598,9 +650,12 @@ static void poll_tx_cq(struct rxq *q, struct rxq_poll *out)
 
 		mem_work_read_ring(q->cpu, q->l.tx_cqe + c);
 		while (q->tx_cons != q->tx_cqe_end[c] && budget-- > 0) {
-			struct page *page = q->tx_page[q->tx_cons & q->tx_mask];
+			u32 i = q->tx_cons & q->tx_mask;
 
-			release_page(q, page);
+			if (q->tx_frame[i])
+				return_frame(q, q->tx_page[i], &bulk);
+			else
+				release_page(q, q->tx_page[i]);
 			q->tx_cons++;
 			out->tx_done++;
 			q->st.tx_completed++;
@@ -608,24 +663,50 @@ static void poll_tx_cq(struct rxq *q, struct rxq_poll *out)
 		if (q->tx_cons == q->tx_cqe_end[c])
 			q->tx_cqe_cons++;
 	}
+	flush_frames(q, &bulk);
 }
 
-static void xdp_tx(struct rxq *q, struct page *page)
+/*
+ * A frame onto the XDP SQ.  XDP_TX sends the rx page as it is mapped,
+ * synced for the device (6.1 en/xdp.c mlx5e_xmit_xdp_buff); a redirected
+ * frame was unmapped for rx and is mapped again (mlx5e_xdp_xmit).  A full
+ * SQ drops it: XDP_TX releases the page as an rx page, a redirect returns
+ * the frame to page_pool from NAPI (xdp_return_frame_rx_napi, direct).
+ */
+static void xmit(struct rxq *q, struct page *page, bool frame)
 {
 	u32 i = q->tx_prod & q->tx_mask;
 
 	if (q->tx_prod - q->tx_cons == q->tx_mask + 1) {
 		q->st.rx_xdp_tx_full++;
-		release_page(q, page);
+		if (frame)
+			q->pol->put(q->pool, page, true);
+		else
+			release_page(q, page);
 		return;
 	}
 	mem_work_store(q->cpu, q->l.tx_wqe + i);
 	q->tx_page[i] = page;
+	q->tx_frame[i] = frame;
 	q->tx_prod++;
-	/* the page is already mapped: synced for the device to read it (6.1
-	 * en/xdp.c mlx5e_xmit_xdp_buff) */
-	q->cpu->cycles += q->cfg.cost.tx_pkt + q->cfg.cost.dma_sync;
-	q->st.rx_xdp_tx++;
+	q->cpu->cycles += q->cfg.cost.tx_pkt +
+			  (frame ? q->cfg.cost.dma_map / 2 : q->cfg.cost.dma_sync);
+	if (!frame)
+		q->st.rx_xdp_tx++;
+}
+
+/*
+ * XDP_REDIRECT out of the same port (6.1 en/xdp.c mlx5e_xdp_handle): the
+ * page is unmapped, becomes an xdp_frame and goes through the devmap's
+ * bulk queue to mlx5e_xdp_xmit at the poll's end (xdp_do_flush), onto the
+ * XDP SQ of this CPU's channel: the queue's own, one queue a CPU.  The rx
+ * descriptor lets the page go without releasing it.
+ */
+static void xdp_redirect(struct rxq *q, struct page *page)
+{
+	q->cpu->cycles += q->cfg.cost.redirect + q->cfg.cost.dma_map / 2;
+	q->st.rx_xdp_redirect++;
+	xmit(q, page, true);
 }
 
 /*
@@ -715,7 +796,9 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		if (q->cfg.touch == RXQ_TOUCH_WRITE)	/* swap MAC addresses */
 			mem_work_store(q->cpu, pkt_line(q, page, 0));
 		if (q->cfg.workload == RXQ_XDP_TX) {
-			xdp_tx(q, page);
+			xmit(q, page, false);
+		} else if (q->cfg.workload == RXQ_XDP_REDIRECT) {
+			xdp_redirect(q, page);
 		} else {
 			release_page(q, page);
 			q->st.rx_xdp_drop++;

@@ -30,9 +30,15 @@
 #include "../stack/tcp.h"
 #include "pcie.h"
 
-/* What the queue's packets meet: XDP_DROP, XDP_TX, or the stack (a TCP
- * stream read by a process on the NAPI CPU, model/stack/tcp.h). */
-enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_TCP };
+/* What the queue's packets meet: XDP_DROP, XDP_TX, XDP_REDIRECT out of the
+ * same port, or the stack (a TCP stream read by a process on the NAPI CPU,
+ * model/stack/tcp.h). */
+enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP };
+
+/* How the driver gives a redirected frame's page back at its transmit
+ * completion: xdp_return_frame() one by one, or xdp_return_frame_bulk()
+ * (5.11 on), which takes the ring's producer lock once for up to 16. */
+enum rxq_xdp_return { RXQ_RETURN_FRAME, RXQ_RETURN_BULK };
 
 /* What the XDP program does with the packet's data: nothing (the
  * benchmarks' no_touch), read its headers, or also write them (swap the
@@ -66,6 +72,8 @@ struct rxq_costs {
 	double dma_sync;	/* one dma_sync_single_*() call */
 	double cache_op;	/* an mlx5e page cache put or get */
 	double cqe_decompress;	/* a mini CQE expanded into the title */
+	double redirect;	/* XDP_REDIRECT into a devmap, a frame */
+	double pp_lock;		/* the ring's producer lock, within pp_ring */
 	double doorbell;	/* MMIO doorbell write */
 };
 
@@ -84,6 +92,7 @@ struct rxq_config {
 	int cqe_compress;	/* rx_cqe_compress (0 or 1): sessions of mini
 				 * CQEs */
 	int cqe_session;	/* completions a session holds at most */
+	enum rxq_xdp_return xdp_return;	/* redirected pages come back so */
 	struct rxq_costs cost;
 	struct tcp_config tcp;	/* the stack's costs (RXQ_TCP) */
 	struct mem_overlap overlap;	/* how the core hides its misses */
@@ -107,6 +116,8 @@ struct rxq_stats {
 	u64 rx_xdp_drop;
 	u64 rx_xdp_tx;
 	u64 rx_xdp_tx_full;	/* XDP_TX with the send queue full */
+	u64 rx_xdp_redirect;
+	u64 xdp_return_bulks;	/* xdp_return_frame_bulk flushes */
 	u64 tx_completed;
 	u64 rx_out_of_buffer;	/* arrived with no descriptor posted */
 	u64 rx_discards_phy;	/* beyond what the NIC could take */

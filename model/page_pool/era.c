@@ -118,6 +118,32 @@ void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
 	put_page(page);
 }
 
+void era_put_bulk(struct pp_pool *pool, struct page **pages, int n,
+		  bool (*reusable)(const struct page *page))
+{
+	int bulk = 0, i;
+
+	for (i = 0; i < n; i++) {
+		if (likely(page_ref_count(pages[i]) == 1 &&
+			   reusable(pages[i]))) {
+			pages[bulk++] = pages[i];
+			continue;
+		}
+		pool->st.recycle_released_refcnt++;
+		era_release_page(pool, pages[i]);
+		put_page(pages[i]);
+	}
+	for (i = 0; i < bulk; i++) {
+		if (__ptr_ring_produce(&pool->ring, pages[i])) {
+			pool->st.recycle_ring_full++;
+			break;
+		}
+	}
+	pool->st.recycle_ring += (u64)i;
+	for (; i < bulk; i++)
+		era_return_page(pool, pages[i]);
+}
+
 unsigned int era_flush_cache(struct pp_pool *pool)
 {
 	unsigned int n = pool->alloc.count;

@@ -42,6 +42,11 @@ void era_return_page(struct pp_pool *pool, struct page *page);
 /* The put path every era shares; eras differ in what is reusable. */
 void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
 	     bool reusable);
+/* page_pool_put_page_bulk() as 5.11 wrote it: each page checked as a put
+ * without allow_direct, those that may stay produced into the ring under
+ * one lock; a full ring stops it, counted once, and the rest go. */
+void era_put_bulk(struct pp_pool *pool, struct page **pages, int n,
+		  bool (*reusable)(const struct page *page));
 
 /* Return every cached page to the allocator; returns how many. */
 unsigned int era_flush_cache(struct pp_pool *pool);
@@ -60,10 +65,11 @@ void era_contents(const struct pp_pool *pool, struct pp_contents *c);
 
 /* An era's struct pp_policy: what the era does its own way, and what
  * every era does alike (destroy and the deferred retry are its release). */
-#define ERA_POLICY(nm, text, check, create_fn, alloc_fn, put_fn, nid_fn, \
-		   release_fn) { \
+#define ERA_POLICY(nm, text, check, create_fn, alloc_fn, put_fn, \
+		   put_bulk_fn, nid_fn, release_fn) { \
 	.name = nm, .summary = text, .driver_nid_check = check, \
 	.create = create_fn, .alloc = alloc_fn, .put = put_fn, \
+	.put_bulk = put_bulk_fn, \
 	.update_nid = nid_fn, .destroy = release_fn, \
 	.release_retry = release_fn, .forget = era_forget, .nid = era_nid, \
 	.stats = era_stats, .contents = era_contents }

@@ -66,6 +66,13 @@ static void kernel_put(struct pp_pool *w, struct page *page,
 	page_pool_put_full_page(w->pool, page, allow_direct);
 }
 
+/* The tree's bulk put takes the pages' addresses (xdp_frame data); the
+ * shim's address of a page is the page (linux/mm.h). */
+static void kernel_put_bulk(struct pp_pool *w, struct page **pages, int n)
+{
+	page_pool_put_page_bulk(w->pool, (void **)pages, n);
+}
+
 static void kernel_update_nid(struct pp_pool *w, int nid)
 {
 	page_pool_update_nid(w->pool, nid);
@@ -159,6 +166,7 @@ const struct pp_policy pp_kernel = {
 	.create = kernel_create,
 	.alloc = kernel_alloc,
 	.put = kernel_put,
+	.put_bulk = kernel_put_bulk,
 	.update_nid = kernel_update_nid,
 	.destroy = kernel_destroy,
 	.release_retry = kernel_release_retry,

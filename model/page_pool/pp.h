@@ -67,6 +67,10 @@ struct pp_policy {
 	 * with allow_direct. */
 	void (*put)(struct pp_pool *pool, struct page *page,
 		    bool allow_direct);
+	/* page_pool_put_page_bulk() (5.11 on): n puts that may not go to
+	 * the cache, the ring's producer lock taken once; NULL where the
+	 * era lacks it (the driver then puts them one by one). */
+	void (*put_bulk)(struct pp_pool *pool, struct page **pages, int n);
 	/* page_pool_update_nid(); NULL where the era lacks it. */
 	void (*update_nid)(struct pp_pool *pool, int nid);
 	/* page_pool_destroy(): empties the pool; frees it and returns 0

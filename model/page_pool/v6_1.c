@@ -90,10 +90,22 @@ static struct page *v6_1_alloc(struct pp_pool *pool)
 	return alloc_pages_slow(pool);
 }
 
+/* Since 5.6 (44768decb7c0) a page is kept whatever its node, unless it
+ * is pfmemalloc. */
+static bool v6_1_reusable(const struct page *page)
+{
+	return !page_is_pfmemalloc(page);
+}
+
 static void v6_1_put(struct pp_pool *pool, struct page *page,
 		     bool allow_direct)
 {
-	era_put(pool, page, allow_direct, !page_is_pfmemalloc(page));
+	era_put(pool, page, allow_direct, v6_1_reusable(page));
+}
+
+static void v6_1_put_bulk(struct pp_pool *pool, struct page **pages, int n)
+{
+	era_put_bulk(pool, pages, n, v6_1_reusable);
 }
 
 static void v6_1_update_nid(struct pp_pool *pool, int nid)
@@ -106,4 +118,4 @@ static void v6_1_update_nid(struct pp_pool *pool, int nid)
 const struct pp_policy pp_v6_1 = ERA_POLICY("v6.1",
 	"node checked at refill from the ring, bulk slow path, update_nid flushes",
 	PP_NID_AT_REFILL, v6_1_create, v6_1_alloc,
-	v6_1_put, v6_1_update_nid, era_release_once);
+	v6_1_put, v6_1_put_bulk, v6_1_update_nid, era_release_once);

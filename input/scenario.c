@@ -916,6 +916,9 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
 	      "(IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
+	CHECK(q->cost.pp_lock <= q->cost.pp_ring, "cost.pp_lock", "pp_lock %g "
+	      "is more than pp_ring %g, which holds it", q->cost.pp_lock,
+	      q->cost.pp_ring);
 	CHECK(is_pow2(q->rx_ring), "nic.rx_ring", "rx_ring %d is not a power "
 	      "of 2", q->rx_ring);
 	CHECK(is_pow2(q->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "

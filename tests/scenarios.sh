@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..46"
+echo "1..47"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -41,6 +41,7 @@ bad hw-key-typo.ini "^hw-key-typo.ini:2: unknown key 'nic.rx_rin' \(did you mean
 bad retired-key.ini "^retired-key.ini:2: 'l2_lat' is gone: it became cache.l2_cycles, in core cycles"
 bad dotted-in-hw.ini "^dotted-in-hw.ini:2: unknown key 'x.y'"
 bad xdp-return-word.ini "^xdp-return-word.ini:2: xdp_return: 'batched': expected frame or bulk"
+bad pp-lock.ini "^pp-lock.ini:3: pp_lock 37 is more than pp_ring 30, which holds it"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"

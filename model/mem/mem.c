@@ -568,9 +568,10 @@ double mem_nic_write(struct mem *m, uint32_t line)
 		priv_forget(ln);
 	}
 	if (ln->node == n && m->cfg.ddio_ways) {
-		if (ln->llc & (1u << n))
+		if (ln->llc & (1u << n)) {
 			llc_touch(m, n, line);	/* write update */
-		else
+			m->st.nic_update++;
+		} else
 			llc_fill(m, n, line, (uint32_t)m->cfg.ddio_ways);
 		ln->dirty = (uint8_t)(n + 1);
 		m->st.nic_ddio++;

@@ -81,6 +81,8 @@ struct mem_stats {
 	uint64_t cpu_writes[MEM_NR_KINDS][MEM_NR_PLACES];
 	uint64_t nic_writes[MEM_NR_KINDS];
 	uint64_t nic_ddio;		/* DMA writes that went into the LLC */
+	uint64_t nic_update;		/* of them, found their line there
+					 * (write update): a DDIO write hit */
 	uint64_t nic_snoops;		/* cross-socket invalidations by DMA */
 	uint64_t qpi_bytes[MEM_MAX_SOCKETS];	/* into each socket */
 	uint64_t dram_bytes[MEM_MAX_SOCKETS];	/* read + written per node */

@@ -97,13 +97,27 @@ static uint32_t set_index(const struct cache *c, uint32_t h)
 	return (uint32_t)(top >> 32);
 }
 
-/* Physically contiguous lines spread over sets the way hashed LLC slices
- * and set indexing spread them: no pathological aliasing. */
+/*
+ * A line's set, from its address the way Intel's caches index it: the
+ * set within an LLC slice (or the L2) is given by physical address bits 6
+ * and up (bits 6-16 for the 2048 sets of a Broadwell or Skylake-SP slice),
+ * the slice by a hash of the address (Maurice et al., "Reverse Engineering
+ * Intel Last-Level Cache Complex Addressing Using Performance Counters",
+ * RAID 2015; Yarom et al., "Mapping the Intel Last-Level Cache", 2015).
+ * A line id is its address in lines (regions start on a page, see
+ * mem_region), so the 64 lines of a 4 KiB page go to 64 consecutive sets,
+ * and the page itself lands where a hash of its number puts it: the
+ * kernel hands out page frames in no useful order.  What this keeps, and
+ * a hash of the whole line would lose, is aliasing by page offset: the
+ * packet lines of a ring of pages, all at the same offset (the driver's
+ * headroom), share nsets / 64 sets of the cache, not all of them.
+ */
 static struct way *set_of(const struct cache *c, uint32_t line)
 {
-	uint32_t h = line * 0x9e3779b1u;
+	uint32_t h = (line / MEM_PAGE_LINES) * 0x9e3779b1u;
 
-	return &c->set[(size_t)set_index(c, h ^ (h >> 15)) * c->ways];
+	h = (h ^ (h >> 15)) * MEM_PAGE_LINES + line % MEM_PAGE_LINES;
+	return &c->set[(size_t)set_index(c, h) * c->ways];
 }
 
 /* Before the clock wraps (a long run makes billions of touches): each
@@ -240,10 +254,13 @@ static void grow_lines(struct mem *m, uint32_t n)
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines)
 {
-	uint32_t first = m->nr_lines, end = first + nr_lines;
+	/* on a page of its own, as the kernel's allocators give it */
+	uint32_t first = (m->nr_lines + MEM_PAGE_LINES - 1) /
+			 MEM_PAGE_LINES * MEM_PAGE_LINES;
+	uint32_t end = first + nr_lines;
 
 	if (end > m->cap_lines)
-		grow_lines(m, nr_lines);
+		grow_lines(m, end - m->nr_lines);
 	m->regions = realloc(m->regions, (m->nr_regions + 1) *
 					 sizeof(*m->regions));
 	if (!m->regions)
@@ -551,9 +568,10 @@ double mem_nic_write(struct mem *m, uint32_t line)
 		priv_forget(ln);
 	}
 	if (ln->node == n && m->cfg.ddio_ways) {
-		if (ln->llc & (1u << n))
+		if (ln->llc & (1u << n)) {
 			llc_touch(m, n, line);	/* write update */
-		else
+			m->st.nic_update++;
+		} else
 			llc_fill(m, n, line, (uint32_t)m->cfg.ddio_ways);
 		ln->dirty = (uint8_t)(n + 1);
 		m->st.nic_ddio++;

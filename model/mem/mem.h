@@ -26,6 +26,7 @@
 #include <stdint.h>
 
 #define MEM_LINE	64	/* bytes */
+#define MEM_PAGE_LINES	64	/* lines in a 4 KiB page */
 #define MEM_MAX_SOCKETS	8
 
 /* What a line belongs to: the explanation columns are per kind. */
@@ -80,6 +81,8 @@ struct mem_stats {
 	uint64_t cpu_writes[MEM_NR_KINDS][MEM_NR_PLACES];
 	uint64_t nic_writes[MEM_NR_KINDS];
 	uint64_t nic_ddio;		/* DMA writes that went into the LLC */
+	uint64_t nic_update;		/* of them, found their line there
+					 * (write update): a DDIO write hit */
 	uint64_t nic_snoops;		/* cross-socket invalidations by DMA */
 	uint64_t qpi_bytes[MEM_MAX_SOCKETS];	/* into each socket */
 	uint64_t dram_bytes[MEM_MAX_SOCKETS];	/* read + written per node */
@@ -91,7 +94,9 @@ struct mem;
 struct mem *mem_create(const struct mem_config *cfg, const char **err);
 void mem_destroy(struct mem *m);
 
-/* Registers nr_lines lines homed on node; returns the first line's id. */
+/* Registers nr_lines lines homed on node; returns the first line's id.
+ * Line ids are addresses in lines: a region starts on a page
+ * (MEM_PAGE_LINES), and a line's page offset picks its set (see set_of). */
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines);
 

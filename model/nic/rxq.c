@@ -118,7 +118,7 @@ void rxq_map_pages(struct rxq_pages *pl, struct mem *m, int nodes,
 	pl->pages_per_node = pages_per_node;
 	for (int n = 0; n < nodes; n++) {
 		pl->pkt[n] = mem_region(m, n, MEM_PKT,
-					pages_per_node * pl->pkt_lines);
+					pages_per_node * MEM_PAGE_LINES);
 		pl->spage[n] = mem_region(m, n, MEM_STRUCT_PAGE,
 					  pages_per_node);
 	}
@@ -151,10 +151,18 @@ static u32 node_index(const struct rxq *q, const struct page *page)
 	return page->pfn - (u32)page->nid * q->pg->pages_per_node;
 }
 
+/*
+ * A packet's k-th line, where it is in its page: the data start after
+ * the headroom, the same offset in every page, so that the cache sees the
+ * packets of a ring at one page offset (mem.c, set_of).  XDP's headroom
+ * for every workload: without a program, mlx5 keeps NET_SKB_PAD (64
+ * bytes, en_main.c mlx5e_get_rq_headroom) instead, a different offset but
+ * the same number of sets (pkt_size is at most 3520 bytes: it fits).
+ */
 static u32 pkt_line(const struct rxq *q, const struct page *page, int k)
 {
-	return q->pg->pkt[page->nid] +
-	       node_index(q, page) * (u32)q->pg->pkt_lines + (u32)k;
+	return q->pg->pkt[page->nid] + node_index(q, page) * MEM_PAGE_LINES +
+	       XDP_HEADROOM / MEM_LINE + (u32)k;
 }
 
 static u32 spage_line(const struct rxq *q, const struct page *page)

@@ -45,8 +45,8 @@ enum rxq_xdp_return { RXQ_RETURN_FRAME, RXQ_RETURN_BULK };
  * MAC addresses, as an XDP_TX program does before sending it back). */
 enum rxq_touch { RXQ_TOUCH_NONE, RXQ_TOUCH_READ, RXQ_TOUCH_WRITE };
 
-/* The machine's page lines, shared by every queue: the first pkt_lines
- * lines of a packet in each page, and each struct page. */
+/* The machine's page lines, shared by every queue: each page's 64 lines
+ * (a packet's pkt_lines of them after the headroom), and each struct page. */
 struct rxq_pages {
 	u32 pkt[MAX_NUMNODES];	/* first line of each node's pages */
 	u32 spage[MAX_NUMNODES];/* first struct page line of each node */

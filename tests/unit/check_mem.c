@@ -98,6 +98,38 @@ START_TEST(ddio_ways_limit)
 }
 END_TEST
 
+/* A line's page offset picks its set (set_of): the packet lines of 64
+ * pages, all at one offset, share the 4 sets of an LLC of 256 sets that
+ * have that offset, and only 4 x 2 DDIO ways of them stay; at 64
+ * different offsets they all do. */
+START_TEST(page_offset_aliasing)
+{
+	struct mem_config c = cfg;
+	const char *err = NULL;
+	struct mem *big;
+	uint32_t base;
+	int same = 0, spread = 0;
+
+	c.llc_size = 64 * 256 * 8;	/* 256 sets: 4 a page offset */
+	big = mem_create(&c, &err);
+	ck_assert_msg(big, "%s", err ? err : "");
+	base = mem_region(big, 0, MEM_PKT, 128 * MEM_PAGE_LINES);
+	for (uint32_t p = 0; p < 64; p++)
+		mem_nic_write(big, base + p * MEM_PAGE_LINES + 4);
+	for (uint32_t p = 0; p < 64; p++)
+		same += mem_where(big, 0, base + p * MEM_PAGE_LINES + 4) ==
+			MEM_LLC;
+	for (uint32_t p = 64; p < 128; p++)
+		mem_nic_write(big, base + p * MEM_PAGE_LINES + p % 64);
+	for (uint32_t p = 64; p < 128; p++)
+		spread += mem_where(big, 0, base + p * MEM_PAGE_LINES +
+					    p % 64) == MEM_LLC;
+	mem_destroy(big);
+	ck_assert_int_eq(same, 8);
+	ck_assert_int_eq(spread, 64);
+}
+END_TEST
+
 /* An LLC eviction takes the private copy with it (inclusive LLC). */
 START_TEST(inclusive_llc)
 {
@@ -239,6 +271,7 @@ int main(void)
 		{ remote_cache, UNIT_ONCE },
 		{ ddio_placement, UNIT_ONCE },
 		{ ddio_ways_limit, UNIT_ONCE },
+		{ page_offset_aliasing, UNIT_ONCE },
 		{ inclusive_llc, UNIT_ONCE },
 		{ same_line_again, UNIT_ONCE },
 		{ other_core_modified, UNIT_ONCE },

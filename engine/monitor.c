@@ -127,8 +127,12 @@ void monitor_summarize(struct world *w)
 	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
 		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);
 	r->qpi_gbs /= dt * 1e9;
+	r->ddio_hit = frac(b->m.nic_update - a->m.nic_update,
+			   b->m.nic_ddio - a->m.nic_ddio);
 	if (pkts) {
 		r->nic_snoops = (b->m.nic_snoops - a->m.nic_snoops) / pkts;
+		r->cq_lines = (b->m.nic_writes[MEM_CQE] -
+			       a->m.nic_writes[MEM_CQE]) / pkts;
 		r->pp_fast = (b->pp.alloc_fast - a->pp.alloc_fast) / pkts;
 		r->pp_slow_pages = (b->pp.hold - a->pp.hold) / pkts;
 		r->pp_cached = (b->pp.recycle_cached - a->pp.recycle_cached) / pkts;

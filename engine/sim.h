@@ -107,6 +107,9 @@ struct sim_result {
 				 * MMIO, DLLPs */
 	double qpi_gbs;		/* interconnect traffic, GB/s */
 	double nic_snoops;	/* DMA writes that invalidated a remote copy, per packet */
+	double ddio_hit;	/* fraction of DDIO writes that found their line
+				 * in the LLC (ddio-bench's write hit) */
+	double cq_lines;	/* completion lines the NIC wrote, per packet */
 	/* page_pool counters per packet */
 	double pp_fast, pp_slow_pages, pp_cached, pp_ring, pp_released,
 	       pp_waive;

@@ -27,6 +27,8 @@ METRIC(pcie_up, r->pcie_up * 100)
 METRIC(pcie_down, r->pcie_down * 100)
 METRIC(qpi, r->qpi_gbs)
 METRIC(snoops, r->nic_snoops)
+METRIC(ddio_hit, r->ddio_hit * 100)
+METRIC(cq_lines, r->cq_lines)
 METRIC(pp_fast, r->pp_fast)
 METRIC(pp_slow, r->pp_slow_pages)
 METRIC(pp_cached, r->pp_cached)
@@ -54,6 +56,8 @@ const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_PCIE_DOWN] = { "pcie_down", "%", m_pcie_down },
 	[REP_QPI] = { "qpi", "GB/s", m_qpi },
 	[REP_SNOOPS] = { "dma_snoops", "/pkt", m_snoops },
+	[REP_DDIO_HIT] = { "ddio_write_hit", "%", m_ddio_hit },
+	[REP_CQ_LINES] = { "cq_lines", "/pkt", m_cq_lines },
 	[REP_PP_FAST] = { "pp_alloc_fast", "/pkt", m_pp_fast },
 	[REP_PP_NEW] = { "pp_pages_allocated", "/pkt", m_pp_slow },
 	[REP_PP_CACHED] = { "pp_recycle_cached", "/pkt", m_pp_cached },

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..47"
+echo "1..48"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9'"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -63,6 +63,14 @@ rc=$?
 head -1 "$tmp/a.csv" | grep -q '^case,policy,metric,unit,value,ci95,measured,error_pct$' &&
 	[ $rc -eq 0 ] && ok "CSV header" || not_ok "CSV header (exit $rc)"
 rate() { awk -F, -v c="$1" -v p="$2" '$1 == c && $2 == p && $3 == "rate" { print $5 }' "$tmp/a.csv"; }
+# the NIC's completion lines a packet: one each, fewer with CQE compression
+"$ppsim" run "$tiny" --case close-drop --set driver.cqe_compress=1 --format csv >"$tmp/c.csv" 2>"$tmp/out"
+metric() { awk -F, -v c="$2" -v p="$3" -v m="$4" '$1 == c && $2 == p && $3 == m { print $5 }' "$1"; }
+awk -v off="$(metric "$tmp/a.csv" close-drop v5.4 cq_lines)" -v on="$(metric "$tmp/c.csv" close-drop v5.4 cq_lines)" \
+	-v hit="$(metric "$tmp/a.csv" close-drop v5.4 ddio_write_hit)" \
+	'BEGIN { exit !(off > 0.99 && off < 1.01 && on > 0 && on < 0.5 && hit >= 0 && hit <= 100) }' &&
+	ok "cq_lines: 1 a packet, under 0.5 with CQE compression; ddio_write_hit a %" ||
+	not_ok "cq_lines: 1 a packet, under 0.5 with CQE compression; ddio_write_hit a %"
 awk -v c="$(rate close-drop v5.4)" -v f4="$(rate far-drop v5.4)" -v f5="$(rate far-drop v5.5)" \
 	'BEGIN { exit !(f4 < f5 && f5 < c) }' && ok "far v5.4 < far v5.5 < close" ||
 	not_ok "far v5.4 < far v5.5 < close ($(rate far-drop v5.4) $(rate far-drop v5.5) $(rate close-drop v5.4))"

@@ -457,17 +457,6 @@ static void read_db_record(struct rxq *q, double now, struct pcie_traffic *t)
 }
 
 /*
- * The completions of n packets from CQ slot first on.  Without compression
- * one CQE each.  With it (rx_cqe_compress), the NIC writes the completions
- * it has back to back as sessions: a title CQE in the first slot, then
- * mini CQE arrays of MINI_CQE_ARRAY, the first in the next slot and each
- * further one in the slot of the completion it starts (en_rx.c
- * mlx5e_decompress_cqes_start/_cont read them there); the slots between
- * stay unwritten.  A session ends with the burst or at nic.cqe_session
- * completions (the device's cqe_compression_max_num, mlx5_ifc.h, whose
- * value is not published); a lone completion is a plain CQE.
- */
-/*
  * The completions of len packets from CQ slot first on, written once the
  * last of them is in memory.  Without compression a session is one plain
  * CQE.  With it (rx_cqe_compress), the NIC writes the completions it has

@@ -42,6 +42,16 @@ typedef struct { long counter; } atomic_long_t;
 
 struct mm;
 
+/* A NAPI instance, as page_pool sees it: 6.12's page_pool_napi_local()
+ * recycles directly when the CPU putting a page is the one polling the
+ * pool's NAPI (list_owner; -1 while the instance is not scheduled).
+ * poll_list stays empty: net/core/dev.h takes that as "never ran". */
+struct napi_struct {
+	int list_owner;		/* CPU polling it, or -1 */
+	unsigned long state;	/* NAPI_STATE_* bits */
+	struct { void *next, *prev; } poll_list;
+};
+
 struct kctx {
 	struct mm *mm;		/* the machine's memory */
 	int cpu;		/* CPU running the code */

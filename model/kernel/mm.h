@@ -27,15 +27,22 @@
 /* Set while a page_pool owns the page (kernel: PP_SIGNATURE, poison 0x40). */
 #define PP_SIGNATURE	0x40ul
 
+/* The page_pool fields sit where the kernel's struct page has them
+ * (pp_magic one word in, dma_addr at the fifth): 6.12's netmem.h asserts
+ * that they line up with struct net_iov's. */
 struct page {
 	int _refcount;		/* references; 0 while free */
 	int nid;		/* home NUMA node */
-	bool pfmemalloc;	/* given from the reserves */
 	unsigned long pp_magic;	/* PP_SIGNATURE while in a page_pool */
 	void *pp;		/* the owning page_pool */
+	unsigned long _pp_mapping_pad;
 	unsigned long dma_addr;	/* bus address, set by whoever maps it */
-	unsigned long dma_addr_upper;	/* unused: 64-bit dma_addr_t */
-	atomic_long_t pp_frag_count;	/* page_pool fragment users */
+	union {
+		unsigned long dma_addr_upper;	/* unused: 64-bit dma_addr_t */
+		atomic_long_t pp_frag_count;	/* 6.1: fragment users */
+		atomic_long_t pp_ref_count;	/* 6.12: page_pool references */
+	};
+	bool pfmemalloc;	/* given from the reserves */
 	u32 pfn;		/* page frame number: the page's name */
 };
 

@@ -6,5 +6,6 @@
 #define atomic_inc_return_relaxed(a)	(++(a)->counter)
 #define atomic_long_set(a, v)		((a)->counter = (v))
 #define atomic_long_read(a)		((a)->counter)
+#define atomic_long_inc(a)		((a)->counter++)
 #define atomic_long_sub_return(v, a)	((a)->counter -= (v))
 #endif

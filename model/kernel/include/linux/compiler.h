@@ -9,6 +9,11 @@
 #define __releases(x)
 #define __percpu
 #define __must_check
+#define __bitwise
+#define __force
+#define __init
+/* the kernel's, whose message is optional */
+#define static_assert(e, ...)	_Static_assert(e, #e)
 #undef noinline
 #define noinline		__attribute__((noinline))
 #undef __always_inline

@@ -16,5 +16,7 @@ static inline dma_addr_t dma_map_page_attrs(struct device *d, struct page *p,
 #define dma_unmap_page_attrs(d, a, s, dir, attrs)	((void)(a))
 #define dma_mapping_error(d, a)				0
 #define dma_sync_single_range_for_device(d, a, o, s, dir) ((void)(a))
+#define dma_sync_single_range_for_cpu(d, a, o, s, dir) ((void)(a))
+#define dma_dev_need_sync(d)			((void)(d), false)
 #define dma_get_cache_alignment()			1
 #endif

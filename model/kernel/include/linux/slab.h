@@ -16,6 +16,10 @@ static inline void *kvmalloc_array(size_t n, size_t size, gfp_t gfp)
 	return calloc(n ? n : 1, size);
 }
 #define kmalloc_array(n, size, gfp)	kvmalloc_array(n, size, gfp)
+/* 6.12 names the allocation-profiling variants */
+#define kvmalloc_array_noprof		kvmalloc_array
+#define kmalloc_array_noprof		kvmalloc_array
+#define alloc_hooks(call)		(call)
 #define kfree(p)			free(p)
 #define kvfree(p)			free(p)
 #endif

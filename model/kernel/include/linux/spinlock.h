@@ -7,6 +7,8 @@ typedef struct { int locked; } spinlock_t;
 static inline void spin_lock_init(spinlock_t *l) { l->locked = 0; }
 static inline void spin_lock(spinlock_t *l) { BUG_ON(l->locked); l->locked = 1; }
 static inline void spin_unlock(spinlock_t *l) { BUG_ON(!l->locked); l->locked = 0; }
+/* no hard irqs in the model */
+#define lockdep_assert_no_hardirq()	do { } while (0)
 #define spin_lock_bh(l)			spin_lock(l)
 #define spin_unlock_bh(l)		spin_unlock(l)
 #define spin_lock_irq(l)		spin_lock(l)

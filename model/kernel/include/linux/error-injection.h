@@ -1,0 +1,2 @@
+/* ppsim shim: no fault injection through the kernel's list of functions. */
+#define ALLOW_ERROR_INJECTION(fname, type)

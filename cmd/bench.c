@@ -26,7 +26,7 @@ static double now(void)
 static double bare_loop(const struct pp_policy *pol)
 {
 	struct mm_params mp = { 2, 65536, 0 };
-	struct pp_params pp = { 0, 1024 };
+	struct pp_params pp = { 0, 1024, NULL };
 	const char *err = NULL;
 	struct mm *mm = mm_create(&mp, &err);
 	struct kctx ctx, *prev;

@@ -7,7 +7,7 @@
 #define TRACE_MAX_PAGES	(1 << 22)	/* pages of a trace's machine */
 
 enum trace_opcode {
-	OP_NODES, OP_POOL, OP_CPU, OP_SOFTIRQ, OP_PRESSURE, OP_ALLOC,
+	OP_NODES, OP_POOL, OP_CPU, OP_SOFTIRQ, OP_NAPI, OP_PRESSURE, OP_ALLOC,
 	OP_RECYCLE, OP_RETURN, OP_GET, OP_PUT, OP_UPDATE_NID, OP_NID_CHANGED,
 	OP_STATS, OP_DESTROY,
 };
@@ -35,6 +35,7 @@ struct trace {
 	struct kctx ctx;
 	struct kctx *prev;	/* the context before the machine's */
 	struct pp_pool *pool;
+	struct napi_struct napi;	/* the pool's NAPI (napi on|off) */
 	bool destroyed;		/* page_pool_destroy() was called */
 	struct trace_page *pages;	/* by name: pages[0] is p1 */
 	u32 nr_named;
@@ -168,6 +169,7 @@ static int parse_args(struct trace_parser *ps, const char *kw, char **arg,
 			      int min, max; } ops[] = {
 		{ "nodes", OP_NODES, 1, 3 },	{ "pool", OP_POOL, 1, 2 },
 		{ "cpu", OP_CPU, 1, 1 },	{ "softirq", OP_SOFTIRQ, 1, 1 },
+		{ "napi", OP_NAPI, 1, 1 },
 		{ "pressure", OP_PRESSURE, 2, 2 }, { "alloc", OP_ALLOC, 0, 1 },
 		{ "recycle", OP_RECYCLE, 1, 1 }, { "return", OP_RETURN, 1, 1 },
 		{ "get", OP_GET, 1, 1 },	{ "put", OP_PUT, 1, 1 },
@@ -199,6 +201,10 @@ static int parse_args(struct trace_parser *ps, const char *kw, char **arg,
 	case OP_SOFTIRQ:
 		if (parse_onoff(arg[0], &op->a))
 			BAD("softirq: expected on or off");
+		return 0;
+	case OP_NAPI:
+		if (parse_onoff(arg[0], &op->a))
+			BAD("napi: expected on or off");
 		return 0;
 	case OP_PRESSURE:
 		if (parse_node(ps, arg[0], &op->a))
@@ -577,7 +583,7 @@ static bool needs_live_pool(enum trace_opcode code)
 
 static int op_pool(struct trace *t, const struct trace_op *op)
 {
-	struct pp_params p = { (int)op->a, (unsigned int)op->b };
+	struct pp_params p = { (int)op->a, (unsigned int)op->b, &t->napi };
 	int err;
 
 	if (t->pool || t->destroyed) {
@@ -630,6 +636,10 @@ static int run_op(struct trace *t, const struct trace_op *op)
 		return 0;
 	case OP_SOFTIRQ:
 		t->ctx.softirq = op->a;
+		return 0;
+	case OP_NAPI:
+		/* ____napi_schedule() on this CPU, or napi_complete_done() */
+		t->napi.list_owner = op->a ? t->ctx.cpu : -1;
 		return 0;
 	case OP_PRESSURE:
 		mm_set_pressure(t->mm, (int)op->a, op->b);
@@ -713,7 +723,8 @@ static void trace_free(struct trace *t)
 int trace_run(FILE *in, const char *name, const struct pp_policy *pol,
 	      FILE *out)
 {
-	struct trace t = { .name = name, .out = out, .pol = pol };
+	struct trace t = { .name = name, .out = out, .pol = pol,
+			   .napi = { .list_owner = -1 } };
 	struct trace_op *ops = NULL;
 	long n = parse_trace(in, name, &ops);
 	int status = 0;

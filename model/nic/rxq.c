@@ -52,6 +52,9 @@ struct rxq {
 	struct mem *m;
 	const struct pp_policy *pol;
 	struct pp_pool *pool;
+	/* the channel's NAPI, which page_pool is told of (6.12 mlx5e_alloc_rq:
+	 * pp_params.napi = rq->cq.napi): polled by its CPU during a poll */
+	struct napi_struct napi;
 	struct tcp *sk;		/* the socket, for RXQ_TCP */
 	struct rxq_lines l;
 	const struct rxq_pages *pg;	/* the machine's page lines */
@@ -281,8 +284,9 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 		     const struct pp_policy *pol, struct kctx *ctx,
 		     const char **err)
 {
-	struct pp_params pp = { ctx->node, (unsigned int)cfg->rx_ring };
 	struct rxq *q = calloc(1, sizeof(*q));
+	struct pp_params pp = { ctx->node, (unsigned int)cfg->rx_ring,
+				q ? &q->napi : NULL };
 	int pc = cfg->page_cache ? pow2_ceil(cfg->page_cache) : 1;
 	struct mem_work opening;	/* what opening costs: not counted */
 	struct kctx *prev;
@@ -308,6 +312,7 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_wqe_rd = pcie_rd_cost_of(q->link, TX_WQE_SIZE);
 	q->pkt_rd = pcie_rd_cost_of(q->link, cfg->pkt_size);
 	q->cq_armed = true;	/* mlx5e_activate_channel arms the CQs */
+	q->napi.list_owner = -1;
 	q->rx_mask = (u32)cfg->rx_ring - 1;
 	q->tx_mask = (u32)cfg->tx_ring - 1;
 	q->pc_mask = (u32)pc - 1;
@@ -822,6 +827,7 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	struct pp_stats before, after;
 
 	memset(out, 0, sizeof(*out));
+	q->napi.list_owner = ctx->cpu;	/* ____napi_schedule() */
 	mem_work_init(&out->cpu, q->m, &q->cfg.overlap, ctx->cpu);
 	q->cpu = &out->cpu;
 	mm_set_hook(ctx->mm, page_hook, q);
@@ -864,6 +870,7 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	charge_page_pool(q, &before, &after);
 	mm_set_hook(ctx->mm, NULL, NULL);
 	q->cpu = NULL;
+	q->napi.list_owner = -1;	/* the poll is over */
 	kctx_leave(prev);
 }
 

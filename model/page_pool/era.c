@@ -1,4 +1,5 @@
 #include <stdlib.h>
+#include <string.h>
 #include "era.h"
 
 int era_create(const struct pp_params *p, unsigned int ring_limit,
@@ -80,6 +81,82 @@ struct page *era_alloc_ring_batched(struct pp_pool *pool)
 	return page;
 }
 
+static struct page *refill_alloc_cache(struct pp_pool *pool)
+{
+	int pref_nid;
+	struct page *page;
+
+	if (__ptr_ring_empty(&pool->ring)) {
+		pool->st.alloc_empty++;
+		return NULL;
+	}
+	pref_nid = pool->p.nid == NUMA_NO_NODE ? numa_mem_id() : pool->p.nid;
+	do {
+		page = __ptr_ring_consume(&pool->ring);
+		if (unlikely(!page))
+			break;
+		if (likely(page_to_nid(page) == pref_nid)) {
+			pool->alloc.cache[pool->alloc.count++] = page;
+		} else {
+			/* One wrong page per refill: spare the buddy
+			 * allocator, let the slow path take over. */
+			era_return_page(pool, page);
+			pool->st.alloc_waive++;
+			page = NULL;
+			break;
+		}
+	} while (pool->alloc.count < PP_ALLOC_CACHE_REFILL);
+
+	if (likely(pool->alloc.count > 0)) {
+		page = pool->alloc.cache[--pool->alloc.count];
+		pool->st.alloc_refill++;
+	}
+	return page;
+}
+
+static struct page *alloc_pages_slow(struct pp_pool *pool)
+{
+	unsigned long nr_pages;
+
+	memset(pool->alloc.cache, 0,
+	       sizeof(pool->alloc.cache[0]) * PP_ALLOC_CACHE_REFILL);
+	nr_pages = alloc_pages_bulk_array_node(GFP_ATOMIC | __GFP_NOWARN,
+					       pool->p.nid,
+					       PP_ALLOC_CACHE_REFILL,
+					       pool->alloc.cache);
+	for (unsigned long i = 0; i < nr_pages; i++) {
+		struct page *page = pool->alloc.cache[i];
+
+		era_hold_page(pool, page);
+		pool->alloc.cache[pool->alloc.count++] = page;
+	}
+	if (unlikely(!pool->alloc.count))
+		return NULL;
+	pool->st.alloc_slow++;
+	return pool->alloc.cache[--pool->alloc.count];
+}
+
+struct page *era_alloc_node_checked(struct pp_pool *pool)
+{
+	struct page *page;
+
+	if (likely(pool->alloc.count)) {
+		pool->st.alloc_fast++;
+		return pool->alloc.cache[--pool->alloc.count];
+	}
+	page = refill_alloc_cache(pool);
+	if (page)
+		return page;
+	return alloc_pages_slow(pool);
+}
+
+void era_update_nid_flush(struct pp_pool *pool, int nid)
+{
+	pool->p.nid = nid;
+	/* Refill checks the node; the cache does not, so empty it. */
+	era_flush_cache(pool);
+}
+
 static bool recycle_in_cache(struct pp_pool *pool, struct page *page)
 {
 	if (unlikely(pool->alloc.count == PP_ALLOC_CACHE_SIZE)) {
@@ -99,12 +176,11 @@ static bool recycle_in_ring(struct pp_pool *pool, struct page *page)
 	return true;
 }
 
-void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
+void era_put(struct pp_pool *pool, struct page *page, bool direct,
 	     bool reusable)
 {
 	if (likely(page_ref_count(page) == 1 && reusable)) {
-		if (allow_direct && in_softirq() &&
-		    recycle_in_cache(pool, page))
+		if (direct && recycle_in_cache(pool, page))
 			return;
 		if (!recycle_in_ring(pool, page)) {
 			pool->st.recycle_ring_full++;
@@ -119,14 +195,15 @@ void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
 }
 
 void era_put_bulk(struct pp_pool *pool, struct page **pages, int n,
-		  bool (*reusable)(const struct page *page))
+		  bool direct, bool (*reusable)(const struct page *page))
 {
 	int bulk = 0, i;
 
 	for (i = 0; i < n; i++) {
 		if (likely(page_ref_count(pages[i]) == 1 &&
 			   reusable(pages[i]))) {
-			pages[bulk++] = pages[i];
+			if (!direct || !recycle_in_cache(pool, pages[i]))
+				pages[bulk++] = pages[i];
 			continue;
 		}
 		pool->st.recycle_released_refcnt++;

@@ -39,14 +39,30 @@ void era_release_page(struct pp_pool *pool, struct page *page);
 /* The pool lets a page go and drops its reference. */
 void era_return_page(struct pp_pool *pool, struct page *page);
 
-/* The put path every era shares; eras differ in what is reusable. */
-void era_put(struct pp_pool *pool, struct page *page, bool allow_direct,
+/* The put path every era shares: a reusable page with refcount 1 goes to
+ * the alloc cache when direct (and the cache has room), else to the ring;
+ * eras differ in what is reusable and when a put may be direct. */
+void era_put(struct pp_pool *pool, struct page *page, bool direct,
 	     bool reusable);
 /* page_pool_put_page_bulk() as 5.11 wrote it: each page checked as a put
- * without allow_direct, those that may stay produced into the ring under
- * one lock; a full ring stops it, counted once, and the rest go. */
+ * (direct: into the alloc cache while it has room, 6.12 when NAPI-local;
+ * 6.1 never), those that may stay and were not cached produced into the
+ * ring under one lock; a full ring stops it, counted once, and the rest
+ * go. */
 void era_put_bulk(struct pp_pool *pool, struct page **pages, int n,
-		  bool (*reusable)(const struct page *page));
+		  bool direct, bool (*reusable)(const struct page *page));
+
+/* v5.6 to v6.12 alloc: the cache without a softirq test (the caller
+ * guarantees NAPI context); an empty cache refills from the ring, keeping
+ * pages of the preferred node (p.nid, or numa_mem_id() for NUMA_NO_NODE)
+ * and giving the first page of another node back (alloc_waive), which
+ * ends the refill; an empty ring means 64 pages in bulk from the page
+ * allocator. */
+struct page *era_alloc_node_checked(struct pp_pool *pool);
+
+/* v5.6 to v6.12 page_pool_update_nid(): sets p.nid and empties the alloc
+ * cache back to the page allocator. */
+void era_update_nid_flush(struct pp_pool *pool, int nid);
 
 /* Return every cached page to the allocator; returns how many. */
 unsigned int era_flush_cache(struct pp_pool *pool);

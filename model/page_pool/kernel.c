@@ -1,11 +1,24 @@
 /*
- * The "kernel" policy: a kernel tree's own net/core/page_pool.c, compiled
- * against the shim headers of model/kernel/include (./configure
- * --with-linux=DIR), behind the same interface as the project's eras.
- * Nothing of the tree is in this repository: the build copies the three
- * files it needs from DIR.
+ * A kernel tree's own net/core/page_pool.c as a policy, compiled against
+ * the shim headers of model/kernel/include (./configure
+ * --with-linux=NAME=PATH), behind the same interface as the project's
+ * eras.  Nothing of the tree is in this repository: the build sees the
+ * few files it needs where configure put them (scripts/linux-tree).
+ *
+ * Built once per tree, with the tree's interface (PPSIM_LINUX_IFACE: 61
+ * or 612), its policy's name and symbol (PPSIM_KERNEL_NAME,
+ * PPSIM_KERNEL_SYM); the build keeps only that symbol global, so that two
+ * trees' page_pool_create() and the rest never meet at link time.
  */
+#if PPSIM_LINUX_IFACE == 61
 #include <net/page_pool.h>
+#define slow_params(pool)	(&(pool)->p)
+#else
+#include <net/netdev_rx_queue.h>
+#include <net/page_pool/helpers.h>
+#include "page_pool_priv.h"	/* the tree's net/core, on the include path */
+#define slow_params(pool)	(&(pool)->slow)
+#endif
 #include "pp.h"
 
 struct pp_pool {
@@ -22,24 +35,49 @@ struct pp_pool {
 int schedule_delayed_work(struct delayed_work *dw, unsigned long delay)
 {
 	struct page_pool *pool = container_of(dw, struct page_pool, release_dw);
-	struct pp_pool *w = pool->p.init_arg;
+	struct pp_pool *w = slow_params(pool)->init_arg;
 
 	(void)delay;
 	w->release_pending = true;
 	return 1;
 }
 
+#if PPSIM_LINUX_IFACE == 612
+/* page_pool_user.c lists pools for netlink; the model has no netlink. */
+int page_pool_list(struct page_pool *pool)
+{
+	(void)pool;
+	return 0;
+}
+
+void page_pool_detached(struct page_pool *pool)
+{
+	(void)pool;
+}
+
+void page_pool_unlist(struct page_pool *pool)
+{
+	(void)pool;
+}
+#endif
+
 static int kernel_create(const struct pp_params *p, struct pp_pool **poolp)
 {
 	struct pp_pool *w = calloc(1, sizeof(*w));
 	struct page_pool_params pp = {
-		.flags = 0,	/* mlx5 maps pages itself */
+		/* 6.1's mlx5 maps pages itself; 6.12's asks page_pool to
+		 * (PP_FLAG_DMA_MAP), but the driver model charges the
+		 * mapping either way, and the eras do not map */
+		.flags = 0,
 		.order = 0,
 		.pool_size = p->pool_size,
 		.nid = p->nid,
 		.dev = NULL,
 		.dma_dir = DMA_FROM_DEVICE,
 		.init_arg = w,	/* no init_callback: only the shim reads it */
+#if PPSIM_LINUX_IFACE == 612
+		.napi = p->napi,	/* mlx5e_alloc_rq() passes rq->cq.napi */
+#endif
 	};
 	struct page_pool *pool;
 
@@ -157,11 +195,13 @@ static void kernel_contents(const struct pp_pool *w, struct pp_contents *c)
 					  r->size) % r->size);
 }
 
-const struct pp_policy pp_kernel = {
-	.name = "kernel",
+const struct pp_policy PPSIM_KERNEL_SYM = {
+	.name = PPSIM_KERNEL_NAME,
 	.summary = "net/core/page_pool.c of linux " PPSIM_LINUX_VERSION
 		   " (--with-linux)",
-	/* the tree's own mlx5 would say; 6.1's calls it before the refill */
+	.linux_version = PPSIM_LINUX_VERSION,
+	/* the tree's own mlx5 would say; 6.1's and 6.12's call it before the
+	 * refill (en_rx.c mlx5e_post_rx_wqes) */
 	.driver_nid_check = PP_NID_AT_REFILL,
 	.create = kernel_create,
 	.alloc = kernel_alloc,

@@ -3,7 +3,7 @@
 #include "pp.h"
 
 const struct pp_policy *const pp_eras[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, NULL,
+	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12, NULL,
 };
 
 const struct pp_policy *pp_policy_find(const struct pp_policy *const *set,

@@ -2,7 +2,7 @@
  * page_pool, one implementation per kernel era, behind one interface.
  *
  * Each era (a "policy") is the project's own rewrite of net/core/page_pool.c
- * as it behaved in that kernel (5.4.6, 5.5-rc5, 6.1; commit d5394610b1ba
+ * as it behaved in that kernel (5.4.6, 5.5-rc5, 6.1, 6.12; commit d5394610b1ba
  * "page_pool: Don't recycle non-reusable pages" between the first two),
  * from its documented behaviour; the kernel wins where they disagree.
  * All eras keep the kernel's page_pool stats under the kernel's names,
@@ -23,6 +23,9 @@
 struct pp_params {
 	int nid;		/* preferred node, or NUMA_NO_NODE */
 	unsigned int pool_size;	/* ptr_ring slots; 0 = 1024 */
+	/* The NAPI that consumes the pool's pages, or NULL (6.12 recycles
+	 * directly a put made while its CPU polls it); the caller's. */
+	struct napi_struct *napi;
 };
 
 /* The kernel's counters: alloc_stats, recycle_stats, and the inflight
@@ -56,8 +59,10 @@ struct pp_pool;
 enum pp_nid_check { PP_NID_NEVER, PP_NID_AT_POLL, PP_NID_AT_REFILL };
 
 struct pp_policy {
-	const char *name;	/* "v5.4", "v5.5", "v6.1" */
+	const char *name;	/* "v5.4", "v5.5", "v6.1", "v6.12", a tree's */
 	const char *summary;	/* one line for --help */
+	/* A kernel tree's version ("6.12.118"); NULL for the project's eras */
+	const char *linux_version;
 	enum pp_nid_check driver_nid_check;
 	/* Returns 0 or -errno (-E2BIG: pool_size over the era's limit). */
 	int (*create)(const struct pp_params *p, struct pp_pool **pool);
@@ -87,10 +92,12 @@ struct pp_policy {
 	void (*contents)(const struct pp_pool *pool, struct pp_contents *c);
 };
 
-extern const struct pp_policy pp_v5_4, pp_v5_5, pp_v6_1;
-/* A kernel tree's own net/core/page_pool.c (kernel.c): only in a program
- * built --with-linux, which registers it beside the eras. */
-extern const struct pp_policy pp_kernel;
+extern const struct pp_policy pp_v5_4, pp_v5_5, pp_v6_1, pp_v6_12;
+/* Kernel trees' own net/core/page_pool.c (kernel.c), one per tree of
+ * --with-linux in configure's order: only in a program built with them,
+ * which registers them beside the eras. */
+extern const struct pp_policy pp_kernel_0, pp_kernel_1, pp_kernel_2,
+	pp_kernel_3, pp_kernel_4, pp_kernel_5, pp_kernel_6, pp_kernel_7;
 
 /* The project's own eras, NULL-terminated: what every build has. */
 extern const struct pp_policy *const pp_eras[];

@@ -15,7 +15,7 @@ static int v5_4_create(const struct pp_params *p, struct pp_pool **pool)
 static void v5_4_put(struct pp_pool *pool, struct page *page,
 		     bool allow_direct)
 {
-	era_put(pool, page, allow_direct, true);
+	era_put(pool, page, allow_direct && in_serving_softirq(), true);
 }
 
 /* No page_pool_update_nid() before v5.5. */

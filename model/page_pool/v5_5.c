@@ -23,7 +23,8 @@ static bool pool_page_reusable(const struct pp_pool *pool,
 static void v5_5_put(struct pp_pool *pool, struct page *page,
 		     bool allow_direct)
 {
-	era_put(pool, page, allow_direct, pool_page_reusable(pool, page));
+	era_put(pool, page, allow_direct && in_serving_softirq(),
+		pool_page_reusable(pool, page));
 }
 
 static void v5_5_update_nid(struct pp_pool *pool, int nid)

@@ -13,9 +13,9 @@
 #include "../input/datadir.h"
 
 const struct pp_policy *const cmd_policies[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1,
+	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12,
 #ifdef PPSIM_HAVE_KERNEL
-	&pp_kernel,
+	PPSIM_KERNEL_POLICIES	/* configure's, one per --with-linux tree */
 #endif
 	NULL,
 };

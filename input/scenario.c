@@ -248,18 +248,25 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 	return check_number(k, *v, text, why, len);
 }
 
-/* A policy the program has, by name; NULL with why if none. */
+/* A policy the program has, by name; NULL with why if none: the names it
+ * has, and how a kernel tree becomes one. */
 static const struct pp_policy *policy_named(const struct pp_policy *const *set,
 					    const char *name, char *why,
 					    size_t len)
 {
 	const struct pp_policy *pol = pp_policy_find(set, name);
+	size_t n;
 
-	if (!pol)
-		snprintf(why, len, !strcmp(name, "kernel") ?
-			 "policy 'kernel' needs ppsim configured "
-			 "--with-linux=DIR" : "unknown policy '%s'", name);
-	return pol;
+	if (pol)
+		return pol;
+	n = (size_t)snprintf(why, len, "unknown policy '%s': this ppsim has",
+			     name);
+	for (int i = 0; set[i] && n < len; i++)
+		n += (size_t)snprintf(why + n, len - n, " %s", set[i]->name);
+	if (n < len)
+		snprintf(why + n, len - n, " (a kernel tree is a policy with "
+			 "./configure --with-linux=NAME=PATH)");
+	return NULL;
 }
 
 /* policies = P ... and measured = P:VALUE ...: words of policy names,

@@ -18,20 +18,20 @@ static bool bulk_missing(const struct rep_row *row)
 	       q->xdp_return == RXQ_RETURN_BULK && !row->policy->put_bulk;
 }
 
-/* Says which tree the kernel policy is; and which policy lacks a path a
- * case asked for, with what ran instead: once each. */
+/* Says which tree each kernel tree's policy is; and which policy lacks a
+ * path a case asked for, with what ran instead: once each. */
 static void note_policies(FILE *f, const struct rep_row *rows, int nr_rows)
 {
 	for (int i = 0; i < nr_rows; i++) {
 		const struct pp_policy *pol = rows[i].policy;
-		bool kernel = !strcmp(pol->name, "kernel"), bulk = true;
+		bool first = true, bulk = true;
 
 		for (int j = 0; j < i; j++) {
-			kernel &= rows[j].policy != pol;
+			first &= rows[j].policy != pol;
 			bulk &= rows[j].policy != pol || !bulk_missing(&rows[j]);
 		}
-		if (kernel)
-			fprintf(f, "# kernel: %s\n", pol->summary);
+		if (pol->linux_version && first)
+			fprintf(f, "# %s: %s\n", pol->name, pol->summary);
 		if (bulk && bulk_missing(&rows[i]))
 			fprintf(f, "# %s: no page_pool_put_page_bulk (5.11 on): "
 				"its frames were returned one by one\n",
@@ -39,15 +39,13 @@ static void note_policies(FILE *f, const struct rep_row *rows, int nr_rows)
 	}
 }
 
-/* A policy's name in plots: the kernel one with its tree's version. */
+/* A policy's name in plots: a tree's with its version. */
 static const char *policy_label(const struct pp_policy *pol, char *buf,
 				size_t len)
 {
-	const char *v = strstr(pol->summary, "linux ");
-
-	if (strcmp(pol->name, "kernel") || !v)
+	if (!pol->linux_version)
 		return pol->name;
-	snprintf(buf, len, "kernel %.*s", (int)strcspn(v + 6, " "), v + 6);
+	snprintf(buf, len, "%s %s", pol->name, pol->linux_version);
 	return buf;
 }
 

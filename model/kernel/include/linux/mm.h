@@ -31,15 +31,10 @@ static inline struct page *virt_to_head_page(const void *addr)
 {
 	return (struct page *)addr;
 }
-static inline struct page *virt_to_page(const void *addr)
-{
-	(void)addr;
-	kernel_bug(__FILE__, __LINE__, "virt_to_page: no virtual addresses");
-}
+#define virt_to_page(addr)	virt_to_head_page(addr)
 static inline void *page_address(const struct page *page)
 {
-	(void)page;
-	kernel_bug(__FILE__, __LINE__, "page_address: no virtual addresses");
+	return (void *)page;
 }
 static inline struct page *compound_head(struct page *page) { return page; }
 #endif

@@ -144,13 +144,18 @@ static void fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		     const struct rep_opts *o, const char *file)
 {
-	int reps = o->reps, w = rep_name_width(rows, nr_rows);
+	int reps = o->reps, w = rep_name_width(rows, nr_rows), pw = 6;
+
+	/* a kernel tree's policy is named by whoever configured ppsim */
+	for (int i = 0; i < nr_rows; i++)
+		if ((int)strlen(rows[i].policy->name) > pw)
+			pw = (int)strlen(rows[i].policy->name);
 
 	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
 		PACKAGE_VERSION, file, o->seed, reps);
 	note_policies(f, rows, nr_rows);
-	fprintf(f, "%-*s %-6s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %6s "
-		"%-9s %7s %7s\n", w, "case", "policy", "rate", "unit", "ci95",
+	fprintf(f, "%-*s %-*s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %6s "
+		"%-9s %7s %7s\n", w, "case", pw, "policy", "rate", "unit", "ci95",
 		"meas", "err%",
 		"cpu_ns", "stall", "idle", "remote%", "local%", "cqe_r%",
 		"saturated", "pp_new", "pp_rel");
@@ -163,9 +168,9 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		fmt_or_dash(meas, sizeof(meas), "%.2f", row->measured);
 		fmt_or_dash(err, sizeof(err), "%+.1f",
 			    rep_error_pct(rate.mean, row->measured));
-		fprintf(f, "%-*s %-6s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
+		fprintf(f, "%-*s %-*s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
 			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
-			w, row->c->name, row->policy->name, rate.mean,
+			w, row->c->name, pw, row->policy->name, rate.mean,
 			sim_rate_unit(&row->c->sim), ci, meas, err,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,

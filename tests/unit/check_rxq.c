@@ -164,6 +164,7 @@ static const struct {
 	{ "v5.4", 0, 0, MEM_RCACHE },
 	{ "v5.5", 64, 1, MEM_DRAM },
 	{ "v6.1", 16, 1, MEM_RCACHE },
+	{ "v6.12", 16, 1, MEM_RCACHE },	/* as v6.1 */
 };
 
 START_TEST(irq_migration)
@@ -215,6 +216,7 @@ static const struct {
 	{ "v5.4", PP_NID_NEVER, 0, 16, 0, 0, 0 },
 	{ "v5.5", PP_NID_AT_POLL, 1, 0, 16, 16, 16 },
 	{ "v6.1", PP_NID_AT_REFILL, 1, 16, 0, 16, 64 },
+	{ "v6.12", PP_NID_AT_REFILL, 1, 16, 0, 16, 64 },	/* as v6.1 */
 };
 
 START_TEST(nid_check_per_era)
@@ -402,6 +404,7 @@ static const struct {
 	{ "v5.4", 0 },
 	{ "v5.5", 64 },
 	{ "v6.1", 64 },
+	{ "v6.12", 64 },	/* as v6.1 */
 };
 
 START_TEST(tcp_pages_leave_the_pool)

@@ -17,12 +17,14 @@ static struct unit_machine m;
 static const struct pp_policy *pol;
 static struct pp_pool *pool;
 static const char *era_now;	/* the era under test, for the messages */
+static struct napi_struct napi;	/* the pool's, polled by nobody */
 
 /* 2 nodes x 4096 pages; a pool on node nid with a ring of size slots */
 static void start(const char *era, int nid, unsigned int size)
 {
-	struct pp_params p = { nid, size };
+	struct pp_params p = { nid, size, &napi };
 
+	napi.list_owner = -1;	/* not scheduled: no put is NAPI-local */
 	era_now = era;
 	unit_machine_init(&m, 2, 4096, 0);
 	pol = pp_policy_find(pp_eras, era);
@@ -440,6 +442,50 @@ START_TEST(alloc_outside_softirq)
 END_TEST
 
 /*
+ * page_pool_put_page_bulk() (XDP_REDIRECT's completion) on the CPU that
+ * polls the pool's NAPI: 6.1 produces every page into the ring; 6.12
+ * asks page_pool_napi_local() once and puts them into the alloc cache
+ * while it has room.  The cache holds the 60 bulk leftovers: 68 room.
+ * v5.4 and v5.5 have no bulk put.
+ */
+static const struct {
+	const char *era;
+	bool has_bulk;
+	u64 cached;		/* recycle_cached by the 8 */
+	u64 ring;		/* recycle_ring by them */
+} bulk_napi[] = {
+	{ "v5.4", false, 0, 0 },
+	{ "v5.5", false, 0, 0 },
+	{ "v6.1", true, 0, 8 },
+	{ "v6.12", true, 8, 0 },
+};
+
+START_TEST(bulk_put_napi_local)
+{
+	const char *era = bulk_napi[_i].era;
+	struct page *pages[8];
+
+	start(era, 0, 256);
+	if (!bulk_napi[_i].has_bulk) {
+		ck_expect(era, "put_bulk", pol->put_bulk == NULL, true);
+		finish();
+		return;
+	}
+	alloc_n(pages, 4);
+	alloc_n(pages + 4, 4);
+	napi.list_owner = m.ctx.cpu;	/* the pool's NAPI is being polled */
+	pol->put_bulk(pool, pages, 8);
+	napi.list_owner = -1;
+	ck_expect(era, "recycle_cached", stats().recycle_cached,
+		  bulk_napi[_i].cached);
+	ck_expect(era, "recycle_ring", stats().recycle_ring,
+		  bulk_napi[_i].ring);
+	check_inflight(0);
+	finish();
+}
+END_TEST
+
+/*
  * page_pool_init()'s limit on pool_size.  v5.4 and v5.5 refuse more than
  * 32768 slots ("Sanity limit mem that can be pinned down"); Debian's
  * 6.1.y takes min(pool_size, 16384), whatever was asked; 0 means 1024.
@@ -470,7 +516,7 @@ static const struct {
 
 START_TEST(pool_size_limits)
 {
-	struct pp_params p = { 0, pool_sizes[_i].pool_size };
+	struct pp_params p = { 0, pool_sizes[_i].pool_size, NULL };
 	unsigned int slots = pool_sizes[_i].slots;
 	struct pp_contents c;
 	struct page **pages;
@@ -530,6 +576,7 @@ START_TEST(every_era_in_every_table)
 		UNIT_TABLE(pfmemalloc), UNIT_TABLE(irq_moves),
 		UNIT_TABLE(numa_no_node), UNIT_TABLE(update_nid),
 		UNIT_TABLE(outside_softirq), UNIT_TABLE(pool_sizes),
+		UNIT_TABLE(bulk_napi),
 	};
 
 	unit_tables_cover_eras(tables, ARRAY_SIZE(tables));
@@ -551,6 +598,7 @@ int main(void)
 		{ numa_no_node_pool, ARRAY_SIZE(numa_no_node) },
 		{ update_nid_per_era, ARRAY_SIZE(update_nid) },
 		{ alloc_outside_softirq, ARRAY_SIZE(outside_softirq) },
+		{ bulk_put_napi_local, ARRAY_SIZE(bulk_napi) },
 		{ pool_size_limits, ARRAY_SIZE(pool_sizes) },
 		{ destroy_inflight, UNIT_EACH_ERA },
 	};

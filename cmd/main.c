@@ -15,7 +15,7 @@
 const struct pp_policy *const cmd_policies[] = {
 	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12,
 #ifdef PPSIM_HAVE_KERNEL
-	PPSIM_KERNEL_POLICIES	/* configure's, one per --with-linux tree */
+	PPSIM_KERNEL_POLICIES	/* one per --with-linux tree */
 #endif
 	NULL,
 };

@@ -20,9 +20,13 @@
  * above PP_SIGNATURE (64-bit, no poison delta) */
 #define PP_DMA_INDEX_SHIFT	7
 #define PP_DMA_INDEX_BITS	32
-#define PP_DMA_INDEX_MASK	(((1UL << PP_DMA_INDEX_BITS) - 1) << PP_DMA_INDEX_SHIFT)
+#define PP_DMA_INDEX_MASK \
+	(((1UL << PP_DMA_INDEX_BITS) - 1) << PP_DMA_INDEX_SHIFT)
 #define PP_MAGIC_MASK		(~(PP_DMA_INDEX_MASK | 0x3UL))
-static inline unsigned long page_to_pfn(const struct page *page) { return page->pfn; }
+static inline unsigned long page_to_pfn(const struct page *page)
+{
+	return page->pfn;
+}
 struct page_pool;
 /* The model moves no data, so a page's address need only lead back to
  * it: a page's address is its struct page (what page_pool_put_page_bulk

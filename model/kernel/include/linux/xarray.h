@@ -19,13 +19,13 @@ static inline int xa_alloc(struct xarray *xa, u32 *id, void *entry,
 			   struct xa_limit limit, gfp_t gfp)
 {
 	(void)xa; (void)id; (void)entry; (void)limit; (void)gfp;
-	kernel_bug(__FILE__, __LINE__, "xa_alloc: page_pool maps no page in the model");
+	kernel_bug(__FILE__, __LINE__, "xa_alloc: the model maps no page");
 }
 static inline void *xa_cmpxchg(struct xarray *xa, unsigned long index,
 			       void *old, void *entry, gfp_t gfp)
 {
 	(void)xa; (void)index; (void)old; (void)entry; (void)gfp;
-	kernel_bug(__FILE__, __LINE__, "xa_cmpxchg: page_pool maps no page in the model");
+	kernel_bug(__FILE__, __LINE__, "xa_cmpxchg: the model maps no page");
 }
 #define xa_alloc_bh		xa_alloc
 #define xa_cmpxchg_bh		xa_cmpxchg

@@ -10,6 +10,8 @@
 
 static void trace_usage(FILE *f)
 {
+	int w = 6;
+
 	fprintf(f,
 "Usage: ppsim trace --policy POLICY|all FILE\n"
 "\n"
@@ -19,8 +21,12 @@ static void trace_usage(FILE *f)
 "runs the trace in turn under a '== policy NAME' header.\n"
 "\n"
 "Policies:\n");
+	/* a kernel tree's policy is named by whoever configured ppsim */
 	for (int i = 0; cmd_policies[i]; i++)
-		fprintf(f, "  %-6s %s\n", cmd_policies[i]->name,
+		if ((int)strlen(cmd_policies[i]->name) > w)
+			w = (int)strlen(cmd_policies[i]->name);
+	for (int i = 0; cmd_policies[i]; i++)
+		fprintf(f, "  %-*s %s\n", w, cmd_policies[i]->name,
 			cmd_policies[i]->summary);
 	fprintf(f, "\nOperations are listed in ppsim(1), section TRACE FILES.\n");
 }

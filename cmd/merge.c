@@ -1,57 +1,155 @@
 /* ppsim merge: joins the CSV files of sweeps run separately (--emit-jobs):
- * one header, every file's rows. */
-#define _GNU_SOURCE
+ * one header, every file's rows.  Every file is read twice: first checked
+ * whole (a ppsim sweep's header, the same in every file, every row whole
+ * and with the header's number of fields), then copied; so a bad file
+ * leaves nothing on stdout, and memory stays one line however big the
+ * input. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cmd.h"
+#include "../input/datadir.h"
+
+#define MERGE_LINE_MAX	4096	/* characters: a row is ~100 */
+
+/* The columns every ppsim CSV ends its header with (rep_csv_header). */
+static const char merge_tail[] =
+	"case,policy,metric,unit,value,ci95,measured,error_pct";
+
+/* The fields of a CSV line (RFC 4180: "..." with "" inside), or -1 if a
+ * quote is not closed or is followed by something else than a comma. */
+static int csv_fields(const char *s)
+{
+	int n = 1;
+
+	while (*s) {
+		if (*s == '"') {
+			for (s++; *s && !(s[0] == '"' && s[1] != '"'); s++)
+				if (*s == '"')
+					s++;	/* "" inside quotes */
+			if (*s != '"' || (s[1] && s[1] != ','))
+				return -1;
+			s++;
+			continue;
+		}
+		n += *s++ == ',';
+	}
+	return n;
+}
+
+/* Whether a header is a ppsim CSV's: the swept keys, then merge_tail. */
+static bool is_ppsim_header(const char *h)
+{
+	size_t n = strlen(h), t = strlen(merge_tail);
+
+	return n >= t && !strcmp(h + n - t, merge_tail) &&
+	       (n == t || h[n - t - 1] == ',');
+}
+
+/*
+ * Reads one file: checks it (header against *header, which the first file
+ * sets; every row), and copies its rows (its header too if copy_header)
+ * to out when out is not NULL.  Returns 0, or -1 with FILE:LINE: why.
+ */
+static int merge_file(const char *path, char *header, FILE *out,
+		      bool copy_header)
+{
+	char line[MERGE_LINE_MAX + 2];
+	FILE *f = datadir_open_regular(path);
+	int problem, nr = 0, fields = 0, rc = 0;
+	long len;
+
+	if (!f) {
+		fprintf(stderr, "%s: cannot open: %s\n", path,
+			datadir_strerror(errno));
+		return -1;
+	}
+	while (!rc && (len = datadir_getline(f, line, sizeof(line),
+					     &problem)) >= 0) {
+		nr++;
+		if (problem == LINE_NUL || problem == LINE_TOO_LONG ||
+		    len > MERGE_LINE_MAX) {
+			datadir_error(path, nr, problem == LINE_NUL ?
+				      "NUL byte: not a text file" :
+				      "line longer than %d characters: not a "
+				      "ppsim CSV", MERGE_LINE_MAX);
+			rc = -1;
+		} else if (feof(f)) {	/* the last line had no newline */
+			datadir_error(path, nr, "the line is cut short (no "
+				      "newline at the end): an unfinished "
+				      "file?");
+			rc = -1;
+		} else if (nr == 1 && !is_ppsim_header(line)) {
+			datadir_error(path, nr, "not the header of a ppsim "
+				      "sweep CSV (..., %s)", merge_tail);
+			rc = -1;
+		} else if (nr == 1 && *header && strcmp(header, line)) {
+			datadir_error(path, nr, "its columns differ from the "
+				      "first file's: not the same sweep");
+			rc = -1;
+		} else if (nr == 1) {
+			memcpy(header, line, (size_t)len + 1);	/* it fits */
+			fields = csv_fields(line);
+			if (copy_header && out)
+				fprintf(out, "%s\n", line);
+		} else if (csv_fields(line) != fields) {
+			datadir_error(path, nr, "%d fields where the header "
+				      "has %d", csv_fields(line), fields);
+			rc = -1;
+		} else if (out) {
+			fprintf(out, "%s\n", line);
+		}
+	}
+	if (!rc && ferror(f)) {
+		datadir_error(path, nr + 1, "read error: %s", strerror(errno));
+		rc = -1;
+	}
+	if (!rc && !nr) {
+		datadir_error(path, 1, "empty: not a ppsim CSV");
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
 
 int merge_main(int argc, char **argv)
 {
-	char *line = NULL, *header = NULL;
-	size_t cap = 0;
+	char header[MERGE_LINE_MAX + 2] = "";
+	struct stat *seen;
 	int status = 0;
 
-	if (argc < 2) {
-		fprintf(stderr, "Usage: ppsim merge FILE.csv...\n");
-		return 2;
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		fprintf(argc < 2 ? stderr : stdout,
+			"Usage: ppsim merge FILE.csv...\n\nJoins the CSV files "
+			"of one sweep's jobs (ppsim sweep --emit-jobs) under "
+			"one header.\n");
+		return argc < 2 ? 2 : 0;
+	}
+	seen = calloc((size_t)argc, sizeof(*seen));
+	if (!seen) {
+		fprintf(stderr, "ppsim merge: out of memory\n");
+		return 1;
 	}
 	for (int i = 1; i < argc; i++) {
-		FILE *f = fopen(argv[i], "r");
-		ssize_t len;
-		int n = 0;
-
-		if (!f) {
-			fprintf(stderr, "%s: cannot open: %s\n", argv[i],
-				strerror(errno));
-			status = 2;
-			continue;
-		}
-		while ((len = getline(&line, &cap, f)) >= 0) {
-			if (++n > 1) {
-				fputs(line, stdout);
-				continue;
-			}
-			if (!header) {
-				header = strdup(line);
-				fputs(line, stdout);
-			} else if (strcmp(header, line)) {
-				fprintf(stderr, "%s:1: its columns differ from "
-					"%s's: not the same sweep\n", argv[i],
-					argv[1]);
+		if (stat(argv[i], &seen[i]))
+			continue;	/* merge_file says why */
+		for (int j = 1; j < i; j++)
+			if (seen[j].st_mode && seen[j].st_ino == seen[i].st_ino &&
+			    seen[j].st_dev == seen[i].st_dev) {
+				fprintf(stderr, "%s: the same file as %s: its "
+					"rows would be counted twice\n",
+					argv[i], argv[j]);
 				status = 2;
-				break;
 			}
-		}
-		if (n == 0) {
-			fprintf(stderr, "%s:1: empty: not a ppsim CSV\n",
-				argv[i]);
-			status = 2;
-		}
-		fclose(f);
 	}
-	free(line);
-	free(header);
+	free(seen);
+	for (int i = 1; i < argc; i++)
+		if (merge_file(argv[i], header, NULL, false))
+			status = 2;
+	for (int i = 1; i < argc && !status; i++)
+		if (merge_file(argv[i], header, stdout, i == 1))
+			status = 2;
 	return status;
 }

@@ -1,7 +1,9 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "config.h"
 #include "datadir.h"
 
@@ -18,16 +20,31 @@ const char *datadir_path(void)
 	return PKGDATADIR;
 }
 
-static FILE *fopen_regular(const char *path)
+FILE *datadir_open_regular(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
+	 * forever; the check comes before any read */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
+	FILE *f;
 
-	if (f && (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))) {
-		fclose(f);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
 		errno = EINVAL;
 		return NULL;
 	}
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return NULL;
+	}
+	/* a UTF-8 byte order mark, which some editors write first, is no
+	 * part of the text */
+	if (getc(f) != 0xef || getc(f) != 0xbb || getc(f) != 0xbf)
+		rewind(f);
 	return f;
 }
 
@@ -58,7 +75,7 @@ long datadir_getline(FILE *f, char *buf, size_t size, int *problem)
 
 FILE *datadir_fopen(const char *path, char *found, size_t len)
 {
-	FILE *f = fopen_regular(path);
+	FILE *f = datadir_open_regular(path);
 	int err = errno;
 
 	snprintf(found, len, "%s", path);
@@ -66,7 +83,7 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 		return f;
 	if (err != EINVAL &&
 	    (size_t)snprintf(found, len, "%s/%s", datadir_path(), path) < len)
-		f = fopen_regular(found);
+		f = datadir_open_regular(found);
 	if (!f) {
 		snprintf(found, len, "%s", path);
 		errno = err;

@@ -22,6 +22,11 @@ const char *datadir_path(void);
  */
 FILE *datadir_fopen(const char *path, char *found, size_t len);
 
+/* Opens path for reading, as given, if it is a regular file (never
+ * waiting on a FIFO); NULL with errno, EINVAL for what is not a regular
+ * file.  A UTF-8 byte order mark at the start is skipped. */
+FILE *datadir_open_regular(const char *path);
+
 /* Why datadir_fopen() failed, for a message. */
 const char *datadir_strerror(int err);
 

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "datadir.h"
 #include "scenario.h"
 #include "../model/page_pool/pp.h"
@@ -666,22 +667,44 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 	return str;
 }
 
-static int load_file(struct loader *ld, const char *path, const char *from,
-		     int from_line);
+static int load_file(struct loader *ld, const char *path, const char *value,
+		     const char *from, int from_line);
+
+/*
+ * include = FILE: relative to the including file's directory, else to the
+ * data directory's scenarios/ (where the shipped profiles and calibrations
+ * are: a copy of a shipped scenario still finds hw/...), else to the data
+ * directory.  Writes the first that exists into path, or the first.
+ */
+static void include_path(const char *file, const char *value, char *path,
+			 size_t len)
+{
+	char dir[PATH_MAX], alt[PATH_MAX];
+	struct stat st;
+
+	snprintf(dir, sizeof(dir), "%s", file);
+	if (value[0] == '/' || !strchr(file, '/'))
+		snprintf(path, len, "%s", value);
+	else
+		snprintf(path, len, "%s/%s", dirname(dir), value);
+	if (value[0] == '/' || !stat(path, &st))
+		return;
+	snprintf(alt, sizeof(alt), "%s/scenarios/%s", datadir_path(), value);
+	if (stat(alt, &st))
+		snprintf(alt, sizeof(alt), "%s/%s", datadir_path(), value);
+	if (!stat(alt, &st))
+		snprintf(path, len, "%s", alt);
+}
 
 static void include_file(struct loader *ld, const char *value)
 {
-	char dir[PATH_MAX], path[PATH_MAX];
+	char path[PATH_MAX];
 	const char *file = ld->file;
 	int line = ld->line;
 	FILE *f = ld->f;
 
-	snprintf(dir, sizeof(dir), "%s", file);
-	if (value[0] == '/' || !strchr(file, '/'))
-		snprintf(path, sizeof(path), "%s", value);
-	else
-		snprintf(path, sizeof(path), "%s/%s", dirname(dir), value);
-	load_file(ld, path, file, line);
+	include_path(file, value, path, sizeof(path));
+	load_file(ld, path, value, file, line);
 	ld->file = file;
 	ld->line = line;
 	ld->f = f;
@@ -725,8 +748,10 @@ static const char *keep_name(struct loader *ld, const char *name)
 	return scn->files[scn->nr_files++];
 }
 
-static int load_file(struct loader *ld, const char *path, const char *from,
-		     int from_line)
+/* Reads path (value: an include as written, for messages; from and
+ * from_line: where it was included, NULL for the scenario itself). */
+static int load_file(struct loader *ld, const char *path, const char *value,
+		     const char *from, int from_line)
 {
 	char found[PATH_MAX], real[PATH_MAX];
 	FILE *f = datadir_fopen(path, found, sizeof(found));
@@ -734,7 +759,7 @@ static int load_file(struct loader *ld, const char *path, const char *from,
 
 	if (!f) {
 		if (from)
-			error_at(ld, from, from_line, "include %s: %s", path,
+			error_at(ld, from, from_line, "include %s: %s", value,
 				 datadir_strerror(errno));
 		else {
 			fprintf(stderr, "%s: cannot open: %s\n", path,
@@ -748,7 +773,7 @@ static int load_file(struct loader *ld, const char *path, const char *from,
 	for (int i = 0; i < ld->depth; i++) {
 		if (!strcmp(ld->stack[i], real)) {
 			error_at(ld, from, from_line, "include %s: includes "
-				 "itself (include cycle)", path);
+				 "itself (include cycle)", value);
 			fclose(f);
 			return -1;
 		}
@@ -768,6 +793,8 @@ static int load_file(struct loader *ld, const char *path, const char *from,
 		error_at(ld, ld->file, ld->line + 1, "read error");
 	if (ld->line == 0 && !from)
 		error_at(ld, ld->file, 1, "empty scenario: no case");
+	else if (ld->line == 0)	/* a calibration whose write failed? */
+		error_at(ld, from, from_line, "include %s: empty file", value);
 	ld->depth--;
 	fclose(f);
 	return 0;
@@ -1211,7 +1238,7 @@ struct scenario *scn_load(const char *path, const struct scn_override *set,
 	if (!ld.scn)
 		return NULL;
 	ld.scn->path = strdup(path);
-	if (!load_file(&ld, path, NULL, 0)) {
+	if (!load_file(&ld, path, path, NULL, 0)) {
 		check_duplicates(&ld);
 		build_cases(&ld, set, nr_set);
 		build_sweeps(&ld);

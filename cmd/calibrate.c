@@ -13,6 +13,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "fit.h"
+#include "../report/outfile.h"
 
 static void default_out(const char *file, char *out, size_t len)
 {
@@ -26,16 +27,28 @@ static void default_out(const char *file, char *out, size_t len)
 		 buf);
 }
 
+/* A value of key as a file writes it: "25.7665" in the key's unit, or
+ * "20ns"; a standard error of a plain number with 3 digits. */
+static void format_value(const char *key, double v, bool se, char *buf,
+			 size_t len)
+{
+	char unit[32];
+
+	scn_format_value(key, 1, unit, sizeof(unit));
+	if (se && !strcmp(unit, "1"))	/* no unit */
+		snprintf(buf, len, "%.3g", v);
+	else
+		scn_format_value(key, v, buf, len);
+}
+
 static int write_calibration(const struct fit *f, const char *path)
 {
-	FILE *out = fopen(path, "w");
-	char section[32] = "";
+	struct outfile o;
+	char section[32] = "", v[4][64];
+	FILE *out = outfile_open(&o, path, "", "ppsim calibrate");
 
-	if (!out) {
-		fprintf(stderr, "ppsim calibrate: %s: %s\n", path,
-			strerror(errno));
+	if (!out)
 		return -1;
-	}
 	fprintf(out, "; Written by ppsim %s calibrate from %s: the free "
 		"parameters fitted on\n; the cases '%s' only (%d measured "
 		"figures), seed %lu, %d replication(s).\n; Every other case "
@@ -44,6 +57,7 @@ static int write_calibration(const struct fit *f, const char *path)
 		f->nr_rows, f->rc->seed, f->rc->reps);
 	for (int k = 0; k < f->nr_params; k++) {
 		const struct fit_param *p = &f->p[k];
+		/* fit_init took hardware keys only: SECTION.NAME */
 		const char *dot = strchr(p->key, '.');
 
 		if (strlen(section) != (size_t)(dot - p->key) ||
@@ -52,20 +66,25 @@ static int write_calibration(const struct fit *f, const char *path)
 				 (int)(dot - p->key), p->key);
 			fprintf(out, "\n[%s]\n", section);
 		}
-		fprintf(out, "%s = %.6g", dot + 1, p->value);
+		format_value(p->key, p->value, false, v[0], sizeof(v[0]));
+		fprintf(out, "%s = %s", dot + 1, v[0]);
+		format_value(p->key, p->se, true, v[1], sizeof(v[1]));
 		if (isnan(p->se))
 			fprintf(out, "\t; standard error n/a (no degree of "
 				"freedom left)");
 		else
-			fprintf(out, "\t; standard error %.3g", p->se);
-		fprintf(out, "; start %g; bounds [%g, %g]\n", p->start, p->lo,
-			p->hi);
+			fprintf(out, "\t; standard error %s", v[1]);
+		format_value(p->key, p->start, false, v[1], sizeof(v[1]));
+		format_value(p->key, p->lo, false, v[2], sizeof(v[2]));
+		format_value(p->key, p->hi, false, v[3], sizeof(v[3]));
+		fprintf(out, "; start %s; bounds [%s, %s]\n", v[1], v[2],
+			v[3]);
 	}
 	fprintf(out, "\n; residuals, (predicted - measured) / measured:\n");
 	for (int i = 0; i < f->nr_rows; i++)
 		fprintf(out, ";   %-14s %-6s %+.2f %%\n", f->rows[i].c->name,
 			f->rows[i].policy->name, 100 * f->resid[i]);
-	return fclose(out);
+	return outfile_commit(&o, "ppsim calibrate");
 }
 
 int calibrate_main(int argc, char **argv)
@@ -90,6 +109,13 @@ int calibrate_main(int argc, char **argv)
 			"to fit\n", o.file);
 		goto done;
 	}
+	if (o.out)
+		snprintf(out, sizeof(out), "%s", o.out);
+	else
+		default_out(o.file, out, sizeof(out));
+	/* a bad --out is found now, not after the fit */
+	if (outfile_check_file(out, "ppsim calibrate: --out"))
+		goto done;
 	f->verbose = true;
 	status = 1;
 	if (fit_run(f) || !f->converged) {
@@ -97,10 +123,6 @@ int calibrate_main(int argc, char **argv)
 			fit_why(f, why, sizeof(why)));
 		goto done;
 	}
-	if (o.out)
-		snprintf(out, sizeof(out), "%s", o.out);
-	else
-		default_out(o.file, out, sizeof(out));
 	if (!write_calibration(f, out)) {
 		printf("calibration written to %s after %d simulations of "
 		       "each fit case (%zu iterations)\n", out, f->evaluations,

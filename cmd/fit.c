@@ -9,47 +9,90 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include "cmd.h"
 #include "fit.h"
+#include "../input/datadir.h"
 
 #define FIT_STEP	0.05	/* finite-difference step, in logit units */
 #define FIT_MAX_ITER	40
 
+/* One bound of KEY:MIN:MAX, as a file writes the key's value (a bare
+ * number in the key's unit, or with a suffix: 20ns), into base units;
+ * -1 with why if it is no value the key can take. */
+static int parse_bound(const struct scn_case *c, const char *key,
+		       const char *text, double *v, char *why, size_t len)
+{
+	struct scn_case probe = *c;
+
+	if (!*text) {
+		snprintf(why, len, "a bound is missing");
+		return -1;
+	}
+	if (scn_case_set(&probe, key, text, why, len))
+		return -1;
+	return scn_case_get(&probe, key, v);
+}
+
+/*
+ * [calibrate] free: KEY:MIN:MAX ..., each KEY a numeric hardware key
+ * (SECTION.NAME: a .cal.ini sets it in its section) that keeps fractions,
+ * once, with bounds it can take, MIN < MAX.  Everything is checked here,
+ * before any simulation, and said at free's line.
+ */
 static int parse_free(struct fit *f)
 {
+	const struct scn_calibrate *cal = &f->scn->calibrate;
 	const struct scn_case *c = &f->scn->cases[0];
+	const char *file = cal->free_file ? cal->free_file : f->file;
 	char buf[SCN_TEXT_MAX], *save = NULL;
+	int bad = 0;
 
-	snprintf(buf, sizeof(buf), "%s", f->scn->calibrate.free);
+	snprintf(buf, sizeof(buf), "%s", cal->free);
 	for (char *t = strtok_r(buf, " \t,", &save); t;
 	     t = strtok_r(NULL, " \t,", &save)) {
 		struct fit_param *p = &f->p[f->nr_params];
-		char why[160], *end;
-		struct scn_case probe = *c;
-		double v;
-		char *c1 = strchr(t, ':');
+		char why[160] = "", *c1 = strchr(t, ':');
 		char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		double v;
 
 		if (f->nr_params == FIT_MAX_PARAMS || !c2 ||
-		    c1 - t >= SCN_KEY_MAX) {
-			fprintf(stderr, "%s: calibrate.free: '%s': expected "
-				"KEY:MIN:MAX (at most %d)\n", f->file, t,
-				FIT_MAX_PARAMS);
-			return -1;
+		    strchr(c2 + 1, ':') || c1 - t >= SCN_KEY_MAX) {
+			datadir_error(file, cal->free_line, "free: '%s': "
+				      "expected KEY:MIN:MAX (at most %d)", t,
+				      FIT_MAX_PARAMS);
+			bad++;
+			continue;
 		}
-		snprintf(p->key, sizeof(p->key), "%.*s", (int)(c1 - t), t);
-		p->lo = strtod(c1 + 1, &end);
-		p->hi = strtod(c2 + 1, &end);
-		if (*end || !(p->lo < p->hi) ||
-		    scn_case_set(&probe, p->key, c2 + 1, why, sizeof(why)) ||
-		    (scn_case_get(&probe, p->key, &v) &&
-		     snprintf(why, sizeof(why), "not a numeric key"))) {
-			fprintf(stderr, "%s: calibrate.free: '%s': %s\n",
-				f->file, t, *end || !(p->lo < p->hi) ?
-				"bounds must be numbers, MIN < MAX" : why);
-			return -1;
+		*c1 = *c2 = '\0';
+		snprintf(p->key, sizeof(p->key), "%s", t);
+		if (!strchr(t, '.') || !strncmp(t, "case.", 5))
+			snprintf(why, sizeof(why), "'%s' is a case key: free "
+				 "keys are hardware keys, SECTION.NAME "
+				 "(cost.rx_pkt)", t);
+		else if (scn_case_get(c, t, &v))
+			snprintf(why, sizeof(why), "'%s' is not a numeric "
+				 "hardware key", t);
+		else if (scn_key_whole(t))
+			snprintf(why, sizeof(why), "'%s' takes whole numbers "
+				 "only: the fit moves a value continuously", t);
+		for (int k = 0; k < f->nr_params && !*why; k++)
+			if (!strcmp(f->p[k].key, t))
+				snprintf(why, sizeof(why), "'%s' is named "
+					 "twice", t);
+		if (!*why &&
+		    (parse_bound(c, t, c1 + 1, &p->lo, why, sizeof(why)) ||
+		     parse_bound(c, t, c2 + 1, &p->hi, why, sizeof(why))))
+			;	/* why says it */
+		else if (!*why && !(p->lo < p->hi))
+			snprintf(why, sizeof(why), "bounds %s:%s: MIN must "
+				 "be below MAX", c1 + 1, c2 + 1);
+		if (*why) {
+			datadir_error(file, cal->free_line, "free: '%s:%s:%s': "
+				      "%s", t, c1 + 1, c2 + 1, why);
+			bad++;
+			continue;
 		}
 		f->nr_params++;
 	}
-	return 0;
+	return bad ? -1 : 0;
 }
 
 int fit_init(struct fit *f, struct scenario *scn, const char *file,
@@ -81,7 +124,9 @@ static double to_logit(const struct fit_param *p, double v)
 	return log(x / (1 - x));
 }
 
-static void apply_params(struct fit *f, const gsl_vector *u)
+/* Sets every case's free keys to the point u.  Values are rounded to
+ * 10 significant digits, as they were when they went through text. */
+static int apply_params(struct fit *f, const gsl_vector *u)
 {
 	for (int i = 0; i < f->scn->nr_cases; i++)
 		for (int k = 0; k < f->nr_params; k++) {
@@ -89,9 +134,15 @@ static void apply_params(struct fit *f, const gsl_vector *u)
 
 			snprintf(v, sizeof(v), "%.10g",
 				 to_param(&f->p[k], gsl_vector_get(u, k)));
-			scn_case_set(&f->scn->cases[i], f->p[k].key, v, why,
-				     sizeof(why));
+			if (scn_case_put(&f->scn->cases[i], f->p[k].key,
+					 strtod(v, NULL), why, sizeof(why))) {
+				fprintf(stderr, "%s: case %s: %s = %s: %s\n",
+					f->file, f->scn->cases[i].name,
+					f->p[k].key, v, why);
+				return -1;
+			}
 		}
+	return 0;
 }
 
 /* Relative errors of the fit rows; the same seeds every time (common
@@ -100,7 +151,10 @@ static int residuals(const gsl_vector *u, void *data, gsl_vector *r)
 {
 	struct fit *f = data;
 
-	apply_params(f, u);
+	if (apply_params(f, u)) {
+		f->sim_failed = true;
+		return GSL_EFAILED;
+	}
 	if (rep_run(f->rows, f->nr_rows, f->rc, f->file)) {
 		f->sim_failed = true;
 		rep_free(f->rows, f->nr_rows);

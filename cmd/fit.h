@@ -18,7 +18,8 @@
 /* One free parameter: KEY:MIN:MAX of [calibrate] free. */
 struct fit_param {
 	char key[SCN_KEY_MAX];	/* "cost.rx_pkt" */
-	double lo, hi;		/* bounds, as written (the key's unit) */
+	/* in the key's base unit (s, B, Hz, ...: scn_case_get's) */
+	double lo, hi;		/* bounds */
 	double start;		/* the value before the fit */
 	double value;		/* fitted (fit_run) */
 	double se;		/* its standard error; NAN with no degree of
@@ -47,8 +48,9 @@ struct fit {
 /*
  * Reads scn's [calibrate] free (which may be empty: nr_params 0) and the
  * measured figures of its [calibrate] cases into f.  Returns 0, or -1 with
- * "FILE: ..." on stderr: a malformed free list, or fewer figures than
- * parameters.
+ * "FILE:LINE: ..." on stderr: a malformed free list (a key that is not a
+ * hardware key with fractions, named twice, bounds it cannot take), or
+ * fewer figures than parameters.
  */
 int fit_init(struct fit *f, struct scenario *scn, const char *file,
 	     const struct rep_opts *rc);

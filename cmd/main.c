@@ -11,6 +11,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "../input/datadir.h"
+#include "../report/outfile.h"
 
 const struct pp_policy *const cmd_policies[] = {
 	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12,
@@ -41,28 +42,35 @@ static void usage(FILE *f)
 }
 
 /*
- * SimGrid's options (--cfg=, --log=) go to simgrid_init() and the rest stay
- * ours: handing it all of argv would let it answer --help and --version.
+ * SimGrid's own options (--cfg=, --log=) are not taken: ppsim sets
+ * SimGrid's configuration itself (it is part of the model: DESIGN.md), and
+ * SimGrid aborts with a core dump on one it cannot read.  simgrid_init()
+ * sees argv[0] alone, so that it cannot answer --help or --version.
  */
-static void simgrid_args(int *argc, char **argv)
+static int simgrid_args(char **argv)
 {
-	char **sg_argv = calloc((size_t)*argc + 1, sizeof(*sg_argv));
-	int sg_argc = 1, kept = 1;
+	char *sg_argv[] = { argv[0], NULL };
+	int sg_argc = 1;
 
-	if (!sg_argv)
-		exit(1);
-	sg_argv[0] = argv[0];
-	for (int i = 1; i < *argc; i++) {
+	for (int i = 1; argv[i]; i++) {
 		if (!strncmp(argv[i], "--cfg=", 6) ||
-		    !strncmp(argv[i], "--log=", 6))
-			sg_argv[sg_argc++] = argv[i];
-		else
-			argv[kept++] = argv[i];
+		    !strncmp(argv[i], "--log=", 6)) {
+			fprintf(stderr, "ppsim: %s: SimGrid's options are not "
+				"taken: ppsim configures SimGrid itself\n",
+				argv[i]);
+			return -1;
+		}
 	}
-	argv[kept] = NULL;
-	*argc = kept;
 	simgrid_init(&sg_argc, sg_argv);
-	free(sg_argv);
+	return 0;
+}
+
+/* The command's status, made 1 if what it wrote to stdout was lost. */
+static int finish(int status)
+{
+	if (outfile_close_stdout() && !status)
+		status = 1;
+	return status;
 }
 
 int main(int argc, char **argv)
@@ -81,22 +89,24 @@ int main(int argc, char **argv)
 		{ "keys", keys_main },
 	};
 
-	simgrid_args(&argc, argv);
+	outfile_guard_std();
+	if (simgrid_args(argv))
+		return 2;
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		usage(stdout);
-		return 0;
+		return finish(0);
 	}
 	if (!strcmp(argv[1], "--version")) {
 		printf("%s\n", PACKAGE_STRING);
-		return 0;
+		return finish(0);
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
+			return finish(commands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "ppsim: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return 2;

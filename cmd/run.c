@@ -3,53 +3,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
+#include "../report/outfile.h"
 #include "../report/plot.h"
 
-static FILE *open_out(const char *dir, const char *name, char *path,
-		      size_t len)
-{
-	FILE *f;
-
-	snprintf(path, len, "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (!f)
-		fprintf(stderr, "ppsim run: %s: %s\n", path, strerror(errno));
-	return f;
-}
-
-static int close_out(FILE *f, const char *path)
-{
-	if (fclose(f)) {
-		fprintf(stderr, "ppsim run: %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-/* Every case that compares policies across time gets its transient. */
+/* Every case that compares policies across time gets its transient.  The
+ * scenario's path, the case names and the titles go to gnuplot as
+ * arguments, never as commands (plot.h). */
 static int draw_plots(const char *dir, const struct rep_row *rows,
 		      int nr_rows, const struct cmd_opts *o)
 {
-	char vars[2048], out[4096], title[512];
+	char data[4096], out[4096], title[4352], case_title[4480];
+	const char *more[PLOT_MAX_ARGS];
+	char migrate[32];
 	int rc = 0;
 
 	if (!plot_available())
 		return 0;
-	snprintf(title, sizeof(title), "%s (ppsim %s, seed %lu, %d reps)",
+	snprintf(title, sizeof(title), "%.4000s (ppsim %s, seed %lu, %d reps)",
 		 o->file, PACKAGE_VERSION, o->rc.seed, o->rc.reps);
-	snprintf(vars, sizeof(vars), "data='%s/rates.csv'; title='%s'; "
-		 "ylabel='%s'", dir, title, rep_rate_label(rows, nr_rows));
-	snprintf(out, sizeof(out), "%s/rates", dir);
-	rc |= plot_draw("rates.gp", vars, out);
-	snprintf(vars, sizeof(vars), "data='%s/split.csv'; title='%s'", dir,
-		 title);
-	snprintf(out, sizeof(out), "%s/split", dir);
-	rc |= plot_draw("split.gp", vars, out);
+	snprintf(data, sizeof(data), "%.4000s/rates.csv", dir);
+	snprintf(out, sizeof(out), "%.4000s/rates", dir);
+	more[0] = rep_rate_label(rows, nr_rows);
+	rc |= plot_draw("rates.gp", data, out, title, more, 1);
+	snprintf(data, sizeof(data), "%.4000s/split.csv", dir);
+	snprintf(out, sizeof(out), "%.4000s/split", dir);
+	rc |= plot_draw("split.gp", data, out, title, NULL, 0);
+	snprintf(data, sizeof(data), "%.4000s/transient.csv", dir);
 	for (int i = 0; i < nr_rows; i++) {
 		const struct scn_case *c = rows[i].c;
 		char policies[128] = "";
@@ -60,49 +42,45 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 			snprintf(policies + strlen(policies),
 				 sizeof(policies) - strlen(policies), "%s%s",
 				 j > i ? " " : "", rows[j].policy->name);
-		snprintf(vars, sizeof(vars), "data='%s/transient.csv'; "
-			 "case='%s'; policies='%s'; migrate=%g; title='%s: %s'",
-			 dir, c->name, policies, c->sim.load.migrate_at, c->name,
+		snprintf(migrate, sizeof(migrate), "%g",
+			 c->sim.load.migrate_at);
+		snprintf(case_title, sizeof(case_title), "%s: %s", c->name,
 			 title);
-		snprintf(out, sizeof(out), "%s/transient-%s", dir, c->name);
-		rc |= plot_draw("transient.gp", vars, out);
+		snprintf(out, sizeof(out), "%.4000s/transient-%s", dir, c->name);
+		more[0] = c->name;
+		more[1] = policies;
+		more[2] = migrate;
+		rc |= plot_draw("transient.gp", data, out, case_title, more, 3);
 	}
 	return rc ? -1 : 0;
+}
+
+/* One output file of DIR, written whole or not at all. */
+static int write_one(const char *dir, const char *name,
+		     void (*write)(FILE *f, const struct rep_row *rows,
+				   int nr_rows, int reps),
+		     const struct rep_row *rows, int nr_rows, int reps)
+{
+	char path[4096];
+	struct outfile o;
+
+	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
+	if (!outfile_open(&o, path, "", "ppsim run"))
+		return -1;
+	write(o.f, rows, nr_rows, reps);
+	return outfile_commit(&o, "ppsim run");
 }
 
 static int write_out(const char *dir, const struct rep_row *rows,
 		     int nr_rows, const struct cmd_opts *o)
 {
-	char p1[4096], p2[4096];
-	FILE *f, *g;
-	int rc = 0;
+	int reps = o->rc.reps;
 
-	if (mkdir(dir, 0777) && errno != EEXIST) {
-		fprintf(stderr, "ppsim run: --out %s: %s\n", dir,
-			strerror(errno));
-		return -1;
-	}
-	if (!(f = open_out(dir, "results.csv", p1, sizeof(p1))))
-		return -1;
-	rep_write_csv(f, rows, nr_rows, o->rc.reps);
-	rc |= close_out(f, p1);
-	if (!(f = open_out(dir, "transient.csv", p1, sizeof(p1))))
-		return -1;
-	rep_write_transient(f, rows, nr_rows, o->rc.reps);
-	rc |= close_out(f, p1);
-	f = open_out(dir, "rates.csv", p1, sizeof(p1));
-	g = open_out(dir, "split.csv", p2, sizeof(p2));
-	if (!f || !g) {
-		if (f)
-			fclose(f);
-		if (g)
-			fclose(g);
-		return -1;
-	}
-	rep_write_plot_data(f, g, rows, nr_rows, o->rc.reps);
-	rc |= close_out(f, p1);
-	rc |= close_out(g, p2);
-	if (rc)
+	if (write_one(dir, "results.csv", rep_write_csv, rows, nr_rows, reps) ||
+	    write_one(dir, "transient.csv", rep_write_transient, rows,
+		      nr_rows, reps) ||
+	    write_one(dir, "rates.csv", rep_write_rates, rows, nr_rows, reps) ||
+	    write_one(dir, "split.csv", rep_write_split, rows, nr_rows, reps))
 		return -1;
 	return draw_plots(dir, rows, nr_rows, o);
 }
@@ -144,6 +122,11 @@ int run_main(int argc, char **argv)
 	scn = scn_load(o.file, o.set, o.nr_set, cmd_policies);
 	if (!scn)
 		return 2;
+	/* a bad --out is found now, not after the simulations */
+	if (o.out && outfile_check_dir(o.out, "ppsim run: --out")) {
+		scn_free(scn);
+		return 2;
+	}
 	nr_rows = select_rows(scn, &o, rows);
 	if (!nr_rows) {
 		fprintf(stderr, "ppsim run: %s: no case%s%s matches%s%s\n",

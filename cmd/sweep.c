@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
+#include "../report/outfile.h"
 #include "../report/plot.h"
 
 #define SWEEP_MAX_AXES	4
@@ -166,21 +167,78 @@ static void point_values(const struct sweep_opts *o, int index,
 	}
 }
 
-static void emit_jobs(const struct sweep_opts *o, int nr_points)
+/* s as one word of sh: in single quotes, each ' as '\'' (nothing inside
+ * single quotes is special to sh: no $(...), no `...`). */
+static void shell_word(FILE *f, const char *s)
 {
-	for (int i = 0; i < nr_points; i++) {
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+/* One job: this binary on one point (and one case). */
+static void emit_job(const struct sweep_opts *o, const char *self,
+		     const struct scn_override *set, const char *only_case,
+		     int nr)
+{
+	char out[4096];
+
+	shell_word(stdout, self);
+	fputs(" sweep ", stdout);
+	shell_word(stdout, o->file);
+	for (int a = 0; a < o->nr_axes; a++) {
+		char kv[256];
+
+		snprintf(kv, sizeof(kv), "%s=%s", set[a].key, set[a].value);
+		fputs(" --set ", stdout);
+		shell_word(stdout, kv);
+	}
+	if (only_case) {
+		fputs(" --case ", stdout);
+		shell_word(stdout, only_case);
+	}
+	if (o->only_policy) {
+		fputs(" --policy ", stdout);
+		shell_word(stdout, o->only_policy);
+	}
+	printf(" --reps %d --seed %lu --format csv > ", o->rc.reps,
+	       o->rc.seed);
+	snprintf(out, sizeof(out), "%.4000s%ssweep-%03d.csv",
+		 o->out ? o->out : "", o->out ? "/" : "", nr);
+	shell_word(stdout, out);
+	fputc('\n', stdout);
+}
+
+/*
+ * The sweep as jobs that give what it gives: one a point, run by this
+ * binary, with the same cases (a named sweep's 'cases =' become one job
+ * a case, in the sweep's row order), reps and seed; every value checked
+ * first (build_points) and passed to sh as a quoted word.
+ */
+static void emit_jobs(const struct sweep_opts *o, const struct point *pts,
+		      int nr_points, const struct rep_row *rows)
+{
+	char self[PATH_MAX];
+	int nr = 0;
+
+	if (!realpath("/proc/self/exe", self))
+		snprintf(self, sizeof(self), "ppsim");
+	for (int p = 0; p < nr_points; p++) {
 		struct scn_override set[SWEEP_MAX_AXES];
 
-		point_values(o, i, set);
-		printf("ppsim sweep '%s'", o->file);
-		for (int a = 0; a < o->nr_axes; a++)
-			printf(" --set '%s=%s'", set[a].key, set[a].value);
-		if (o->only_case)
-			printf(" --case '%s'", o->only_case);
-		if (o->only_policy)
-			printf(" --policy '%s'", o->only_policy);
-		printf(" --reps %d --seed %lu --format csv > sweep-%03d.csv\n",
-		       o->rc.reps, o->rc.seed, i + 1);
+		point_values(o, p, set);
+		if (o->only_case || !*o->cases) {
+			emit_job(o, self, set, o->only_case, ++nr);
+			continue;
+		}
+		for (int r = pts[p].first_row;
+		     r < pts[p].first_row + pts[p].nr_rows; r++)
+			if (r == pts[p].first_row || rows[r - 1].c != rows[r].c)
+				emit_job(o, self, set, rows[r].c->name, ++nr);
 	}
 }
 
@@ -250,34 +308,48 @@ static void series_name(const struct point *pt, const struct rep_row *row,
 		 *rest ? " " : "", (int)strlen(rest) - (*rest ? 1 : 0), rest);
 }
 
+/* Whether name is among the n names of series (one a line). */
+static bool has_series(const char *series, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *s = series; *s; s += strcspn(s, "\n") + !!s[strcspn(s, "\n")])
+		if (strcspn(s, "\n") == len && !strncmp(s, name, len))
+			return true;
+	return false;
+}
+
 /* The rate against the first key, one line per case, policy and value of
  * the other keys: one data block per line, as gnuplot's index reads. */
 static int write_plot(const struct sweep_opts *o, const struct point *pts,
 		      int nr_points, const struct rep_row *rows)
 {
-	char path[2048], vars[8192], series[2048] = "", out[4096];
-	char name[256], other[256];
+	char path[4096], title[4352], out[4096], name[256], other[256];
 	int nr_rows = pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows;
-	FILE *f;
+	/* every series name, one a line: names cannot hold a newline */
+	size_t cap = (size_t)nr_rows * (sizeof(name) + 1) + 1;
+	char *series = calloc(1, cap);
+	const char *more[3];
+	struct outfile f;
+	int rc;
 
 	snprintf(path, sizeof(path), "%.2000s/sweep-rate.dat", o->out);
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "ppsim sweep: %s: %s\n", path, strerror(errno));
+	if (!series || !outfile_open(&f, path, "", "ppsim sweep")) {
+		free(series);
 		return -1;
 	}
-	fprintf(f, "# x rate ci95 (in each case's unit: Mpps, or Gbps for "
+	fprintf(f.f, "# x rate ci95 (in each case's unit: Mpps, or Gbps for "
 		"TCP), one block per line of the plot\n");
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
 			series_name(&pts[p], &rows[r], name, sizeof(name));
-			if (strstr(series, name))
+			if (has_series(series, name))
 				continue;
 			snprintf(series + strlen(series),
-				 sizeof(series) - strlen(series), "%s%s",
-				 *series ? "|" : "", name);
-			fprintf(f, "\n\n# %s\n", name);
+				 cap - strlen(series), "%s%s",
+				 *series ? "\n" : "", name);
+			fprintf(f.f, "\n\n# %s\n", name);
 			for (int q = 0; q < nr_points; q++) {
 				for (int k = pts[q].first_row;
 				     k < pts[q].first_row + pts[q].nr_rows;
@@ -289,45 +361,40 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 					if (strcmp(name, other))
 						continue;
 					fg = rep_rate(&rows[k], o->rc.reps);
-					fprintf(f, "%.10g %.6g %.6g\n", pts[q].x,
-						fg.mean,
+					fprintf(f.f, "%.10g %.6g %.6g\n",
+						pts[q].x, fg.mean,
 						isnan(fg.ci95) ? 0 : fg.ci95);
 				}
 			}
 		}
 	}
-	if (fclose(f))
-		return -1;
-	if (!plot_available())
-		return 0;
-	snprintf(vars, sizeof(vars), "data='%s'; series='%s'; xlabel='%s'; "
-		 "ylabel='%s'; "
-		 "title='%s: rate against %s (ppsim %s, seed %lu)'", path,
-		 series, o->axes[0].key, rep_rate_label(rows, nr_rows), o->file,
-		 o->axes[0].key, PACKAGE_VERSION, o->rc.seed);
+	if (outfile_commit(&f, "ppsim sweep") || !plot_available()) {
+		free(series);
+		return f.f ? -1 : 0;
+	}
+	snprintf(title, sizeof(title), "%.4000s: rate against %s (ppsim %s, "
+		 "seed %lu)", o->file, o->axes[0].key, PACKAGE_VERSION,
+		 o->rc.seed);
 	snprintf(out, sizeof(out), "%.4000s/sweep", o->out);
-	return plot_draw("sweep.gp", vars, out);
+	more[0] = series;
+	more[1] = o->axes[0].key;
+	more[2] = rep_rate_label(rows, nr_rows);
+	rc = plot_draw("sweep.gp", path, out, title, more, 3);
+	free(series);
+	return rc;
 }
 
 static int write_out(const struct sweep_opts *o, const struct point *pts,
 		     int nr_points, const struct rep_row *rows)
 {
 	char path[4096];
-	FILE *f;
+	struct outfile f;
 
-	if (mkdir(o->out, 0777) && errno != EEXIST) {
-		fprintf(stderr, "ppsim sweep: --out %s: %s\n", o->out,
-			strerror(errno));
-		return -1;
-	}
 	snprintf(path, sizeof(path), "%.2000s/sweep.csv", o->out);
-	f = fopen(path, "w");
-	if (!f) {
-		fprintf(stderr, "ppsim sweep: %s: %s\n", path, strerror(errno));
+	if (!outfile_open(&f, path, "", "ppsim sweep"))
 		return -1;
-	}
-	write_csv(f, o, pts, nr_points, rows);
-	if (fclose(f))
+	write_csv(f.f, o, pts, nr_points, rows);
+	if (outfile_commit(&f, "ppsim sweep"))
 		return -1;
 	return write_plot(o, pts, nr_points, rows);
 }
@@ -417,10 +484,9 @@ int sweep_main(int argc, char **argv)
 			nr_points, SWEEP_MAX_POINTS);
 		return 2;
 	}
-	if (o.emit_jobs) {
-		emit_jobs(&o, nr_points);
-		return 0;
-	}
+	/* a bad --out is found now, not after the simulations */
+	if (o.out && outfile_check_dir(o.out, "ppsim sweep: --out"))
+		return 2;
 	pts = calloc((size_t)nr_points, sizeof(*pts));
 	rows = calloc(SWEEP_MAX_RUNS, sizeof(*rows));
 	if (!pts || !rows) {
@@ -428,8 +494,14 @@ int sweep_main(int argc, char **argv)
 		status = 1;
 		goto done;
 	}
+	/* every point loaded and checked, for the jobs too */
 	if (build_points(&o, pts, nr_points, rows, &nr_rows))
 		goto done;
+	if (o.emit_jobs) {
+		emit_jobs(&o, pts, nr_points, rows);
+		status = 0;
+		goto done;
+	}
 	status = 1;
 	if (rep_run(rows, nr_rows, &o.rc, o.file))
 		goto done;

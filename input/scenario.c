@@ -866,6 +866,10 @@ found:
 	}
 	org[k - scn_keys] = (struct origin){ a->file, a->line };
 	ld->scn->written[k - scn_keys] = true;
+	if (k->in_scenario && !strcmp(k->name, "free")) {
+		ld->scn->calibrate.free_file = a->file;
+		ld->scn->calibrate.free_line = a->line;
+	}
 	return 0;
 }
 

@@ -45,6 +45,8 @@ struct scn_case {
  * same for the whole scenario. */
 struct scn_calibrate {
 	char free[SCN_TEXT_MAX];	/* KEY:MIN:MAX ... */
+	const char *free_file;		/* where free was set, for messages */
+	int free_line;
 	char cases[SCN_TEXT_MAX];	/* the cases fitted on */
 	double tolerance;		/* % error validate accepts */
 };

@@ -2,8 +2,14 @@
 # the 95 % confidence interval of the prediction as an error bar.
 # Input: DIR/rates.csv written by ppsim run --out DIR
 #   label,case,policy,measured,predicted,ci95,unit (Mpps, or Gbps for TCP)
-# Use: gnuplot -e "data='rates.csv'; out='rates.png'; title='...';
-#                  ylabel='packet rate (Mpps)'" rates.gp
+# Use: gnuplot -c rates.gp DATA OUT TITLE YLABEL (OUT's extension .png or
+# .svg picks the terminal); ppsim run --out DIR runs it so.
+# the arguments of gnuplot -c (strings, never evaluated); without them,
+# variables set with -e, else these defaults
+if (ARGC >= 1) data = ARG1
+if (ARGC >= 2) out = ARG2
+if (ARGC >= 3) title = ARG3
+if (ARGC >= 4) ylabel = ARG4
 if (!exists("data")) data = 'rates.csv'
 if (!exists("out")) out = 'rates.png'
 if (!exists("title")) title = 'ppsim: predicted vs measured'

@@ -2,7 +2,12 @@
 # idle, stacked, one bar per case and policy.
 # Input: DIR/split.csv written by ppsim run --out DIR
 #   label,case,policy,cpu_ns,stall_ns,idle_ns
-# Use: gnuplot -e "data='split.csv'; out='split.png'; title='...'" split.gp
+# Use: gnuplot -c split.gp DATA OUT TITLE (OUT: .png or .svg)
+# the arguments of gnuplot -c (strings, never evaluated); without them,
+# variables set with -e, else these defaults
+if (ARGC >= 1) data = ARG1
+if (ARGC >= 2) out = ARG2
+if (ARGC >= 3) title = ARG3
 if (!exists("data")) data = 'split.csv'
 if (!exists("out")) out = 'split.png'
 if (!exists("title")) title = 'ppsim: time per packet'

@@ -2,10 +2,18 @@
 # (and value of any other swept key), with the 95 % confidence interval.
 # Input: DIR/sweep-rate.dat written by ppsim sweep --out DIR: one block
 # ("x rate ci95" lines, the rate in the case's unit) per line of the
-# plot, in the order of 'series'.
-# Use: gnuplot -e "data='sweep-rate.dat'; series='far-drop v5.4|far-drop v5.5';
-#                  xlabel='nic.rx_ring'; ylabel='packet rate (Mpps)';
-#                  out='sweep.png'; title='...'" sweep.gp
+# plot, in the order of 'series' (one name a line: a case name cannot
+# hold a newline).
+# Use: gnuplot -c sweep.gp DATA OUT TITLE SERIES XLABEL YLABEL
+# (SERIES: the blocks' names, one a line; OUT: .png or .svg)
+# the arguments of gnuplot -c (strings, never evaluated); without them,
+# variables set with -e, else these defaults
+if (ARGC >= 1) data = ARG1
+if (ARGC >= 2) out = ARG2
+if (ARGC >= 3) title = ARG3
+if (ARGC >= 4) series = ARG4
+if (ARGC >= 5) xlabel = ARG5
+if (ARGC >= 6) ylabel = ARG6
 if (!exists("data")) data = 'sweep-rate.dat'
 if (!exists("out")) out = 'sweep.png'
 if (!exists("xlabel")) xlabel = 'swept value'
@@ -28,7 +36,7 @@ set key outside right top
 stats data using 1 nooutput
 if (STATS_min > 0 && STATS_max / STATS_min >= 16) { set logscale x 2 }
 set offsets graph 0.03, graph 0.03, 0, 0
-# the k-th of the '|'-separated names
-item(s, k) = (k == 1 ? (strstrt(s, '|') ? s[1:strstrt(s, '|')-1] : s) : item(s[strstrt(s, '|')+1:], k-1))
+# the k-th of the names, one a line
+item(s, k) = (k == 1 ? (strstrt(s, "\n") ? s[1:strstrt(s, "\n")-1] : s) : item(s[strstrt(s, "\n")+1:], k-1))
 nseries = STATS_blocks
 plot for [k=1:nseries] data index (k-1) using 1:2:3 with yerrorlines lw 2 pt 7 title item(series, k)

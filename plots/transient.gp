@@ -2,8 +2,17 @@
 # the irq migration, one line per policy (first replication).
 # Input: DIR/transient.csv written by ppsim run --out DIR
 #   case,policy,rep,t_s,rate_mpps,local_pages
-# Use: gnuplot -e "data='transient.csv'; case='far-drop'; policies='v5.4 v5.5';
-#                  out='far-drop.png'; title='...'" transient.gp
+# Use: gnuplot -c transient.gp DATA OUT TITLE CASE POLICIES MIGRATE
+# (POLICIES: names separated by spaces; MIGRATE: the migration's time in
+# s, negative for none; OUT: .png or .svg)
+# the arguments of gnuplot -c (strings, never evaluated); without them,
+# variables set with -e, else these defaults
+if (ARGC >= 1) data = ARG1
+if (ARGC >= 2) out = ARG2
+if (ARGC >= 3) title = ARG3
+if (ARGC >= 4) case = ARG4
+if (ARGC >= 5) policies = ARG5
+if (ARGC >= 6) migrate = ARG6 + 0
 if (!exists("data")) data = 'transient.csv'
 if (!exists("case")) case = 'far-drop'
 if (!exists("policies")) policies = 'v5.4 v5.5'

@@ -207,25 +207,37 @@ void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 		}
 }
 
-/* The flat tables the plot scripts read. */
-void rep_write_plot_data(FILE *rates, FILE *split,
-			    const struct rep_row *rows, int nr_rows, int reps)
+/* The flat tables the plot scripts read: rates.csv ... */
+void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
+		     int reps)
 {
-	fprintf(rates, "label,case,policy,measured,predicted,ci95,unit\n");
-	fprintf(split, "label,case,policy,cpu_ns,stall_ns,idle_ns\n");
+	fprintf(f, "label,case,policy,measured,predicted,ci95,unit\n");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
 		char buf[64];
 		const char *label = policy_label(row->policy, buf, sizeof(buf));
 
-		fprintf(rates, "%s %s,%s,%s", row->c->name, label,
-			row->c->name, row->policy->name);
-		csv_num(rates, row->measured);
-		csv_num(rates, rate.mean);
-		csv_num(rates, isnan(rate.ci95) ? 0 : rate.ci95);
-		fprintf(rates, ",%s\n", sim_rate_unit(&row->c->sim));
-		fprintf(split, "%s %s,%s,%s,%.6g,%.6g,%.6g\n", row->c->name,
+		fprintf(f, "%s %s,%s,%s", row->c->name, label, row->c->name,
+			row->policy->name);
+		csv_num(f, row->measured);
+		csv_num(f, rate.mean);
+		csv_num(f, isnan(rate.ci95) ? 0 : rate.ci95);
+		fprintf(f, ",%s\n", sim_rate_unit(&row->c->sim));
+	}
+}
+
+/* ... and split.csv. */
+void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
+		     int reps)
+{
+	fprintf(f, "label,case,policy,cpu_ns,stall_ns,idle_ns\n");
+	for (int i = 0; i < nr_rows; i++) {
+		const struct rep_row *row = &rows[i];
+		char buf[64];
+		const char *label = policy_label(row->policy, buf, sizeof(buf));
+
+		fprintf(f, "%s %s,%s,%s,%.6g,%.6g,%.6g\n", row->c->name,
 			label, row->c->name, row->policy->name,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,

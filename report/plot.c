@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "config.h"
 #include "../input/datadir.h"
+#include "outfile.h"
 #include "plot.h"
 
 bool plot_available(void)
@@ -18,7 +19,15 @@ bool plot_available(void)
 	return false;
 }
 
-static int run_gnuplot(const char *script, const char *vars)
+/* A path as gnuplot must get it: gnuplot reads '<cmd' as a command to
+ * run, writes to '|cmd' through one, and '-' is its stdin; "./" before a
+ * relative path keeps it a file name. */
+static void plain_path(const char *path, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%.4090s", path[0] == '/' ? "" : "./", path);
+}
+
+static int run_gnuplot(const char *const *argv)
 {
 	int status;
 	pid_t pid;
@@ -28,7 +37,7 @@ static int run_gnuplot(const char *script, const char *vars)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
-		execl(GNUPLOT_PATH, "gnuplot", "-e", vars, script, (char *)NULL);
+		execv(GNUPLOT_PATH, (char *const *)argv);
 		_exit(127);
 	}
 	if (waitpid(pid, &status, 0) < 0)
@@ -36,23 +45,40 @@ static int run_gnuplot(const char *script, const char *vars)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-int plot_draw(const char *script, const char *vars, const char *out)
+int plot_draw(const char *script, const char *data, const char *out,
+	      const char *title, const char *const *more, int nr_more)
 {
-	static const char *const ext[] = { "png", "svg" };
-	char path[4096], all[8192];
+	static const char *const ext[] = { ".png", ".svg" };
+	char path[4096], data_arg[4096], image[4096], tmp_arg[4096];
+	const char *argv[6 + PLOT_MAX_ARGS + 1] = {
+		"gnuplot", "-c", path, data_arg, tmp_arg, title,
+	};
 
 	snprintf(path, sizeof(path), "%s/plots/%s", datadir_path(), script);
 	if (access(path, R_OK)) {
 		fprintf(stderr, "ppsim: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
+	plain_path(data, data_arg, sizeof(data_arg));
+	for (int i = 0; i < nr_more && i < PLOT_MAX_ARGS; i++)
+		argv[6 + i] = more[i];
 	for (int i = 0; i < 2; i++) {
-		snprintf(all, sizeof(all), "%s; out='%s.%s'", vars, out, ext[i]);
-		if (run_gnuplot(path, all)) {
+		struct outfile o;
+
+		snprintf(image, sizeof(image), "%s%s", out, ext[i]);
+		/* the temporary name keeps the extension: the script picks
+		 * its terminal by it */
+		if (!outfile_open(&o, image, ext[i], "ppsim"))
+			return -1;
+		plain_path(o.tmp, tmp_arg, sizeof(tmp_arg));
+		if (run_gnuplot(argv)) {
+			outfile_abort(&o);
 			fprintf(stderr, "ppsim: gnuplot failed on %s for "
-				"%s.%s\n", path, out, ext[i]);
+				"%s\n", path, image);
 			return -1;
 		}
+		if (outfile_commit(&o, "ppsim"))
+			return -1;
 	}
 	return 0;
 }

@@ -1,7 +1,10 @@
 /*
  * Plots: gnuplot runs the scripts of plots/ (from the data directory) on
  * the CSV files ppsim wrote, as a command a user could rerun and restyle:
- *   gnuplot -e "data='...'; out='...'; ..." plots/NAME.gp
+ *   gnuplot -c plots/NAME.gp DATA OUT TITLE [MORE...]
+ * Every value goes in as an argument (ARG1, ARG2, ...), a string gnuplot
+ * never evaluates: case names, paths and titles are the user's text, and
+ * gnuplot runs system() from any command text it is given.
  * Without gnuplot (none found at configure time) plots are skipped, said
  * once on stderr.
  */
@@ -14,9 +17,13 @@
  * once. */
 bool plot_available(void);
 
-/* Runs plots/script (e.g. "rates.gp") with the gnuplot assignments vars,
- * once for out.png and once for out.svg (out given without extension).
- * Returns 0, or -1 with the reason on stderr. */
-int plot_draw(const char *script, const char *vars, const char *out);
+#define PLOT_MAX_ARGS	3	/* MORE after DATA OUT TITLE */
+
+/* Runs plots/script (e.g. "rates.gp") on data, once for out.png and once
+ * for out.svg (out given without extension), each written whole or not
+ * at all; more: nr_more further arguments the script reads.  Returns 0,
+ * or -1 with the reason on stderr. */
+int plot_draw(const char *script, const char *data, const char *out,
+	      const char *title, const char *const *more, int nr_more);
 
 #endif

@@ -99,8 +99,10 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 			 int reps);
 /* The flat tables plots/rates.gp and plots/split.gp read. */
-void rep_write_plot_data(FILE *rates, FILE *split,
-			 const struct rep_row *rows, int nr_rows, int reps);
+void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
+		     int reps);
+void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
+		     int reps);
 /* The width of the case column: the longest case name, 12 at least, so
  * that the columns after it stay aligned. */
 int rep_name_width(const struct rep_row *rows, int nr_rows);

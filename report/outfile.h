@@ -1,0 +1,54 @@
+/*
+ * Files written whole or not at all.  A command's output file is written
+ * under a temporary name beside it and renamed over it only once every
+ * write and the close succeeded: a full disk or a killed run leaves no
+ * truncated file that looks whole (an empty .cal.ini would be included
+ * and run uncalibrated).  Every failure is said on stderr, naming the
+ * file and the reason.
+ */
+#ifndef PPSIM_OUTFILE_H
+#define PPSIM_OUTFILE_H
+
+#include <limits.h>
+#include <stdio.h>
+
+struct outfile {
+	FILE *f;		/* write here */
+	char path[PATH_MAX];	/* what it becomes */
+	char tmp[PATH_MAX];	/* what it is until outfile_commit() */
+};
+
+/* Opens a temporary file beside path, which must be a regular file if it
+ * exists (never a device: a rename would replace /dev/full) (suffix: the end of its name the
+ * temporary one keeps too, "" or ".png" for gnuplot's terminal choice).
+ * Returns o->f, or NULL with the reason on stderr (who: "ppsim run"). */
+FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
+		   const char *who);
+
+/* Flushes and closes o->f; renames it to its path if every write went
+ * through.  Else removes it and any older file at the path (which would
+ * pass for this run's), says why, and returns -1. */
+int outfile_commit(struct outfile *o, const char *who);
+
+/* Gives up on o: closes and removes the temporary file. */
+void outfile_abort(struct outfile *o);
+
+/* Whether dir can take outputs, asked before any simulation: creates it
+ * if missing (not its parents), and writes and removes a file in it.
+ * Returns 0, or -1 with "OPTION DIR: why" on stderr. */
+int outfile_check_dir(const char *dir, const char *option);
+
+/* Whether a file can be written at path (calibrate --out): a regular
+ * file if it exists, and its directory takes a new file.  0 or -1 as above. */
+int outfile_check_file(const char *path, const char *option);
+
+/* Makes sure descriptors 0, 1 and 2 are open, so that no file the
+ * program opens becomes its stdout by accident; a closed stdout becomes
+ * a read-only /dev/null, where every write fails and is said. */
+void outfile_guard_std(void);
+
+/* Flushes stdout; returns 0, or -1 with the reason on stderr when
+ * anything written to it was lost (/dev/full, a closed pipe). */
+int outfile_close_stdout(void);
+
+#endif

@@ -9,6 +9,14 @@
 #include "../report/outfile.h"
 #include "../report/plot.h"
 
+/* A case name as a file name: a '/' would name a directory. */
+static void file_name(const char *name, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", name);
+	for (char *p = buf; (p = strchr(p, '/')); p++)
+		*p = '_';
+}
+
 /* Every case that compares policies across time gets its transient.  The
  * scenario's path, the case names and the titles go to gnuplot as
  * arguments, never as commands (plot.h). */
@@ -34,22 +42,42 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 	snprintf(data, sizeof(data), "%.4000s/transient.csv", dir);
 	for (int i = 0; i < nr_rows; i++) {
 		const struct scn_case *c = rows[i].c;
-		char policies[128] = "";
+		char policies[128] = "", lines[256] = "";
+		long line = 0;
 
+		/* the data lines rep_write_transient wrote before row i */
+		for (int j = 0; j < i; j++)
+			for (int r = 0; r < o->rc.reps; r++)
+				line += rows[j].res[r].nr_samples;
 		if (i && rows[i - 1].c == c)
 			continue;
-		for (int j = i; j < nr_rows && rows[j].c == c; j++)
-			snprintf(policies + strlen(policies),
-				 sizeof(policies) - strlen(policies), "%s%s",
-				 j > i ? " " : "", rows[j].policy->name);
+		for (int j = i; j < nr_rows && rows[j].c == c; j++) {
+			int n = rows[j].res[0].nr_samples;
+
+			if (n)
+				snprintf(policies + strlen(policies),
+					 sizeof(policies) - strlen(policies),
+					 "%s%s", *policies ? " " : "",
+					 rows[j].policy->name);
+			if (n)
+				snprintf(lines + strlen(lines),
+					 sizeof(lines) - strlen(lines),
+					 "%s%ld %ld", *lines ? " " : "", line,
+					 line + n - 1);
+			for (int r = 0; r < o->rc.reps; r++)
+				line += rows[j].res[r].nr_samples;
+		}
+		if (!*policies)
+			continue;
 		snprintf(migrate, sizeof(migrate), "%g",
 			 c->sim.load.migrate_at);
 		snprintf(case_title, sizeof(case_title), "%s: %s", c->name,
 			 title);
-		snprintf(out, sizeof(out), "%.4000s/transient-%s", dir, c->name);
-		more[0] = c->name;
-		more[1] = policies;
-		more[2] = migrate;
+		snprintf(out, sizeof(out), "%.4000s/transient-", dir);
+		file_name(c->name, out + strlen(out), sizeof(out) - strlen(out));
+		more[0] = policies;
+		more[1] = migrate;
+		more[2] = lines;
 		rc |= plot_draw("transient.gp", data, out, case_title, more, 3);
 	}
 	return rc ? -1 : 0;

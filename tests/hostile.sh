@@ -62,5 +62,115 @@ printf '[global]\ninclude = empty.cal.ini\n[case a]\n' >"$tmp/inc-empty.ini"
 check "an empty include (a calibration whose write failed) is an error" \
 	fails 2 'inc-empty.ini:2: include empty.cal.ini: empty file' "$ppsim" run "$tmp/inc-empty.ini"
 
+# ---- 1: calibrate's free list, checked at its line before any fit ----
+# fit.ini with free = $1, the fit written to $tmp/c.cal.ini
+calib() {
+	sed "s|^free = .*|free = $1|; s|^include = tiny.ini|include = $tiny|" \
+		"$src/tests/scenarios/fit.ini" >"$tmp/c.ini"
+	rm -f "$tmp/c.cal.ini"
+	fails 2 "$2" "$ppsim" calibrate "$tmp/c.ini" --out "$tmp/c.cal.ini" &&
+		! grep -q iteration "$tmp/out" && test ! -e "$tmp/c.cal.ini"
+}
+check "free: a key without a section (was a crash after the fit)" \
+	calib 'rate:1e6:2e7' "c.ini:6: free: 'rate:1e6:2e7': 'rate' is a case key"
+check "free: a bound that is not a number" \
+	calib 'cost.rx_pkt:abc:400' "c.ini:6: free: .*'abc' is not a number"
+check "free: a bound outside the key's range" \
+	calib 'cost.rx_pkt:5:4e9' "c.ini:6: free: .*4e9 is out of range"
+check "free: a key named twice" \
+	calib 'cost.rx_pkt:5:400 cost.rx_pkt:5:300' "c.ini:6: free: .*named twice"
+check "free: a whole-number key" \
+	calib 'nic.rx_ring:256:1024' "c.ini:6: free: .*takes whole numbers only"
+check "free: MIN above MAX" \
+	calib 'cost.rx_pkt:400:5' "c.ini:6: free: .*MIN must be below MAX"
+check "free: a missing bound" \
+	calib 'cost.rx_pkt::5' "c.ini:6: free: .*a bound is missing"
+# a time key's bounds in ns and its start value (60ns) in the same unit:
+# the fit's first point is the scenario's value, not the lower bound
+sed "s|^free = .*|free = model.hide_stream:10ns:100ns|; s|^include = tiny.ini|include = $tiny|" \
+	"$src/tests/scenarios/fit.ini" >"$tmp/c.ini"
+t "$ppsim" calibrate "$tmp/c.ini" --out "$tmp/c.cal.ini" >/dev/null 2>"$tmp/out"
+check "free: a time key starts from its value, in its unit" \
+	grep -q '^iteration 0: .* model.hide_stream=6e-08$' "$tmp/out"
+
+# ---- 2: user text never reaches gnuplot's evaluator ----
+if command -v gnuplot >/dev/null 2>&1; then
+	printf "[global]\ninclude = %s\npolicies = v5.5\nduration = 1ms\n[case x'.system('touch %s/pwned1').'\"]\n" \
+		"$hw" "$tmp" >"$tmp/evil.ini"
+	t "$ppsim" run "$tmp/evil.ini" --reps 1 --out "$tmp/evil" >/dev/null 2>"$tmp/out"
+	check "a case name with gnuplot code is drawn, not run" \
+		sh -c "test ! -e '$tmp/pwned1' && test -s \"\$(ls '$tmp'/evil/transient-x*.png)\""
+	mkdir -p "$tmp/cwd"
+	(cd "$tmp/cwd" && t "$ppsim" run "$tmp/bom.ini" --reps 1 --duration 1ms --policy v5.5 \
+		--out '<touch pwned2 #') >/dev/null 2>"$tmp/out"
+	check "an --out gnuplot would read as '<command' is a directory name" \
+		sh -c "test ! -e '$tmp/cwd/pwned2' && test -s '$tmp/cwd/<touch pwned2 #/rates.png'"
+	t "$ppsim" sweep "$tmp/bom.ini" --set "nic.rx_ring=256,1024" --policy v5.5 --set duration=1ms \
+		--out "$tmp/it's" >/dev/null 2>"$tmp/out"
+	check "a quote in --out does not break the sweep's plot" test -s "$tmp/it's/sweep.png"
+else
+	for w in 1 2 3; do ok "gnuplot $w # SKIP gnuplot is not installed"; done
+fi
+
+# ---- 3: --emit-jobs: quoted, checked, and the same results as the sweep ----
+t "$ppsim" sweep "$tiny" --case far-drop --emit-jobs --set 'nic.rx_ring=256,$(touch pwned3)' \
+	>"$tmp/jobs" 2>"$tmp/out"
+rc=$?
+(cd "$tmp" && sh "$tmp/jobs" >/dev/null 2>&1)
+check "a value is checked before a job is written, and never run by sh" \
+	sh -c "test $rc -eq 2 && test ! -e '$tmp/pwned3' && grep -q 'rx_ring: .*not a number' '$tmp/out'"
+check "an invalid value is refused as a sweep refuses it" \
+	fails 2 '^--set:1: rx_ring 1000 is not a power of 2' "$ppsim" sweep "$tiny" --emit-jobs --set nic.rx_ring=256,1000
+# a named sweep (its cases =), --reps and --out: the jobs merged give the
+# sweep's own CSV, byte for byte
+mkdir -p "$tmp/jobs-out"
+t "$ppsim" sweep "$tiny" ring --set driver.budget=32,64 --reps 2 --format csv >"$tmp/direct.csv" 2>"$tmp/out"
+t "$ppsim" sweep "$tiny" ring --set driver.budget=32,64 --reps 2 --emit-jobs --out "$tmp/jobs-out" >"$tmp/jobs" 2>>"$tmp/out"
+(cd / && sh -e "$tmp/jobs") 2>>"$tmp/out"
+check "the jobs, merged, give what the sweep gives" \
+	sh -c "'$ppsim' merge '$tmp'/jobs-out/sweep-*.csv | cmp - '$tmp/direct.csv'"
+
+# ---- 5: every write checked, no partial file left looking whole ----
+for c in "run $tiny --case far-drop --policy v5.5 --reps 1 --duration 1ms" \
+	 "sweep $tiny --set nic.rx_ring=256 --case far-drop --policy v5.5" \
+	 "merge $tmp/a.csv" "trace --policy v5.4 $src/tests/traces/refcount.trace" \
+	 "validate $tiny --reps 1" "keys" "sweep $tiny --set nic.rx_ring=256,512 --emit-jobs" \
+	 "run --help"; do
+	check "stdout on /dev/full: ppsim ${c%% *} says so, exit 1" \
+		fails 1 'standard output: No space left on device' sh -c "exec '$ppsim' $c >/dev/full"
+done
+check "stdout closed: said, exit 1" \
+	fails 1 'standard output: Bad file descriptor' sh -c "exec '$ppsim' keys >&-"
+# a file system that takes 2 KB a file: the simulation's own files fit, the
+# outputs do not; every failure named, no file of the run left behind
+full() { sh -c 'trap "" XFSZ; ulimit -f 4; exec "$@"' full "$@"; }
+full timeout 20 "$ppsim" run "$tiny" --reps 2 --out "$tmp/full" >/dev/null 2>"$tmp/out"
+rc=$?
+check "run on a full disk: exit 1, the file named" \
+	sh -c "test $rc -eq 1 && grep -q 'full/results.csv: File too large: not written' '$tmp/out'"
+check "run on a full disk: no partial file" \
+	sh -c "test -z \"\$(ls -A '$tmp/full')\""
+full timeout 20 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --out "$tmp/full2" >/dev/null 2>"$tmp/out"
+rc=$?
+check "sweep on a full disk: exit 1, the file named, none left" \
+	sh -c "test $rc -eq 1 && grep -q 'full2/sweep.csv: File too large: not written' '$tmp/out' && test -z \"\$(ls -A '$tmp/full2')\""
+check "calibrate --out /dev/full is refused before the fit, /dev/full kept" \
+	sh -c "! '$ppsim' calibrate '$src/tests/scenarios/fit.ini' --out /dev/full 2>'$tmp/out'; test \$? -eq 0 && test -c /dev/full && grep -q 'not a regular file' '$tmp/out' && ! grep -q iteration '$tmp/out'"
+
+# ---- 10: a bad --out is found before the simulation, exit 2 ----
+# early RC PATTERN COMMAND...: fails so, and nothing was simulated
+early() { fails "$@" && test ! -s "$tmp/stdout"; }
+: >"$tmp/a-file"
+check "run --out a file" \
+	early 2 'ppsim run: --out .*a-file: Not a directory' "$ppsim" run "$tiny" --out "$tmp/a-file"
+check "run --out /proc" \
+	early 2 'ppsim run: --out /proc' "$ppsim" run "$tiny" --out /proc
+check "run --out with a missing parent" \
+	early 2 'ppsim run: --out .*/no/such: No such file' "$ppsim" run "$tiny" --out "$tmp/no/such"
+check "sweep --out a file" \
+	early 2 'ppsim sweep: --out .*a-file: Not a directory' "$ppsim" sweep "$tiny" --set nic.rx_ring=256 --out "$tmp/a-file"
+check "calibrate --out in a missing directory" \
+	early 2 'ppsim calibrate: --out .*/no/x.cal.ini: No such file' "$ppsim" calibrate "$src/tests/scenarios/fit.ini" --out "$tmp/no/x.cal.ini"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

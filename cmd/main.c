@@ -4,6 +4,7 @@
  */
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,11 @@ static int simgrid_args(char **argv)
 		}
 	}
 	simgrid_init(&sg_argc, sg_argv);
+	/* an interrupt ends ppsim quietly (status 130), its simulations
+	 * with it (sim_start); SimGrid's handler prints backtraces and
+	 * exits 1 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	return 0;
 }
 

@@ -1,8 +1,11 @@
 /* The machine as SimGrid sees it: CPUs, the NIC, each node's memory
  * channels, the root complex, PCIe and the interconnect, with their
  * bandwidths and latencies. */
+#define _GNU_SOURCE	/* memfd_create */
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "world.h"
 
 /* PCIe and the interconnect carry each direction on its own wires: a
@@ -37,14 +40,22 @@ static void dma_routes(FILE *f, const struct sim_case *c, int s)
 
 int platform_write(const struct sim_case *c, char *path, size_t len)
 {
-	int fd;
+	/* a file in memory, never in TMPDIR: it cannot fill a disk, outlive
+	 * a killed run, or take its name from a TMPDIR too long for path;
+	 * SimGrid opens it by its /proc name */
+	int fd = memfd_create("ppsim-platform", 0), dup_fd;
 	FILE *f;
 
-	snprintf(path, len, "%s/ppsim-platform-XXXXXX",
-		 getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0 || !(f = fdopen(fd, "w")))
+	if (fd < 0)
 		return -1;
+	snprintf(path, len, "/proc/self/fd/%d", fd);
+	dup_fd = dup(fd);
+	if (dup_fd < 0 || !(f = fdopen(dup_fd, "w"))) {
+		if (dup_fd >= 0)
+			close(dup_fd);
+		close(fd);
+		return -1;
+	}
 	fprintf(f, "<?xml version='1.0'?>\n"
 		"<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
 		"<platform version=\"4.1\">\n<zone id=\"machine\" "
@@ -88,7 +99,11 @@ int platform_write(const struct sim_case *c, char *path, size_t len)
 		"<route src=\"rc\" dst=\"nic\" symmetrical=\"NO\">"
 		"<link_ctn id=\"pcie\" direction=\"DOWN\"/></route>\n");
 	fprintf(f, "</zone>\n</platform>\n");
-	return fclose(f);
+	if (fclose(f)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 sg_host_t platform_cpu_host(int cpu)

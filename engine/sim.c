@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -119,7 +120,8 @@ static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 	struct world w = { .c = c, .res = r };
 	struct timespec t0, t1;
 	const char *err = NULL;
-	char platform[256], why[200];
+	char platform[64], why[200];
+	int platform_fd;
 	double wire = 8.0 * (c->rxq.pkt_size + ETH_OVERHEAD);
 
 	w.pol = pol;
@@ -149,7 +151,8 @@ static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 	sg_cfg_set_string("network/model", "CM02");
 	sg_cfg_set_boolean("network/crosstraffic", "no");
 	sg_cfg_set_double("surf/precision", 1e-12);
-	if (platform_write(c, platform, sizeof(platform))) {
+	platform_fd = platform_write(c, platform, sizeof(platform));
+	if (platform_fd < 0) {
 		r->status = 1;
 		snprintf(r->why, sizeof(r->why), "cannot write the platform: "
 			 "%s", strerror(errno));
@@ -157,7 +160,7 @@ static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 		return;
 	}
 	simgrid_load_platform(platform);
-	unlink(platform);
+	close(platform_fd);
 	w.dma_wake[PCIE_UP] = sg_sem_init(0);
 	w.dma_wake[PCIE_DOWN] = sg_sem_init(0);
 	/* each node's memory and the root complex: a sink for what goes up,
@@ -214,8 +217,8 @@ int sim_start(const struct sim_case *c, const struct pp_policy *pol,
 	      uint64_t seed,
 	      int *fd)
 {
+	pid_t parent = getpid(), pid;
 	int p[2];
-	pid_t pid;
 
 	if (pipe(p))
 		return -1;
@@ -227,7 +230,18 @@ int sim_start(const struct sim_case *c, const struct pp_policy *pol,
 		return -1;
 	}
 	if (pid == 0) {
-		struct sim_result *r = calloc(1, sizeof(*r));
+		struct sim_result *r;
+
+		/* the child dies with ppsim, however ppsim ends (an
+		 * interrupted run leaves no simulation running on), and an
+		 * interrupt ends it quietly: SimGrid's own handler would
+		 * print every actor's backtrace */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		r = calloc(1, sizeof(*r));
 		const char *buf = (const char *)r;
 		size_t left = sizeof(*r);
 

@@ -103,8 +103,9 @@ static inline bool nic_dma_due(const struct world *w)
 	return w->dma_due[PCIE_UP] || w->dma_due[PCIE_DOWN];
 }
 
-/* platform.c: the machine as a SimGrid platform file, written to a new
- * temporary file whose name goes to path; returns 0 or -1 (errno). */
+/* platform.c: the machine as a SimGrid platform file, written to a file
+ * in memory whose name goes to path; returns its descriptor (close it once
+ * SimGrid has read it) or -1 (errno). */
 int platform_write(const struct sim_case *c, char *path, size_t len);
 sg_host_t platform_cpu_host(int cpu);
 

@@ -143,7 +143,7 @@ check "stdout closed: said, exit 1" \
 	fails 1 'standard output: Bad file descriptor' sh -c "exec '$ppsim' keys >&-"
 # a file system that takes 2 KB a file: the simulation's own files fit, the
 # outputs do not; every failure named, no file of the run left behind
-full() { sh -c 'trap "" XFSZ; ulimit -f 4; exec "$@"' full "$@"; }
+full() { sh -c 'trap "" XFSZ; ulimit -f ${blocks:-4}; exec "$@"' full "$@"; }
 full timeout 20 "$ppsim" run "$tiny" --reps 2 --out "$tmp/full" >/dev/null 2>"$tmp/out"
 rc=$?
 check "run on a full disk: exit 1, the file named" \
@@ -171,6 +171,52 @@ check "sweep --out a file" \
 	early 2 'ppsim sweep: --out .*a-file: Not a directory' "$ppsim" sweep "$tiny" --set nic.rx_ring=256 --out "$tmp/a-file"
 check "calibrate --out in a missing directory" \
 	early 2 'ppsim calibrate: --out .*/no/x.cal.ini: No such file' "$ppsim" calibrate "$src/tests/scenarios/fit.ini" --out "$tmp/no/x.cal.ini"
+
+# ---- 7: signals: quiet, 130/143, the simulations gone, no files left ----
+# a copy of tiny.ini under a name that marks this test's processes
+sig=$tmp/sig-$$.ini
+sed "s|^include = \.\./\.\./|include = $src/|" "$tiny" >"$sig"
+mkdir -p "$tmp/td"
+# interrupt HOW COMMAND...: starts ppsim COMMAND in its own process group
+# with 1 s of simulated time a run, signals it after 0.5 s (HOW: TERM the
+# parent alone, INT the whole group as a Ctrl-C does), and says its exit
+# status and how many of its simulations are still running
+interrupt() {
+	how=$1
+	shift
+	TMPDIR=$tmp/td setsid sh -c 'exec "$@"' sh "$ppsim" "$@" --set duration=1s \
+		>/dev/null 2>"$tmp/out" &
+	pid=$!
+	sleep 0.5
+	if [ "$how" = INT ]; then kill -INT "-$pid"; else kill -TERM "$pid"; fi
+	wait "$pid" 2>/dev/null
+	rc=$?
+	sleep 0.3
+	left=$(pgrep -f -- "$sig" | wc -l)
+	pkill -KILL -f -- "$sig"	# what an old ppsim left running
+	echo "exit $rc, $left simulations left" >"$tmp/check"
+}
+interrupt TERM run "$sig" -j 2 --reps 3
+check "run -j 2: SIGTERM to ppsim ends its simulations too, exit 143" \
+	sh -c "test $rc -eq 143 && test $left -eq 0"
+interrupt INT run "$sig" -j 2 --reps 3
+check "run -j 2: Ctrl-C: quiet, exit 130, no simulation left" \
+	sh -c "test $rc -eq 130 && test $left -eq 0 && test ! -s '$tmp/out'"
+interrupt TERM sweep "$sig" --set nic.rx_ring=256,512 -j 2
+check "sweep -j 2: SIGTERM to ppsim ends its simulations too" \
+	sh -c "test $rc -eq 143 && test $left -eq 0"
+interrupt INT sweep "$sig" --set nic.rx_ring=256,512 -j 2
+check "sweep -j 2: Ctrl-C: quiet, exit 130, no simulation left" \
+	sh -c "test $rc -eq 130 && test $left -eq 0 && test ! -s '$tmp/out'"
+# a TMPDIR too full for the platform (each file 512 bytes at most)
+TMPDIR=$tmp/td blocks=1 full timeout 20 "$ppsim" run "$tiny" --case close-drop --reps 1 >/dev/null 2>&1
+check "no platform file left in TMPDIR: after the kills, nor by a write that failed" \
+	test -z "$(ls -A "$tmp/td")"
+long=$tmp/$(printf '%0250d' 0)
+check "a TMPDIR that is missing does not stop a simulation" \
+	sh -c "TMPDIR='$tmp/missing' '$ppsim' run '$tiny' --case close-drop --policy v5.5 --reps 1 >/dev/null"
+check "nor one of 250 characters" \
+	sh -c "TMPDIR='$long' '$ppsim' run '$tiny' --case close-drop --policy v5.5 --reps 1 >/dev/null"
 
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

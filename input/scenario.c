@@ -15,6 +15,9 @@
 #define SCN_LINE_MAX	198	/* characters; inih's buffer is 200 */
 #define SCN_READ_MAX	1024	/* a line with its comment, before cutting */
 #define SCN_INCLUDE_DEPTH 8
+/* characters of a section name libinih keeps (its MAX_SECTION, 50, with
+ * the NUL) */
+#define SCN_SECTION_MAX	49
 
 /* How a key's value is kept. */
 enum scn_store {
@@ -594,9 +597,22 @@ static void section_seen(struct loader *ld, char *header)
 {
 	char buf[SCN_NAME_MAX + 8], *name;
 
+	if (strlen(header) - 2 > SCN_SECTION_MAX) {
+		/* inih would cut it: a case of a longer name would split
+		 * into two, or lose its end */
+		error_at(ld, ld->file, ld->line, "section name longer than %d "
+			 "characters ([case NAME]: %d for NAME)",
+			 SCN_SECTION_MAX, SCN_SECTION_MAX - 5);
+		return;
+	}
 	snprintf(buf, sizeof(buf), "%.*s", (int)strlen(header) - 2,
 		 header + 1);
 	name = trim(buf);
+	if (!strcmp(name, "case") || !strcmp(name, "sweep")) {
+		error_at(ld, ld->file, ld->line, "[%s] without a name: "
+			 "expected [%s NAME]", name, name);
+		return;
+	}
 	if (!section_known(name)) {
 		const char *near = edit_distance(name, "global") <= 2 ? "global"
 				   : NULL;

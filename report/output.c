@@ -49,6 +49,41 @@ static const char *policy_label(const struct pp_policy *pol, char *buf,
 	return buf;
 }
 
+/* A CSV field (RFC 4180): as it is, or in double quotes with each quote
+ * doubled when it holds a comma, a quote or a line break (a case may be
+ * named a,b). */
+static void csv_text(FILE *f, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+/* A JSON string: quoted, with '"', '\\' and control characters escaped. */
+static void json_text(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
 static void csv_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -70,7 +105,9 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		struct rep_figure fg = rep_figure(row, reps, m);
 		bool is_rate = m == 0;
 
-		fprintf(f, "%s%s,%s,%s,%s", prefix, row->c->name, row->policy->name,
+		fputs(prefix, f);
+		csv_text(f, row->c->name);
+		fprintf(f, ",%s,%s,%s", row->policy->name,
 			rep_metrics[m].name, is_rate ? sim_rate_unit(&row->c->sim)
 						 : rep_metrics[m].unit);
 		csv_num(f, fg.mean);
@@ -79,8 +116,10 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		csv_num(f, is_rate ? rep_error_pct(fg.mean, row->measured) : NAN);
 		fputc('\n', f);
 	}
-	fprintf(f, "%s%s,%s,saturated,resource,%s,,,\n", prefix, row->c->name,
-		row->policy->name, rep_saturated(row, reps));
+	fputs(prefix, f);
+	csv_text(f, row->c->name);
+	fprintf(f, ",%s,saturated,resource,%s,,,\n", row->policy->name,
+		rep_saturated(row, reps));
 }
 
 void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
@@ -104,15 +143,18 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 {
 	int reps = o->reps;
 
-	fprintf(f, "{\"ppsim\": \"%s\", \"scenario\": \"%s\", \"seed\": %lu, "
-		"\"reps\": %d, \"rows\": [\n", PACKAGE_VERSION, file,
-		o->seed, reps);
+	fprintf(f, "{\"ppsim\": \"%s\", \"scenario\": ", PACKAGE_VERSION);
+	json_text(f, file);
+	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"rows\": [\n", o->seed,
+		reps);
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 
-		fprintf(f, "  {\"case\": \"%s\", \"policy\": \"%s\", "
-			"\"saturated\": \"%s\", \"metrics\": {\n",
-			row->c->name, row->policy->name, rep_saturated(row, reps));
+		fprintf(f, "  {\"case\": ");
+		json_text(f, row->c->name);
+		fprintf(f, ", \"policy\": \"%s\", \"saturated\": \"%s\", "
+			"\"metrics\": {\n", row->policy->name,
+			rep_saturated(row, reps));
 		for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
 			struct rep_figure fg = rep_figure(row, reps, m);
 
@@ -197,7 +239,8 @@ void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 			const struct sim_result *res = &rows[i].res[r];
 
 			for (int s = 0; s < res->nr_samples; s++) {
-				fprintf(f, "%s,%s,%d,%.6f,%.6g", rows[i].c->name,
+				csv_text(f, rows[i].c->name);
+				fprintf(f, ",%s,%d,%.6f,%.6g",
 					rows[i].policy->name, r + 1,
 					res->samples[s].t,
 					res->samples[s].pps / 1e6);
@@ -218,8 +261,13 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		char buf[64];
 		const char *label = policy_label(row->policy, buf, sizeof(buf));
 
-		fprintf(f, "%s %s,%s,%s", row->c->name, label, row->c->name,
-			row->policy->name);
+		char both[SCN_NAME_MAX + 72];
+
+		snprintf(both, sizeof(both), "%s %s", row->c->name, label);
+		csv_text(f, both);
+		fputc(',', f);
+		csv_text(f, row->c->name);
+		fprintf(f, ",%s", row->policy->name);
 		csv_num(f, row->measured);
 		csv_num(f, rate.mean);
 		csv_num(f, isnan(rate.ci95) ? 0 : rate.ci95);
@@ -237,8 +285,13 @@ void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
 		char buf[64];
 		const char *label = policy_label(row->policy, buf, sizeof(buf));
 
-		fprintf(f, "%s %s,%s,%s,%.6g,%.6g,%.6g\n", row->c->name,
-			label, row->c->name, row->policy->name,
+		char both[SCN_NAME_MAX + 72];
+
+		snprintf(both, sizeof(both), "%s %s", row->c->name, label);
+		csv_text(f, both);
+		fputc(',', f);
+		csv_text(f, row->c->name);
+		fprintf(f, ",%s,%.6g,%.6g,%.6g\n", row->policy->name,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
 			rep_figure(row, reps, REP_IDLE).mean);

@@ -95,11 +95,12 @@ check "free: a time key starts from its value, in its unit" \
 
 # ---- 2: user text never reaches gnuplot's evaluator ----
 if command -v gnuplot >/dev/null 2>&1; then
-	printf "[global]\ninclude = %s\npolicies = v5.5\nduration = 1ms\n[case x'.system('touch %s/pwned1').'\"]\n" \
-		"$hw" "$tmp" >"$tmp/evil.ini"
-	t "$ppsim" run "$tmp/evil.ini" --reps 1 --out "$tmp/evil" >/dev/null 2>"$tmp/out"
+	mkdir -p "$tmp/ev"
+	printf "[global]\ninclude = %s\npolicies = v5.5\nduration = 1ms\n[case x'.system('touch pw1').'\"]\n" \
+		"$hw" >"$tmp/evil.ini"
+	(cd "$tmp/ev" && t "$ppsim" run "$tmp/evil.ini" --reps 1 --out "$tmp/evil") >/dev/null 2>"$tmp/out"
 	check "a case name with gnuplot code is drawn, not run" \
-		sh -c "test ! -e '$tmp/pwned1' && test -s \"\$(ls '$tmp'/evil/transient-x*.png)\""
+		sh -c "test ! -e '$tmp/ev/pw1' && test -s \"\$(ls '$tmp'/evil/transient-x*.png)\""
 	mkdir -p "$tmp/cwd"
 	(cd "$tmp/cwd" && t "$ppsim" run "$tmp/bom.ini" --reps 1 --duration 1ms --policy v5.5 \
 		--out '<touch pwned2 #') >/dev/null 2>"$tmp/out"
@@ -217,6 +218,33 @@ check "a TMPDIR that is missing does not stop a simulation" \
 	sh -c "TMPDIR='$tmp/missing' '$ppsim' run '$tiny' --case close-drop --policy v5.5 --reps 1 >/dev/null"
 check "nor one of 250 characters" \
 	sh -c "TMPDIR='$long' '$ppsim' run '$tiny' --case close-drop --policy v5.5 --reps 1 >/dev/null"
+
+# ---- 6: names inih would cut are refused at their line ----
+n44=$(printf '%044d' 0)
+printf '[global]\ninclude = %s\npolicies = v5.5\n[case %s]\n[case %s1]\n' "$hw" "$n44" "$n44" >"$tmp/names.ini"
+check "a case name of 45 characters is refused, not split in two" \
+	fails 2 "names.ini:5: section name longer than 49 characters" "$ppsim" run "$tmp/names.ini" --duration 1ms
+printf '[global]\ninclude = %s\n[case %s]\n' "$hw" "$n44$n44" >"$tmp/names.ini"
+check "a case name of 88 characters is refused, not cut" \
+	fails 2 "names.ini:3: section name longer than" "$ppsim" run "$tmp/names.ini" --duration 1ms
+printf '[global]\n[case ]\nworkload = xdp_drop\n' >"$tmp/blank.ini"
+check "[case ] is a case without a name, not an unknown section" \
+	fails 2 "blank.ini:2: \[case\] without a name: expected \[case NAME\]" "$ppsim" run "$tmp/blank.ini"
+
+# ---- 8: JSON and CSV escaped; the sweep plot's series compared whole ----
+printf '[global]\ninclude = %s\npolicies = v5.5\nduration = 1ms\n[case a"b\\c]\n[case a,b]\n' "$hw" >"$tmp/esc.ini"
+t "$ppsim" run "$tmp/esc.ini" --reps 1 --format json >"$tmp/esc.json" 2>"$tmp/out"
+printf '"case": "a\\"b\\\\c"\n' >"$tmp/want"
+check "a case named with a quote and a backslash is valid JSON" \
+	sh -c "grep -qF -f '$tmp/want' '$tmp/esc.json' && { ! command -v python3 >/dev/null || python3 -m json.tool '$tmp/esc.json' >/dev/null; }"
+t "$ppsim" run "$tmp/esc.ini" --reps 1 --format csv >"$tmp/esc.csv" 2>"$tmp/out"
+printf '"a,b",v5.5,rate,Mpps,\n"a""b\\c",v5.5,rate,Mpps,\n' >"$tmp/want"
+check "a case named a,b keeps the CSV's columns (and merge reads them)" \
+	sh -c "test \$(grep -cF -f '$tmp/want' '$tmp/esc.csv') -eq 2 && '$ppsim' merge '$tmp/esc.csv' >/dev/null"
+t "$ppsim" sweep "$tiny" --case far-drop --set nic.rx_ring=256,512 --set driver.budget=64,6 \
+	--out "$tmp/series" >/dev/null 2>"$tmp/out"
+check "the sweep plot keeps budget=6 beside budget=64" \
+	sh -c "test \$(grep -c '^# far-drop v5.[45] 6\$' '$tmp/series/sweep-rate.dat') -eq 2"
 
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

@@ -354,6 +354,16 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 		if (take(spec, cmd_options[ch].opt, optarg, o))
 			return -1;
 	}
+	/* GSL's generators take 32 bits of a seed, and mt19937 reads 0 as
+	 * 4357: other seeds would repeat some, silently */
+	if (o->rc.seed == 0 ||
+	    o->rc.seed + (unsigned long)o->rc.reps - 1 > 0xffffffffUL) {
+		fprintf(stderr, "ppsim %s: --seed %lu: expected 1 to %lu (the "
+			"generator's seeds are 32 bits, and replication r "
+			"uses the seed + r)\n", spec->name, o->rc.seed,
+			0xffffffffUL - (unsigned long)o->rc.reps + 1);
+		return -1;
+	}
 	o->args = argv + optind;
 	o->nr_args = argc - optind;
 	if (spec->max_args != CMD_ANY && o->nr_args > spec->max_args) {

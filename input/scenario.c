@@ -303,13 +303,20 @@ static int parse_policy_words(struct scn_case *c, const char *text,
 		pol = policy_named(set, p, why, len);
 		if (!pol)
 			return -1;
+		for (int i = 0; i < n; i++)
+			if ((values ? c->measured[i].policy : c->policies[i]) ==
+			    pol) {
+				snprintf(why, len, "%s named twice", pol->name);
+				return -1;
+			}
 		if (!values) {
 			c->policies[n++] = pol;
 			continue;
 		}
 		errno = 0;
 		v = strtod(colon + 1, &end);
-		if (end == colon + 1 || *end || errno || !(v > 0)) {
+		if (end == colon + 1 || *end || errno || !(v > 0) ||
+		    !isfinite(v)) {
 			snprintf(why, len, "'%s' is not a positive number",
 				 colon + 1);
 			return -1;
@@ -993,6 +1000,14 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	      "%u pages per node cannot hold %d rx ring(s) of %d pages with "
 	      "their page_pool: raise mem.pages or lower nic.rx_ring",
 	      c->sim.mm.pages_per_node, l->queues, q->rx_ring);
+	/* the monitor keeps SIM_MAX_SAMPLES samples (one a sample, one more
+	 * where the measurement starts): more would stop the transient
+	 * short without a word */
+	CHECK(((l->migrate_at > 0 ? l->migrate_at : 0) + l->warmup +
+	       l->duration) / l->sample <= SIM_MAX_SAMPLES - 2, "case.sample",
+	      "sample %gs over a run of %gs gives more than %d transient "
+	      "samples: raise sample", l->sample, (l->migrate_at > 0 ?
+	      l->migrate_at : 0) + l->warmup + l->duration, SIM_MAX_SAMPLES);
 	for (int i = 0; i < c->nr_measured; i++) {
 		bool found = false;
 

@@ -120,6 +120,10 @@ static int parse_nodes(struct trace_parser *ps, char **arg, int nargs,
 		BAD("nodes: expected a number of nodes from 1 to %d",
 		    MAX_NUMNODES);
 	for (int i = 1; i < nargs; i++) {
+		for (int j = 1; j < i; j++)
+			if (!strncmp(arg[i], arg[j], strcspn(arg[j], "=") + 1))
+				BAD("nodes: '%.*s' given twice", (int)strcspn(
+				    arg[i], "="), arg[i]);
 		if (!parse_kv(arg[i], "pages", 1, TRACE_MAX_PAGES, &op->b))
 			continue;
 		if (!parse_kv(arg[i], "min", 1, TRACE_MAX_PAGES, &op->c))
@@ -145,6 +149,10 @@ static int parse_pool(struct trace_parser *ps, char **arg, int nargs,
 
 	op->b = 0;
 	for (int i = 0; i < nargs; i++) {
+		for (int j = 0; j < i; j++)
+			if (!strncmp(arg[i], arg[j], strcspn(arg[j], "=") + 1))
+				BAD("pool: '%.*s' given twice", (int)strcspn(
+				    arg[i], "="), arg[i]);
 		if (!strcmp(arg[i], "nid=none")) {
 			op->a = NUMA_NO_NODE;
 			have_nid = true;
@@ -386,9 +394,17 @@ static void op_alloc(struct trace *t, long count)
 		t->pol->stats(t->pool, &before);
 		page = t->pol->alloc(t->pool);
 		t->pol->stats(t->pool, &after);
-		if (!page) {
+		/* once the allocator is dry, so is every later try of this
+		 * count: said once, with how many were not made (alloc
+		 * 4194304 would write a line each) */
+		if (!page && count - i == 1) {
 			fprintf(t->out, "alloc failed: no free page\n");
-			continue;
+			return;
+		}
+		if (!page) {
+			fprintf(t->out, "alloc failed: no free page (%ld "
+				"allocations not made)\n", count - i);
+			return;
 		}
 		name = receive_page(t, page);
 		from = DELTA(alloc_fast) ? "cache" :
@@ -591,9 +607,10 @@ static int op_pool(struct trace *t, const struct trace_op *op)
 		return -1;
 	}
 	err = t->pol->create(&p, &t->pool);
-	if (err) {
-		fprintf(t->out, "pool: create failed: %s\n", strerror(-err));
-		return 0;
+	if (err) {	/* a pool this era cannot have: bad input */
+		datadir_error(t->name, op->line, "pool: %s refuses it: %s",
+			      t->pol->name, strerror(-err));
+		return -1;
 	}
 	if (p.nid == NUMA_NO_NODE)
 		fprintf(t->out, "pool nid=none size=%u\n", p.pool_size);

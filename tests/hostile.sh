@@ -246,5 +246,28 @@ t "$ppsim" sweep "$tiny" --case far-drop --set nic.rx_ring=256,512 --set driver.
 check "the sweep plot keeps budget=6 beside budget=64" \
 	sh -c "test \$(grep -c '^# far-drop v5.[45] 6\$' '$tmp/series/sweep-rate.dat') -eq 2"
 
+# ---- 9: nothing cut or defaulted silently ----
+printf '[global]\ninclude = %s\n[case a]\nmeasured = v5.4:1 v5.4:2\n' "$hw" >"$tmp/m.ini"
+check "measured names a policy twice" fails 2 "m.ini:4: measured: v5.4 named twice" "$ppsim" run "$tmp/m.ini"
+printf '[global]\ninclude = %s\n[case a]\nmeasured = v5.4:inf\n' "$hw" >"$tmp/m.ini"
+check "measured = inf" fails 2 "m.ini:4: measured: 'inf' is not a positive number" "$ppsim" run "$tmp/m.ini"
+printf '[global]\ninclude = %s\n[case a]\nsample = 10us\n' "$hw" >"$tmp/m.ini"
+check "more transient samples than are kept" fails 2 "m.ini:4: sample .* more than 2048 transient samples" "$ppsim" run "$tmp/m.ini"
+check "--seed 0 (which the generator reads as 4357)" \
+	early 2 "--seed 0: expected 1 to" "$ppsim" run "$tiny" --seed 0
+check "--seed beyond 32 bits (4294967297 is seed 1)" \
+	early 2 "--seed 4294967297: expected 1 to 4294967295" "$ppsim" run "$tiny" --seed 4294967297 --reps 1
+check "--seed whose replications pass 32 bits" \
+	early 2 "--seed 4294967295: expected 1 to 4294967293" "$ppsim" run "$tiny" --seed 4294967295 --reps 3
+printf 'nodes 2 pages=100 pages=200\n' >"$tmp/twice.trace"
+check "a trace's key given twice" fails 2 "twice.trace:1: nodes: 'pages' given twice" "$ppsim" trace --policy v5.4 "$tmp/twice.trace"
+printf 'pool nid=0 size=1048576\n' >"$tmp/bigpool.trace"
+check "a pool the era refuses is bad input at its line" \
+	fails 2 "bigpool.trace:1: pool: v5.4 refuses it" "$ppsim" trace --policy v5.4 "$tmp/bigpool.trace"
+{ echo 'nodes 1 pages=1024'; echo 'pool nid=0'; for i in $(seq 200); do echo 'alloc 4194304'; done; } >"$tmp/dry.trace"
+t "$ppsim" trace --policy v5.4 "$tmp/dry.trace" >"$tmp/dry.out" 2>"$tmp/out"
+check "a dry allocator is said once an alloc, with a count" \
+	sh -c "test \$(grep -c '^alloc failed' '$tmp/dry.out') -eq 200 && test \$(wc -c <'$tmp/dry.out') -lt 100000 && grep -q '^alloc failed: no free page (4193280 allocations not made)\$' '$tmp/dry.out'"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

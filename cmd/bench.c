@@ -60,6 +60,7 @@ static double bare_loop(const struct pp_policy *pol)
 
 int bench_main(int argc, char **argv)
 {
+	int help;
 	/* the defaults, then what the command line says */
 	struct cmd_opts o;
 	struct scn_override set[CMD_MAX_SET + 2] = {
@@ -71,8 +72,8 @@ int bench_main(int argc, char **argv)
 	struct rep_row row = { 0 };
 	double bare, sim_ns;
 
-	if (cmd_parse(argc, argv, cmd_spec("bench"), &o))
-		return 2;
+	if ((help = cmd_parse(argc, argv, cmd_spec("bench"), &o)))
+		return help > 0 ? 0 : 2;
 	only_case = o.only_case ? o.only_case : "close-drop";
 	policy = o.only_policy ? o.only_policy : "v5.5";
 	if (!pp_policy_find(cmd_policies, policy)) {

@@ -89,6 +89,7 @@ static int write_calibration(const struct fit *f, const char *path)
 
 int calibrate_main(int argc, char **argv)
 {
+	int help;
 	struct scenario *scn;
 	struct cmd_opts o;
 	struct fit *f;
@@ -96,8 +97,8 @@ int calibrate_main(int argc, char **argv)
 	int status = 2;
 
 	gsl_set_error_handler_off();
-	if (cmd_parse(argc, argv, cmd_spec("calibrate"), &o))
-		return 2;
+	if ((help = cmd_parse(argc, argv, cmd_spec("calibrate"), &o)))
+		return help > 0 ? 0 : 2;
 	scn = scn_load(o.file, NULL, 0, cmd_policies);
 	if (!scn)
 		return 2;

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
-#include "../report/outfile.h"
 
 /* Every option of every command, once: what it takes and what it means.
  * A command accepts those its spec names (cmd_parse). */
@@ -343,7 +342,7 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 				 "j:h" : "h", longs, NULL)) != -1) {
 		if (ch == 'h') {
 			cmd_usage(stdout, spec);
-			exit(outfile_close_stdout() ? 1 : 0);
+			return 1;
 		}
 		if (ch == 'j')
 			ch = (int)(option_of(CMD_JOBS) - cmd_options);

@@ -81,9 +81,9 @@ struct cmd_opts {
 int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 			 int nr_scn);
 
-/* Parses argv[1..] for spec: options it accepts and its operands.  --help
- * prints the usage and exits 0; anything else wrong is said on stderr,
- * with the usage, and returns -1. */
+/* Parses argv[1..] for spec: options it accepts and its operands.  Returns
+ * 0; 1 when --help printed the usage (the command is done: exit 0); or
+ * -1 with what is wrong said on stderr, with the usage. */
 int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 	      struct cmd_opts *o);
 /* The spec of command name (run, sweep, validate, calibrate, bench). */

@@ -139,14 +139,15 @@ static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 
 int run_main(int argc, char **argv)
 {
+	int help;
 	struct rep_row rows[SCN_MAX_CASES * SCN_MAX_POLICIES];
 	struct scenario *scn;
 	struct cmd_opts o;
 	int nr_rows, status = 0;
 
 	gsl_set_error_handler_off();
-	if (cmd_parse(argc, argv, cmd_spec("run"), &o))
-		return 2;
+	if ((help = cmd_parse(argc, argv, cmd_spec("run"), &o)))
+		return help > 0 ? 0 : 2;
 	scn = scn_load(o.file, o.set, o.nr_set, cmd_policies);
 	if (!scn)
 		return 2;

@@ -77,12 +77,14 @@ static int add_axis(struct sweep_opts *o, const char *key, const char *values,
 	return 0;
 }
 
+/* Returns 0, 1 after --help, or -1 (said on stderr). */
 static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 {
 	struct cmd_opts cl;
+	int help = cmd_parse(argc, argv, cmd_spec("sweep"), &cl);
 
-	if (cmd_parse(argc, argv, cmd_spec("sweep"), &cl))
-		return -1;
+	if (help)
+		return help;
 	*o = (struct sweep_opts){ .file = cl.file,
 		.name = cl.nr_args > 1 ? cl.args[1] : NULL,
 		.only_case = cl.only_case, .only_policy = cl.only_policy,
@@ -453,14 +455,15 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 
 int sweep_main(int argc, char **argv)
 {
+	int help;
 	struct rep_row *rows = NULL;
 	struct point *pts = NULL;
 	struct sweep_opts o;
 	int nr_points = 1, nr_rows = 0, status = 2;
 
 	gsl_set_error_handler_off();
-	if (parse_opts(argc, argv, &o))
-		return 2;
+	if ((help = parse_opts(argc, argv, &o)))
+		return help > 0 ? 0 : 2;
 	if (o.name) {
 		struct scenario *scn = scn_load(o.file, NULL, 0, cmd_policies);
 

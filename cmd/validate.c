@@ -323,6 +323,7 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 
 int validate_main(int argc, char **argv)
 {
+	int help;
 	struct scenario **scn;
 	struct rep_row *rows = NULL;
 	struct vfile *vf;
@@ -330,8 +331,8 @@ int validate_main(int argc, char **argv)
 	int nr_rows = 0, status = 2, bad = 0;
 
 	gsl_set_error_handler_off();
-	if (cmd_parse(argc, argv, cmd_spec("validate"), &o))
-		return 2;
+	if ((help = cmd_parse(argc, argv, cmd_spec("validate"), &o)))
+		return help > 0 ? 0 : 2;
 	if (o.nr_params && !o.sensitivity) {
 		fprintf(stderr, "ppsim validate: --param needs "
 			"--sensitivity\n");

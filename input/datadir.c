@@ -50,7 +50,9 @@ FILE *datadir_open_regular(const char *path)
 
 const char *datadir_strerror(int err)
 {
-	return err == EINVAL ? "not a regular file" : strerror(err);
+	return err == EINVAL ? "not a regular file" :
+	       err == EFBIG ? "larger than 64 MiB: not a text ppsim reads" :
+	       strerror(err);
 }
 
 long datadir_getline(FILE *f, char *buf, size_t size, int *problem)
@@ -73,9 +75,27 @@ long datadir_getline(FILE *f, char *buf, size_t size, int *problem)
 	return c == EOF && len == 0 ? -1 : len;
 }
 
-FILE *datadir_fopen(const char *path, char *found, size_t len)
+/* A scenario or a trace is text someone wrote: one this large is
+ * something else (/proc/kcore says it is 128 TiB), and reading it to the
+ * end would take hours. */
+#define DATADIR_MAX_SIZE	(64L << 20)
+
+static FILE *open_text(const char *path)
 {
 	FILE *f = datadir_open_regular(path);
+	struct stat st;
+
+	if (f && !fstat(fileno(f), &st) && st.st_size > DATADIR_MAX_SIZE) {
+		fclose(f);
+		errno = EFBIG;
+		return NULL;
+	}
+	return f;
+}
+
+FILE *datadir_fopen(const char *path, char *found, size_t len)
+{
+	FILE *f = open_text(path);
 	int err = errno;
 
 	snprintf(found, len, "%s", path);
@@ -83,7 +103,7 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 		return f;
 	if (err != EINVAL &&
 	    (size_t)snprintf(found, len, "%s/%s", datadir_path(), path) < len)
-		f = datadir_open_regular(found);
+		f = open_text(found);
 	if (!f) {
 		snprintf(found, len, "%s", path);
 		errno = err;

@@ -16,9 +16,9 @@ const char *datadir_path(void);
 /*
  * Opens path for reading as given; if that fails and path is relative,
  * opens it below the data directory.  The name opened is written to found.
- * Returns NULL with errno from the first attempt when neither exists, and
- * with EINVAL for what is not a regular file (a FIFO or /dev/zero would
- * never end).
+ * Returns NULL with errno from the first attempt when neither exists, with
+ * EINVAL for what is not a regular file (a FIFO or /dev/zero would never
+ * end), EFBIG for one over 64 MiB.
  */
 FILE *datadir_fopen(const char *path, char *found, size_t len);
 
@@ -29,6 +29,10 @@ FILE *datadir_open_regular(const char *path);
 
 /* Why datadir_fopen() failed, for a message. */
 const char *datadir_strerror(int err);
+
+/* Errors a file gets reported before its reader gives up on it: past
+ * them it is not a scenario or a trace with mistakes, but something else. */
+#define DATADIR_MAX_ERRORS	50
 
 /* What datadir_getline() found wrong with a line. */
 enum { LINE_OK, LINE_TOO_LONG, LINE_NUL };

@@ -274,6 +274,11 @@ static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
 		int rc;
 
 		ps.line++;
+		if (ps.errors >= DATADIR_MAX_ERRORS) {
+			datadir_error(name, ps.line, "too many errors: not "
+				      "read further");
+			break;
+		}
 		if (problem == LINE_TOO_LONG || len > TRACE_LINE_MAX) {
 			datadir_error(name, ps.line, "line longer than %d characters",
 				 TRACE_LINE_MAX);

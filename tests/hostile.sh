@@ -269,5 +269,18 @@ t "$ppsim" trace --policy v5.4 "$tmp/dry.trace" >"$tmp/dry.out" 2>"$tmp/out"
 check "a dry allocator is said once an alloc, with a count" \
 	sh -c "test \$(grep -c '^alloc failed' '$tmp/dry.out') -eq 200 && test \$(wc -c <'$tmp/dry.out') -lt 100000 && grep -q '^alloc failed: no free page (4193280 allocations not made)\$' '$tmp/dry.out'"
 
+# ---- further findings: SimGrid's options, files too large or all errors ----
+check "--cfg= is refused, not a SimGrid abort" \
+	fails 2 "--cfg=foo: SimGrid's options are not taken" "$ppsim" keys --cfg=foo
+check "--log= is refused, not a SimGrid abort" \
+	fails 2 "--log=root.thresh:bogus: SimGrid's options are not taken" "$ppsim" run "$tiny" --log=root.thresh:bogus
+truncate -s 65M "$tmp/huge.ini"
+check "a file of 65 MiB is not a scenario (nor /proc/kcore)" \
+	fails 2 "huge.ini: cannot open: larger than 64 MiB" "$ppsim" run "$tmp/huge.ini"
+awk 'BEGIN { for (i = 0; i < 100000; i++) print "x" }' >"$tmp/noise.ini"
+"$ppsim" run "$tmp/noise.ini" >/dev/null 2>"$tmp/out"
+check "a file of nothing but errors is given up on after 50" \
+	sh -c "test \$(wc -l <'$tmp/out') -eq 51 && tail -1 '$tmp/out' | grep -q 'noise.ini:51: too many errors'"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

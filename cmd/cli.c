@@ -337,7 +337,9 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 				NULL, (int)i };
 	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
-	optind = 1;
+	/* 0, not 1: glibc then forgets a previous parse too (its place in a
+	 * cluster of short options points into that argv) */
+	optind = 0;
 	while ((ch = getopt_long(argc, argv, spec->options & CMD_JOBS ?
 				 "j:h" : "h", longs, NULL)) != -1) {
 		if (ch == 'h') {

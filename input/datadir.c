@@ -22,12 +22,19 @@ const char *datadir_path(void)
 
 FILE *datadir_open_regular(const char *path)
 {
-	/* O_NONBLOCK: opening a FIFO for reading would wait for a writer
-	 * forever; the check comes before any read */
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	struct stat st;
 	FILE *f;
+	int fd;
 
+	/* nothing but a regular file is opened: opening a FIFO for reading
+	 * waits for a writer forever, and opening some devices does
+	 * something (/dev/watchdog starts its timer) */
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		errno = EINVAL;
+		return NULL;
+	}
+	/* O_NONBLOCK: what was a file at stat() may be a FIFO now */
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {

@@ -424,26 +424,44 @@ static const struct scn_key *find_key(const char *section, const char *name)
 	return NULL;
 }
 
-static size_t edit_distance(const char *a, const char *b)
+/*
+ * The edit distance of a and b, or limit if it is limit or more.  Only the
+ * band of cells within limit of the diagonal is computed, row by row, and
+ * a row that reaches limit everywhere ends it: a suggestion wants a
+ * distance of 3 at most, and an unknown key is compared with every key.
+ */
+static size_t edit_distance(const char *a, const char *b, size_t limit)
 {
-	size_t la = strlen(a), lb = strlen(b), d[64][64];
+	size_t la = strlen(a), lb = strlen(b), prev[64], cur[64];
 
-	if (la >= 64 || lb >= 64)
-		return 64;
-	for (size_t i = 0; i <= la; i++)
-		d[i][0] = i;
+	if (la >= 64 || lb >= 64 || (la > lb ? la - lb : lb - la) >= limit)
+		return limit;
 	for (size_t j = 0; j <= lb; j++)
-		d[0][j] = j;
+		prev[j] = j < limit ? j : limit;
 	for (size_t i = 1; i <= la; i++) {
-		for (size_t j = 1; j <= lb; j++) {
-			size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-			size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+		size_t lo = i >= limit ? i - limit + 1 : 1;
+		size_t hi = i + limit - 1 < lb ? i + limit - 1 : lb;
+		size_t row_min = cur[0] = i < limit ? i : limit;
 
-			d[i][j] = sub < del ? (sub < ins ? sub : ins)
-					    : (del < ins ? del : ins);
+		cur[lo - 1] = lo > 1 ? limit : cur[0];
+		for (size_t j = lo; j <= hi; j++) {
+			size_t v = prev[j - 1] + (a[i - 1] != b[j - 1]);
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			cur[j] = v < limit ? v : limit;
+			if (cur[j] < row_min)
+				row_min = cur[j];
 		}
+		if (hi < lb)	/* the next row reads one cell past the band */
+			cur[hi + 1] = limit;
+		if (row_min >= limit)
+			return limit;
+		memcpy(prev, cur, (lb + 1) * sizeof(*prev));
 	}
-	return d[la][lb];
+	return prev[lb];
 }
 
 /* "section.name" of the key closest to what was written, or "" */
@@ -477,11 +495,19 @@ static void suggest(const char *section, const char *name, char *out,
 	for (size_t i = 0; i < NR_KEYS; i++) {
 		size_t d;
 
+		const char *a = want, *b = have;
+
 		snprintf(have, sizeof(have), "%s.%s", scn_keys[i].section,
 			 scn_keys[i].name);
-		d = edit_distance(want, have);
-		if (strcmp(scn_keys[i].section, section) == 0)
-			d = edit_distance(name, scn_keys[i].name);
+		if (strcmp(scn_keys[i].section, section) == 0) {
+			a = name;
+			b = scn_keys[i].name;
+		}
+		/* the lengths' difference is a lower bound of the distance:
+		 * most keys are too far to be worth the table */
+		if ((size_t)labs((long)strlen(a) - (long)strlen(b)) >= best)
+			continue;
+		d = edit_distance(a, b, best);
 		if (d < best) {
 			best = d;
 			snprintf(out, len, "%s%s%s",
@@ -550,15 +576,20 @@ struct loader {
 	int depth;
 };
 
+/* Says an error, up to DATADIR_MAX_ERRORS of them: past those the file
+ * is something else than a scenario with mistakes. */
 static void error_at(struct loader *ld, const char *file, int line,
 		     const char *fmt, ...)
 {
 	va_list ap;
 
+	if (ld->errors++ == DATADIR_MAX_ERRORS)
+		datadir_error(file, line, "too many errors: no more said");
+	if (ld->errors > DATADIR_MAX_ERRORS)
+		return;
 	va_start(ap, fmt);
 	datadir_verror(file, line, fmt, ap);
 	va_end(ap);
-	ld->errors++;
 }
 
 static char *trim(char *s)
@@ -621,11 +652,11 @@ static void section_seen(struct loader *ld, char *header)
 		return;
 	}
 	if (!section_known(name)) {
-		const char *near = edit_distance(name, "global") <= 2 ? "global"
+		const char *near = edit_distance(name, "global", 3) <= 2 ? "global"
 				   : NULL;
 
 		for (int i = 0; hw_sections[i] && !near; i++)
-			if (edit_distance(name, hw_sections[i]) <= 2)
+			if (edit_distance(name, hw_sections[i], 3) <= 2)
 				near = hw_sections[i];
 		if (near)
 			error_at(ld, ld->file, ld->line, "unknown section "
@@ -660,11 +691,8 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 
 	if (len < 0)
 		return NULL;
-	if (ld->errors >= DATADIR_MAX_ERRORS) {
-		error_at(ld, ld->file, ld->line + 1, "too many errors: not "
-			 "read further");
-		return NULL;
-	}
+	if (ld->errors >= DATADIR_MAX_ERRORS)
+		return NULL;	/* error_at says it */
 	ld->line++;
 	snprintf(str, num, "\n");
 	if (problem == LINE_NUL) {
@@ -844,6 +872,9 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 	const struct scn_key *k;
 	char why[200], hint[80], hw[SCN_NAME_MAX];
 	const char *ksec = section, *kname = a->key;	/* as written */
+
+	if (ld && ld->errors >= DATADIR_MAX_ERRORS)
+		return -1;	/* nothing more is said: no work for it */
 
 	/* a case may override a hardware key: nic.rx_ring = 512 */
 	if (dot && !strcmp(section, "case")) {

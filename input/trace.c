@@ -4,7 +4,9 @@
 #include "trace.h"
 
 #define TRACE_LINE_MAX	512	/* characters */
-#define TRACE_MAX_PAGES	(1 << 22)	/* pages of a trace's machine */
+const struct trace_machine trace_machine_default = {
+	.nodes = 2, .pages = 65536, .max_pages = 1 << 22,
+};
 
 enum trace_opcode {
 	OP_NODES, OP_POOL, OP_CPU, OP_SOFTIRQ, OP_NAPI, OP_PRESSURE, OP_ALLOC,
@@ -28,6 +30,7 @@ struct trace_page {
 };
 
 struct trace {
+	const struct trace_machine *m;
 	const char *name;
 	FILE *out;
 	const struct pp_policy *pol;
@@ -91,6 +94,7 @@ static int parse_page(const char *s, bool all_ok, long *v)
 }
 
 struct trace_parser {
+	const struct trace_machine *m;
 	const char *name;
 	int line;
 	int nr_nodes;		/* of the machine the trace will have */
@@ -112,7 +116,7 @@ static int parse_node(struct trace_parser *ps, const char *s, long *v)
 static int parse_nodes(struct trace_parser *ps, char **arg, int nargs,
 		       struct trace_op *op)
 {
-	op->b = 65536;
+	op->b = ps->m->pages;
 	op->c = 0;
 	if (ps->machine_used)
 		BAD("'nodes' must come before any other operation");
@@ -124,16 +128,16 @@ static int parse_nodes(struct trace_parser *ps, char **arg, int nargs,
 			if (!strncmp(arg[i], arg[j], strcspn(arg[j], "=") + 1))
 				BAD("nodes: '%.*s' given twice", (int)strcspn(
 				    arg[i], "="), arg[i]);
-		if (!parse_kv(arg[i], "pages", 1, TRACE_MAX_PAGES, &op->b))
+		if (!parse_kv(arg[i], "pages", 1, (long)ps->m->max_pages, &op->b))
 			continue;
-		if (!parse_kv(arg[i], "min", 1, TRACE_MAX_PAGES, &op->c))
+		if (!parse_kv(arg[i], "min", 1, (long)ps->m->max_pages, &op->c))
 			continue;
-		BAD("nodes: '%s': expected pages=P (1 to %d) or min=M",
-		    arg[i], TRACE_MAX_PAGES);
+		BAD("nodes: '%s': expected pages=P (1 to %ld) or min=M",
+		    arg[i], (long)ps->m->max_pages);
 	}
-	if (op->a * op->b > TRACE_MAX_PAGES)
+	if (op->a * op->b > (long)ps->m->max_pages)
 		BAD("nodes: %ld x %ld pages: a trace's machine holds at most "
-		    "%d pages", op->a, op->b, TRACE_MAX_PAGES);
+		    "%ld pages", op->a, op->b, (long)ps->m->max_pages);
 	if (op->c >= op->b)
 		BAD("nodes: min watermark %ld must be below pages=%ld",
 		    op->c, op->b);
@@ -222,9 +226,9 @@ static int parse_args(struct trace_parser *ps, const char *kw, char **arg,
 		return 0;
 	case OP_ALLOC:
 		op->a = 1;
-		if (nargs && parse_num(arg[0], 1, TRACE_MAX_PAGES, &op->a))
-			BAD("alloc: '%s' is not a count from 1 to %d",
-			    arg[0], TRACE_MAX_PAGES);
+		if (nargs && parse_num(arg[0], 1, (long)ps->m->max_pages, &op->a))
+			BAD("alloc: '%s' is not a count from 1 to %ld",
+			    arg[0], (long)ps->m->max_pages);
 		return 0;
 	case OP_RECYCLE:
 	case OP_RETURN:
@@ -262,9 +266,11 @@ static int parse_line(struct trace_parser *ps, char *text,
 }
 
 /* Reads every line; reports every bad one.  Returns the op count or -1. */
-static long parse_trace(FILE *in, const char *name, struct trace_op **opsp)
+static long parse_trace(FILE *in, const char *name,
+			const struct trace_machine *m, struct trace_op **opsp)
 {
-	struct trace_parser ps = { .name = name, .nr_nodes = 2 };
+	struct trace_parser ps = { .m = m, .name = name,
+				   .nr_nodes = m->nodes };
 	struct trace_op *ops = NULL;
 	char text[TRACE_LINE_MAX + 2];
 	long n = 0, cap = 0, len;
@@ -629,7 +635,7 @@ static int run_op(struct trace *t, const struct trace_op *op)
 	if (op->code == OP_NODES)
 		return machine_create(t, (int)op->a, (u32)op->b, (u32)op->c,
 				      op->line);
-	if (!t->mm && machine_create(t, 2, 65536, 0, op->line))
+	if (!t->mm && machine_create(t, t->m->nodes, t->m->pages, 0, op->line))
 		return -1;
 	if (needs_live_pool(op->code) || op->code == OP_RECYCLE ||
 	    op->code == OP_RETURN) {
@@ -742,13 +748,13 @@ static void trace_free(struct trace *t)
 		kctx_leave(t->prev);
 }
 
-int trace_run(FILE *in, const char *name, const struct pp_policy *pol,
-	      FILE *out)
+int trace_run_on(FILE *in, const char *name, const struct pp_policy *pol,
+		 FILE *out, const struct trace_machine *m)
 {
-	struct trace t = { .name = name, .out = out, .pol = pol,
+	struct trace t = { .m = m, .name = name, .out = out, .pol = pol,
 			   .napi = { .list_owner = -1 } };
 	struct trace_op *ops = NULL;
-	long n = parse_trace(in, name, &ops);
+	long n = parse_trace(in, name, m, &ops);
 	int status = 0;
 
 	if (n < 0)
@@ -761,11 +767,17 @@ int trace_run(FILE *in, const char *name, const struct pp_policy *pol,
 			  ops[i].code == OP_RETURN || ops[i].code == OP_PUT))
 			release_retry(&t);
 	}
-	if (!status && !t.mm && machine_create(&t, 2, 65536, 0, 1))
+	if (!status && !t.mm && machine_create(&t, m->nodes, m->pages, 0, 1))
 		status = 2;
 	if (!status)
 		status = check_accounting(&t);
 	trace_free(&t);
 	free(ops);
 	return status;
+}
+
+int trace_run(FILE *in, const char *name, const struct pp_policy *pol,
+	      FILE *out)
+{
+	return trace_run_on(in, name, pol, out, &trace_machine_default);
 }

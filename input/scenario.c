@@ -691,8 +691,11 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 
 	if (len < 0)
 		return NULL;
-	if (ld->errors >= DATADIR_MAX_ERRORS)
-		return NULL;	/* error_at says it */
+	if (ld->errors >= DATADIR_MAX_ERRORS) {
+		/* error_at says "too many errors" for this one */
+		error_at(ld, ld->file, ld->line + 1, "not read further");
+		return NULL;
+	}
 	ld->line++;
 	snprintf(str, num, "\n");
 	if (problem == LINE_NUL) {

@@ -85,13 +85,14 @@ check "free: MIN above MAX" \
 	calib 'cost.rx_pkt:400:5' "c.ini:6: free: .*MIN must be below MAX"
 check "free: a missing bound" \
 	calib 'cost.rx_pkt::5' "c.ini:6: free: .*a bound is missing"
-# a time key's bounds in ns and its start value (60ns) in the same unit:
+# a time key's bounds in ns and its start value (40ns) in the same unit:
 # the fit's first point is the scenario's value, not the lower bound
-sed "s|^free = .*|free = model.hide_stream:10ns:100ns|; s|^include = tiny.ini|include = $tiny|" \
+sed "s|^free = .*|free = cache.llc_lat:10ns:100ns|; s|^include = tiny.ini|include = $tiny|" \
 	"$src/tests/scenarios/fit.ini" >"$tmp/c.ini"
+printf '[cache]\nllc_lat = 40ns\n' >>"$tmp/c.ini"
 t "$ppsim" calibrate "$tmp/c.ini" --out "$tmp/c.cal.ini" >/dev/null 2>"$tmp/out"
 check "free: a time key starts from its value, in its unit" \
-	grep -q '^iteration 0: .* model.hide_stream=6e-08$' "$tmp/out"
+	grep -q '^iteration 0: .* cache.llc_lat=4e-08$' "$tmp/out"
 
 # ---- 2: user text never reaches gnuplot's evaluator ----
 if command -v gnuplot >/dev/null 2>&1; then

@@ -310,14 +310,19 @@ static void series_name(const struct point *pt, const struct rep_row *row,
 		 *rest ? " " : "", (int)strlen(rest) - (*rest ? 1 : 0), rest);
 }
 
-/* Whether name is among the n names of series (one a line). */
+/* Whether name is one of the lines of series, whole (not a prefix: a
+ * budget of 6 is not one of 64). */
 static bool has_series(const char *series, const char *name)
 {
 	size_t len = strlen(name);
 
-	for (const char *s = series; *s; s += strcspn(s, "\n") + !!s[strcspn(s, "\n")])
-		if (strcspn(s, "\n") == len && !strncmp(s, name, len))
+	for (const char *s = series; *s;) {
+		size_t n = strcspn(s, "\n");
+
+		if (n == len && !strncmp(s, name, len))
 			return true;
+		s += n + (s[n] == '\n');
+	}
 	return false;
 }
 
@@ -370,9 +375,13 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 			}
 		}
 	}
-	if (outfile_commit(&f, "ppsim sweep") || !plot_available()) {
+	if (outfile_commit(&f, "ppsim sweep")) {
 		free(series);
-		return f.f ? -1 : 0;
+		return -1;
+	}
+	if (!plot_available()) {
+		free(series);
+		return 0;
 	}
 	snprintf(title, sizeof(title), "%.4000s: rate against %s (ppsim %s, "
 		 "seed %lu)", o->file, o->axes[0].key, PACKAGE_VERSION,

@@ -1,10 +1,11 @@
 /*
  * libFuzzer harness: the trace runner, through every policy.  A trace that
  * parses is run, so the page_pool eras, the page allocator and the
- * accounting check are fuzzed too.  On a small machine (2 nodes of 512
- * pages, 8192 at most): building trace_run's default 2 x 65536 pages three
- * times an input took most of the time, and an input asking for 4 Mi
- * pages found nothing the small one does not.
+ * accounting check are fuzzed too.  Each input is read once, and runs on a
+ * small machine (2 nodes of 512 pages, 8192 at most): building
+ * trace_run's default 2 x 65536 pages three times an input took most of
+ * the time, and an input asking for 4 Mi pages found nothing the small
+ * one does not.
  */
 #include <stdio.h>
 #include "input/trace.h"
@@ -27,13 +28,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
-	for (int i = 0; pp_eras[i]; i++) {
-		FILE *in = fmemopen((void *)data, size, "r");
+	FILE *in = fmemopen((void *)data, size, "r");
+	struct trace_ops *ops;
 
-		if (!in)
-			return 0;
-		trace_run_on(in, "fuzz", pp_eras[i], sink, &small);
-		fclose(in);
-	}
+	if (!in)
+		return 0;
+	ops = trace_parse(in, "fuzz", &small);
+	fclose(in);
+	for (int i = 0; ops && pp_eras[i]; i++)
+		trace_exec(ops, pp_eras[i], sink);
+	trace_ops_free(ops);
 	return 0;
 }

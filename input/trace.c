@@ -748,23 +748,54 @@ static void trace_free(struct trace *t)
 		kctx_leave(t->prev);
 }
 
-int trace_run_on(FILE *in, const char *name, const struct pp_policy *pol,
-		 FILE *out, const struct trace_machine *m)
+struct trace_ops {
+	const struct trace_machine *m;
+	const char *name;
+	struct trace_op *op;
+	long n;
+};
+
+struct trace_ops *trace_parse(FILE *in, const char *name,
+			      const struct trace_machine *m)
 {
-	struct trace t = { .m = m, .name = name, .out = out, .pol = pol,
+	struct trace_ops *t = calloc(1, sizeof(*t));
+
+	if (!t) {
+		fprintf(stderr, "ppsim: out of memory\n");
+		return NULL;
+	}
+	*t = (struct trace_ops){ .m = m, .name = name };
+	t->n = parse_trace(in, name, m, &t->op);
+	if (t->n < 0) {
+		free(t);
+		return NULL;
+	}
+	return t;
+}
+
+void trace_ops_free(struct trace_ops *ops)
+{
+	if (ops)
+		free(ops->op);
+	free(ops);
+}
+
+int trace_exec(const struct trace_ops *ops, const struct pp_policy *pol,
+	       FILE *out)
+{
+	const struct trace_machine *m = ops->m;
+	struct trace t = { .m = m, .name = ops->name, .out = out, .pol = pol,
 			   .napi = { .list_owner = -1 } };
-	struct trace_op *ops = NULL;
-	long n = parse_trace(in, name, m, &ops);
 	int status = 0;
 
-	if (n < 0)
-		return 2;
-	for (long i = 0; i < n && !status; i++) {
-		if (run_op(&t, &ops[i]))
+	for (long i = 0; i < ops->n && !status; i++) {
+		const struct trace_op *op = &ops->op[i];
+
+		if (run_op(&t, op))
 			status = 2;
 		else if (t.destroyed && t.pool &&
-			 (ops[i].code == OP_RECYCLE ||
-			  ops[i].code == OP_RETURN || ops[i].code == OP_PUT))
+			 (op->code == OP_RECYCLE || op->code == OP_RETURN ||
+			  op->code == OP_PUT))
 			release_retry(&t);
 	}
 	if (!status && !t.mm && machine_create(&t, m->nodes, m->pages, 0, 1))
@@ -772,12 +803,18 @@ int trace_run_on(FILE *in, const char *name, const struct pp_policy *pol,
 	if (!status)
 		status = check_accounting(&t);
 	trace_free(&t);
-	free(ops);
 	return status;
 }
 
 int trace_run(FILE *in, const char *name, const struct pp_policy *pol,
 	      FILE *out)
 {
-	return trace_run_on(in, name, pol, out, &trace_machine_default);
+	struct trace_ops *ops = trace_parse(in, name, &trace_machine_default);
+	int status;
+
+	if (!ops)
+		return 2;
+	status = trace_exec(ops, pol, out);
+	trace_ops_free(ops);
+	return status;
 }

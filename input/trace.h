@@ -26,9 +26,15 @@ struct trace_machine {
 };
 extern const struct trace_machine trace_machine_default;
 
-/* trace_run() on the machine m (a fuzzer's is small: building 2 x 65536
- * pages took most of each run). */
-int trace_run_on(FILE *in, const char *name, const struct pp_policy *pol,
-		 FILE *out, const struct trace_machine *m);
+/* trace_run() in two steps, so that one trace runs through several
+ * policies read once (the fuzzer does): trace_parse() reads and checks a
+ * trace for the machine m (a fuzzer's is small), returning NULL with the
+ * errors said; trace_exec() runs it, returning trace_run's status. */
+struct trace_ops;
+struct trace_ops *trace_parse(FILE *in, const char *name,
+			      const struct trace_machine *m);
+int trace_exec(const struct trace_ops *ops, const struct pp_policy *pol,
+	       FILE *out);
+void trace_ops_free(struct trace_ops *ops);
 
 #endif

@@ -133,11 +133,12 @@ check "the jobs, merged, give what the sweep gives" \
 	sh -c "'$ppsim' merge '$tmp'/jobs-out/sweep-*.csv | cmp - '$tmp/direct.csv'"
 
 # ---- 5: every write checked, no partial file left looking whole ----
+sed "s|^include = tiny.ini|include = $tiny|" "$src/tests/scenarios/fit.ini" >"$tmp/c0.ini"
 for c in "run $tiny --case far-drop --policy v5.5 --reps 1 --duration 1ms" \
 	 "sweep $tiny --set nic.rx_ring=256 --case far-drop --policy v5.5" \
 	 "merge $tmp/a.csv" "trace --policy v5.4 $src/tests/traces/refcount.trace" \
 	 "validate $tiny --reps 1" "keys" "sweep $tiny --set nic.rx_ring=256,512 --emit-jobs" \
-	 "run --help"; do
+	 "run --help" "calibrate $tmp/c0.ini --out $tmp/c0.cal.ini"; do
 	check "stdout on /dev/full: ppsim ${c%% *} says so, exit 1" \
 		fails 1 'standard output: No space left on device' sh -c "exec '$ppsim' $c >/dev/full"
 done

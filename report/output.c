@@ -250,6 +250,20 @@ void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 		}
 }
 
+/* The first fields of a plot table's row: the plot's label (case and
+ * policy), the case, the policy. */
+static void plot_row_names(FILE *f, const struct rep_row *row)
+{
+	char buf[64], both[SCN_NAME_MAX + 72];
+
+	snprintf(both, sizeof(both), "%s %s", row->c->name,
+		 policy_label(row->policy, buf, sizeof(buf)));
+	csv_text(f, both);
+	fputc(',', f);
+	csv_text(f, row->c->name);
+	fprintf(f, ",%s", row->policy->name);
+}
+
 /* The flat tables the plot scripts read: rates.csv ... */
 void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		     int reps)
@@ -258,16 +272,8 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
-		char buf[64];
-		const char *label = policy_label(row->policy, buf, sizeof(buf));
 
-		char both[SCN_NAME_MAX + 72];
-
-		snprintf(both, sizeof(both), "%s %s", row->c->name, label);
-		csv_text(f, both);
-		fputc(',', f);
-		csv_text(f, row->c->name);
-		fprintf(f, ",%s", row->policy->name);
+		plot_row_names(f, row);
 		csv_num(f, row->measured);
 		csv_num(f, rate.mean);
 		csv_num(f, isnan(rate.ci95) ? 0 : rate.ci95);
@@ -282,16 +288,9 @@ void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
 	fprintf(f, "label,case,policy,cpu_ns,stall_ns,idle_ns\n");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
-		char buf[64];
-		const char *label = policy_label(row->policy, buf, sizeof(buf));
 
-		char both[SCN_NAME_MAX + 72];
-
-		snprintf(both, sizeof(both), "%s %s", row->c->name, label);
-		csv_text(f, both);
-		fputc(',', f);
-		csv_text(f, row->c->name);
-		fprintf(f, ",%s,%.6g,%.6g,%.6g\n", row->policy->name,
+		plot_row_names(f, row);
+		fprintf(f, ",%.6g,%.6g,%.6g\n",
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
 			rep_figure(row, reps, REP_IDLE).mean);

@@ -900,6 +900,7 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 found:
 	if (!k) {
 		const struct scn_key *elsewhere = NULL;
+		const char *now = retired(ksec, kname);
 
 		for (size_t i = 0; i < NR_KEYS && !elsewhere; i++)
 			if (!strcmp(scn_keys[i].name, a->key))
@@ -910,9 +911,9 @@ found:
 		} else if (elsewhere) {
 			error_at(ld, a->file, a->line, "'%s' belongs in "
 				 "[%s]", a->key, elsewhere->section);
-		} else if (retired(ksec, kname)) {
+		} else if (now) {
 			error_at(ld, a->file, a->line, "'%s' is gone: it became "
-				 "%s", a->key, retired(ksec, kname));
+				 "%s", a->key, now);
 		} else {
 			suggest(ksec, kname, hint, sizeof(hint));
 			error_at(ld, a->file, a->line, "unknown key '%s'%s%s%s",

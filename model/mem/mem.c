@@ -475,14 +475,19 @@ static void mind_clocks(struct mem *m)
 		review_clocks(m);
 }
 
-/* A line another core of this socket holds modified comes from that
- * core's private cache, not the LLC: a cross-core transfer. */
-static bool in_other_core(const struct mem *m, int core, uint32_t line)
+/* What a CPU access from core costs where the line is (cycles): a line
+ * another core of this socket holds modified comes from that core's
+ * private cache, not the LLC, a cross-core transfer. */
+static double cpu_latency(const struct mem *m, int core, uint32_t line,
+			  enum mem_place p)
 {
 	const struct mem_line *ln = &m->lines[line];
 
-	return (ln->flags & LN_CORE_DIRTY) && ln->core != core + 1 &&
-	       socket_of(m, ln->core - 1) == socket_of(m, core);
+	if (p == MEM_LLC && (ln->flags & LN_CORE_DIRTY) &&
+	    ln->core != core + 1 &&
+	    socket_of(m, ln->core - 1) == socket_of(m, core))
+		return m->cfg.snoop_lat * m->cfg.freq;
+	return latency(m, p);
 }
 
 double mem_cpu_read(struct mem *m, int core, uint32_t line)
@@ -497,8 +502,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 	state(m, line);
 	mind_clocks(m);
 	p = place_of(m, core, line);
-	lat = p == MEM_LLC && in_other_core(m, core, line)
-	      ? m->cfg.snoop_lat * m->cfg.freq : latency(m, p);
+	lat = cpu_latency(m, core, line, p);
 	m->st.cpu_reads[m->lines[line].kind][p]++;
 	if (p == MEM_PRIV)
 		priv_touch(m, core, line);
@@ -528,8 +532,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 		ln->flags |= LN_CORE_DIRTY;
 		return latency(m, p);
 	}
-	lat = p == MEM_LLC && in_other_core(m, core, line)
-	      ? m->cfg.snoop_lat * m->cfg.freq : latency(m, p);
+	lat = cpu_latency(m, core, line, p);
 	/* read for ownership: every other socket's copy goes */
 	for (int t = 0; t < m->cfg.sockets; t++) {
 		if (t != s && (ln->llc & (1u << t))) {

@@ -733,8 +733,9 @@ static void to_socket(struct rxq *q, struct page *page)
  * at most. */
 static void read_headers(struct rxq *q, struct page *page)
 {
-	for (int k = 0; k < q->pkt_lines && k < 2; k++)
-		mem_work_read_random(q->cpu, pkt_line(q, page, k));
+	mem_work_read_lines(q->cpu, pkt_line(q, page, 0),
+			    q->pkt_lines < 2 ? q->pkt_lines : 2,
+			    q->cpu->ov->win_random);
 }
 
 /*

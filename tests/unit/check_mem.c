@@ -264,6 +264,40 @@ START_TEST(config_checked)
 }
 END_TEST
 
+/* Overlap: lines asked for together wait for the slowest, not the sum;
+ * a copy waits only for the transfer its own work does not cover. */
+static const struct mem_overlap ov = {
+	.win_random = 20, .win_ring = 0, .store_exposure = 1, .copy_mlp = 4,
+};
+
+START_TEST(lines_together_wait_for_the_slowest)
+{
+	uint32_t l = mem_region(m, 0, MEM_PKT, 2);
+	struct mem_work w;
+
+	mem_cpu_read(m, 1, l);	/* line 0 in the LLC, line 1 in DRAM */
+	mem_work_init(&w, m, &ov, 0);
+	mem_work_read_lines(&w, l, 2, ov.win_random);
+	ck_assert_double_eq_tol(w.stall * cfg.freq, CYCLES(cfg.dram_lat) -
+				cfg.l2_cycles - ov.win_random, 1e-6);
+}
+END_TEST
+
+START_TEST(copy_overlaps_its_work)
+{
+	uint32_t a = mem_region(m, 0, MEM_PKT, 8), b = a + 4;
+	double transfer = 4 * (CYCLES(cfg.dram_lat) - cfg.l2_cycles) /
+			  ov.copy_mlp;
+	struct mem_work w;
+
+	mem_work_init(&w, m, &ov, 0);
+	mem_work_copy(&w, a, 4, transfer);	/* the work covers it all */
+	ck_assert_double_eq(w.stall, 0);
+	mem_work_copy(&w, b, 4, transfer / 4);
+	ck_assert_double_eq_tol(w.stall * cfg.freq, transfer * 3 / 4, 1e-6);
+}
+END_TEST
+
 int main(void)
 {
 	const struct unit_test tests[] = {
@@ -276,6 +310,8 @@ int main(void)
 		{ same_line_again, UNIT_ONCE },
 		{ other_core_modified, UNIT_ONCE },
 		{ lru_across_clock_wrap, UNIT_ONCE },
+		{ lines_together_wait_for_the_slowest, UNIT_ONCE },
+		{ copy_overlaps_its_work, UNIT_ONCE },
 		{ config_checked, ARRAY_SIZE(configs) },
 	};
 

@@ -43,7 +43,7 @@ target() {
 target mlx5-cx4-numa 5 10 "far-drop v5.5 low and far-tx v5.4 low (design memo 8.3, 11.3)"
 target mlx5-cx4-tcp 15 15 "far-tcp1 v5.5 low, close-tcp12 at the link where 80 Gbps was measured (design memo 11.5)"
 target xdp-paper-e5-1650v4 10 20 "the compression rows: the falling rate a queue (design memo 6.5)"
-target xdp-redirect-e5-1650v4 15 15 "both rates high, the bulk return most (design memo 11.2)"
+target xdp-redirect-e5-1650v4 15 15 ""
 
 # the shapes of V1: every trend between consecutive cases in the measured
 # direction

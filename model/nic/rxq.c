@@ -168,6 +168,13 @@ static u32 pkt_line(const struct rxq *q, const struct page *page, int k)
 	       XDP_HEADROOM / MEM_LINE + (u32)k;
 }
 
+/* The line an xdp_frame takes: xdp_convert_buff_to_frame() writes it at
+ * data_hard_start, the start of the headroom (include/net/xdp.h). */
+static u32 frame_line(const struct rxq *q, const struct page *page)
+{
+	return pkt_line(q, page, 0) - XDP_HEADROOM / MEM_LINE;
+}
+
 static u32 spage_line(const struct rxq *q, const struct page *page)
 {
 	return q->pg->spage[page->nid] + node_index(q, page);
@@ -632,6 +639,9 @@ static void flush_frames(struct rxq *q, struct frame_bulk *b)
 static void return_frame(struct rxq *q, struct page *page,
 			 struct frame_bulk *b)
 {
+	/* the unmap reads the frame's length, the return its memory model
+	 * (6.1 en/xdp.c mlx5e_free_xdpsq_desc): nothing prefetched it */
+	mem_work_read(q->cpu, frame_line(q, page), 0);
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
 	if (q->cfg.xdp_return == RXQ_RETURN_FRAME || !q->pol->put_bulk) {
 		q->pol->put(q->pool, page, false);
@@ -706,6 +716,7 @@ static void xmit(struct rxq *q, struct page *page, bool frame)
  */
 static void xdp_redirect(struct rxq *q, struct page *page)
 {
+	mem_work_store(q->cpu, frame_line(q, page));
 	q->cpu->cycles += q->cfg.cost.redirect + q->cfg.cost.dma_map / 2;
 	q->st.rx_xdp_redirect++;
 	xmit(q, page, true);

@@ -269,7 +269,7 @@ START_TEST(xdp_tx_round_trip)
 END_TEST
 
 /* What the XDP program does with the data: for 64 packets of one line,
- * the packet lines the CPU read and wrote. */
+ * the lines of their pages the CPU read and wrote. */
 static const struct {
 	const char *name;
 	enum rxq_workload workload;
@@ -281,6 +281,9 @@ static const struct {
 	{ "drop, write", RXQ_XDP_DROP, RXQ_TOUCH_WRITE, 64, 64 },
 	{ "tx, none", RXQ_XDP_TX, RXQ_TOUCH_NONE, 0, 0 },
 	{ "tx, write", RXQ_XDP_TX, RXQ_TOUCH_WRITE, 64, 64 },
+	/* a redirect writes the xdp_frame into the headroom, and the
+	 * completion reads it back */
+	{ "redirect, none", RXQ_XDP_REDIRECT, RXQ_TOUCH_NONE, 64, 64 },
 };
 
 START_TEST(xdp_touch)

@@ -1016,7 +1016,7 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	      "l2_ways");
 	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
-	      "(IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
+	      "(its Ethernet, IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
 	CHECK(q->cost.pp_lock <= q->cost.pp_ring, "cost.pp_lock", "pp_lock %g "
 	      "is more than pp_ring %g, which holds it", q->cost.pp_lock,
 	      q->cost.pp_ring);

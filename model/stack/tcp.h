@@ -14,7 +14,9 @@
 #include "../kernel/mm.h"
 #include "../mem/mem.h"
 
-#define TCP_HEADERS	52	/* IPv4 20 + TCP 20 + timestamps 12 bytes */
+/* what a packet carries besides payload: Ethernet 14 + IPv4 20 + TCP 20 +
+ * timestamps 12 bytes (pkt_size is the frame without its FCS) */
+#define TCP_HEADERS	66
 
 /* The [cost] keys of the stack, in cycles. */
 struct tcp_config {

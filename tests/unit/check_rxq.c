@@ -45,7 +45,7 @@ static enum rxq_xdp_return xdp_return = RXQ_RETURN_FRAME;
 static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 {
 	return (struct rxq_config){
-		.workload = w, .pkt_size = w == RXQ_TCP ? 1500 : 64,
+		.workload = w, .pkt_size = w == RXQ_TCP ? 1514 : 64,
 		.touch = touch,
 		.rx_ring = 64, .tx_ring = 64, .wqe_fetch = 4,
 		.budget = 16, .page_cache = page_cache,

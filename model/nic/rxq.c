@@ -311,7 +311,6 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->qpi_lat = mem_config(m)->qpi_lat;
 	q->pcie = pcie;
 	q->link = pcie_config(pcie);
-	q->pkt_wr = pcie_wr_cost_of(q->link, cfg->pkt_size);
 	q->cqe_wr = pcie_wr_cost_of(q->link, CQE_SIZE);
 	q->eqe_wr = pcie_wr_cost_of(q->link, EQE_SIZE);
 	q->wqe_rd = pcie_rd_cost_of(q->link, cfg->wqe_fetch * RX_WQE_SIZE);
@@ -338,6 +337,10 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 		*err = "out of memory";
 		return NULL;
 	}
+	/* rx end padding: the NIC pads a packet's write to whole cache
+	 * lines (6.1 en/params.c rq_end_pad_mode: MLX5_WQ_END_PAD_MODE_ALIGN
+	 * unless LRO with relaxed ordering) */
+	q->pkt_wr = pcie_wr_cost_of(q->link, q->pkt_lines * MEM_LINE);
 	prev = kctx_enter(ctx);
 	if (pol->create(&pp, &q->pool)) {
 		kctx_leave(prev);

@@ -841,6 +841,7 @@ static void frame_to_skb(struct rxq *q, struct page *page, u32 skb)
 		q->pol->put(q->pool, page, false);
 		return;
 	}
+	BUG_ON(!q->pol->release);	/* an era has one or the other */
 	q->pol->release(q->pool, page);
 	q->st.skb_page_free++;
 	put_page(page);		/* skb_free_head(): page_frag_free() */

@@ -15,6 +15,12 @@ static void add_queue(struct snap *s, const struct rxq_stats *q,
 	s->pp.alloc_waive += pp->alloc_waive;
 	s->pp.recycle_cached += pp->recycle_cached;
 	s->pp.recycle_ring += pp->recycle_ring;
+	s->pp.recycle_ring_full += pp->recycle_ring_full;
+	s->pp.alloc_slow += pp->alloc_slow;
+	s->q.cpumap_drops += q->cpumap_drops + q->veth_drops;
+	s->q.consumed += q->consumed;
+	s->q.consumed_far += q->consumed_far;
+	s->q.skb_page_free += q->skb_page_free;
 	s->pp.hold += pp->hold;
 	s->pp.release += pp->release;
 }
@@ -35,6 +41,10 @@ static void take_snap(struct world *w, struct snap *s)
 		s->cpu_s += n->cpu_s;
 		s->stall_s += n->stall_s;
 		s->idle_s += n->idle_s;
+	}
+	if (w->cons) {
+		s->cons_cpu_s = w->cons->cpu_s;
+		s->cons_stall_s = w->cons->stall_s;
 	}
 	s->m = *mem_stats(w->mem);
 	memcpy(s->pcie_bytes, w->pcie_bytes, sizeof(s->pcie_bytes));
@@ -86,6 +96,49 @@ static double frac(u64 part, u64 whole)
 	return whole ? (double)part / (double)whole : 0;
 }
 
+/* struct page accesses by every CPU: all of them, and those served by
+ * the other socket */
+static u64 spage_remote(const struct mem_stats *m)
+{
+	return m->cpu_reads[MEM_STRUCT_PAGE][MEM_RCACHE] +
+	       m->cpu_reads[MEM_STRUCT_PAGE][MEM_RDRAM] +
+	       m->cpu_writes[MEM_STRUCT_PAGE][MEM_RCACHE] +
+	       m->cpu_writes[MEM_STRUCT_PAGE][MEM_RDRAM];
+}
+
+static u64 spage_all(const struct mem_stats *m)
+{
+	u64 n = 0;
+
+	for (int p = 0; p < MEM_NR_PLACES; p++)
+		n += m->cpu_reads[MEM_STRUCT_PAGE][p] +
+		     m->cpu_writes[MEM_STRUCT_PAGE][p];
+	return n;
+}
+
+/* The consumer's figures; NaN without one. */
+static void consumer_figures(struct world *w, struct sim_result *r, double dt)
+{
+	const struct snap *a = &w->a, *b = &w->b;
+	double n = (double)(b->q.consumed - a->q.consumed);
+
+	r->cons_drop_pps = (double)(b->q.cpumap_drops - a->q.cpumap_drops) /
+			   dt;
+	if (!w->cons) {
+		r->cons_pps = r->cons_cpu_ns = r->cons_stall_ns = NAN;
+		r->cons_busy = r->cons_far = NAN;
+		return;
+	}
+	r->cons_pps = n / dt;
+	r->cons_cpu_ns = n ? (b->cons_cpu_s - a->cons_cpu_s) / n * 1e9 : 0;
+	r->cons_stall_ns = n ? (b->cons_stall_s - a->cons_stall_s) / n * 1e9
+			     : 0;
+	r->cons_busy = fmin(1, (b->cons_cpu_s - a->cons_cpu_s +
+				b->cons_stall_s - a->cons_stall_s) / dt);
+	r->cons_far = frac(b->q.consumed_far - a->q.consumed_far,
+			   b->q.consumed - a->q.consumed);
+}
+
 void monitor_summarize(struct world *w)
 {
 	const struct snap *a = &w->a, *b = &w->b;
@@ -127,6 +180,9 @@ void monitor_summarize(struct world *w)
 	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
 		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);
 	r->qpi_gbs /= dt * 1e9;
+	r->spage_remote = frac(spage_remote(&b->m) - spage_remote(&a->m),
+			       spage_all(&b->m) - spage_all(&a->m));
+	consumer_figures(w, r, dt);
 	r->ddio_hit = frac(b->m.nic_update - a->m.nic_update,
 			   b->m.nic_ddio - a->m.nic_ddio);
 	if (pkts) {
@@ -139,5 +195,10 @@ void monitor_summarize(struct world *w)
 		r->pp_ring = (b->pp.recycle_ring - a->pp.recycle_ring) / pkts;
 		r->pp_released = (b->pp.release - a->pp.release) / pkts;
 		r->pp_waive = (b->pp.alloc_waive - a->pp.alloc_waive) / pkts;
+		r->pp_ring_full = (b->pp.recycle_ring_full -
+				   a->pp.recycle_ring_full) / pkts;
+		r->pp_slow_calls = (b->pp.alloc_slow - a->pp.alloc_slow) / pkts;
+		r->skb_page_free = (b->q.skb_page_free - a->q.skb_page_free) /
+				   pkts;
 	}
 }

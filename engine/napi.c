@@ -41,15 +41,15 @@ static void napi_idle(struct world *w, struct napi *n, bool migrated)
 
 /*
  * Whether nobody but this NAPI can look at the machine before t: one
- * queue, an idle DMA engine (only this NAPI's catch-ups can wake it), the
- * monitor and the migration later.  Then the NAPI runs its polls ahead of
+ * queue, no consumer actor, an idle DMA engine (only this NAPI's catch-ups
+ * can wake it), the monitor and the migration later.  Then the NAPI runs its polls ahead of
  * SimGrid's clock, keeping its own, and meets SimGrid only when another
  * actor may look: one SimGrid activity for a run of polls instead of one
  * each, the same events at the same times.
  */
 static bool alone_until(const struct world *w, bool migrated, double t)
 {
-	return !w->lockstep && w->nq == 1 && nic_dma_idle(w) &&
+	return !w->lockstep && w->nq == 1 && !w->cons && nic_dma_idle(w) &&
 	       t < w->monitor_at && (migrated || t < w->c->load.migrate_at);
 }
 
@@ -119,6 +119,7 @@ void napi_actor(int argc, char **argv)
 			if (!alone_until(w, migrated, now))
 				catch_clock(now);
 		}
+		consumer_kick(w);	/* the poll's frames are in its ring */
 		nic_catch_up(w, n, true, now);
 		if (nic_dma_due(w)) {
 			catch_clock(now);

@@ -52,6 +52,19 @@ static int build_world(struct world *w, const struct sim_case *c,
 		if (!n->q)
 			return -1;
 	}
+	if (sim_has_consumer(c)) {
+		int cpu = c->load.redirect_cpu;
+
+		/* the cpumap kthread runs with bottom halves disabled */
+		w->consumer = (struct consumer){ .q = w->napi[0].q,
+			.ctx = { .mm = w->mm, .cpu = cpu,
+				 .node = cpu / c->mem.cores, .softirq = true } };
+		if (rxq_attach_consumer(w->consumer.q, w->consumer.ctx.node)) {
+			*err = "out of memory";
+			return -1;
+		}
+		w->cons = &w->consumer;
+	}
 	return 0;
 }
 
@@ -78,6 +91,8 @@ static void free_world(struct world *w)
 		if (w->napi[i].irq)
 			sg_sem_destroy(w->napi[i].irq);
 	}
+	if (w->cons && w->cons->wake)
+		sg_sem_destroy(w->cons->wake);
 	pcie_free(w->pcie);
 	mem_destroy(w->mem);
 	mm_destroy(w->mm);
@@ -195,6 +210,11 @@ static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 		w.napi[i].irq = sg_sem_init(0);
 		start_actor("napi", platform_cpu_host(w.napi[i].ctx.cpu), napi_actor, &w,
 			    true, arg);
+	}
+	if (w.cons) {
+		w.cons->wake = sg_sem_init(0);
+		start_actor("consumer", platform_cpu_host(w.cons->ctx.cpu),
+			    consumer_actor, &w, true, NULL);
 	}
 	start_actor("monitor", sg_host_by_name("nic"), monitor_actor, &w,
 		    false, NULL);

@@ -45,6 +45,8 @@ struct sim_load {
 	int irq_cpu;		/* CPU running queue 0's NAPI at the start */
 	double migrate_at;	/* s; negative = no migration */
 	int migrate_cpu;	/* CPU NAPI moves to */
+	int redirect_cpu;	/* xdp_cpumap: the CPU whose kthread takes
+				 * the frames (the consumer) */
 	double warmup;		/* s after the migration before measuring */
 	double duration;	/* s measured */
 	double sample;		/* s between transient samples */
@@ -73,6 +75,12 @@ static inline int sim_queue_cpus(const struct sim_case *c)
 
 /* The unit of a case's figure: Mpps the XDP program handled, or Gbps of
  * payload the TCP reader copied. */
+/* The case has a consumer actor: a CPU that takes the NAPI's frames. */
+static inline bool sim_has_consumer(const struct sim_case *c)
+{
+	return c->rxq.workload == RXQ_XDP_CPUMAP;
+}
+
 static inline const char *sim_rate_unit(const struct sim_case *c)
 {
 	return c->rxq.workload == RXQ_TCP ? "Gbps" : "Mpps";
@@ -113,6 +121,17 @@ struct sim_result {
 	/* page_pool counters per packet */
 	double pp_fast, pp_slow_pages, pp_cached, pp_ring, pp_released,
 	       pp_waive;
+	/* where pages go back, per packet: puts that found the ring full,
+	 * slow-path calls (one page each before 6.1, a bulk since), pages
+	 * an skb's free gave the page allocator */
+	double pp_ring_full, pp_slow_calls, skb_page_free;
+	/* the consumer (xdp_cpumap): frames per second it took and that its
+	 * full ring dropped; its ns per frame working and stalled; how busy;
+	 * the fraction of its frames off its node */
+	double cons_pps, cons_drop_pps, cons_cpu_ns, cons_stall_ns, cons_busy,
+	       cons_far;
+	double spage_remote;	/* struct page accesses, every CPU's, served
+				 * by the other socket */
 	/* for benchmarks, never printed by run: they vary from run to run */
 	double wall_s;		/* wall-clock seconds the simulation took */
 	double sim_packets;	/* packets handled over the whole run */

@@ -26,6 +26,7 @@ struct snap {
 	struct mem_stats m;
 	struct pp_stats pp;
 	double cpu_s, stall_s, idle_s;
+	double cons_cpu_s, cons_stall_s;	/* the consumer's */
 	double pcie_bytes[PCIE_NR_DIRS];
 	u64 phy_drops;
 };
@@ -45,6 +46,21 @@ struct napi {
 	double cpu_s, stall_s, idle_s;
 };
 
+/*
+ * A CPU that takes what a NAPI hands it through a bounded queue (the
+ * cpumap entry's ptr_ring) and works on it in its own context, on its own
+ * CPU: the cpumap kthread.  It sleeps while the queue is empty; the NAPI
+ * wakes it at the end of a poll that queued frames (__cpu_map_flush:
+ * wake_up_process).
+ */
+struct consumer {
+	struct rxq *q;		/* whose frames it takes: queue 0's */
+	struct kctx ctx;	/* its CPU and node; bottom halves off */
+	sg_sem_t wake;
+	bool sleeping;
+	double cpu_s, stall_s;
+};
+
 /* Everything one simulation shares between its actors. */
 struct world {
 	const struct sim_case *c;
@@ -54,6 +70,8 @@ struct world {
 	struct rxq_pages pages;
 	struct napi napi[SIM_MAX_QUEUES];
 	int nq;
+	struct consumer consumer;
+	struct consumer *cons;	/* &consumer, or NULL: no consumer actor */
 	bool cpu_shared;	/* two NAPIs may run on one CPU at once */
 	bool lockstep;		/* PPSIM_LOCKSTEP: no NAPI runs ahead */
 	gsl_rng *rng;
@@ -123,6 +141,10 @@ void nic_catch_up(struct world *w, struct napi *self, bool posting,
 
 /* napi.c */
 void napi_actor(int argc, char **argv);
+
+/* consumer.c */
+void consumer_actor(int argc, char **argv);
+void consumer_kick(struct world *w);
 
 /* monitor.c */
 void monitor_actor(int argc, char **argv);

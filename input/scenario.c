@@ -65,7 +65,8 @@ _Static_assert(sizeof(enum rxq_workload) == sizeof(int) &&
 
 static const char *const workload_words[] = {
 	[RXQ_XDP_DROP] = "xdp_drop", [RXQ_XDP_TX] = "xdp_tx",
-	[RXQ_XDP_REDIRECT] = "xdp_redirect", [RXQ_TCP] = "tcp", NULL,
+	[RXQ_XDP_REDIRECT] = "xdp_redirect", [RXQ_TCP] = "tcp",
+	[RXQ_XDP_CPUMAP] = "xdp_cpumap", [RXQ_XDP_VETH] = "xdp_veth", NULL,
 };
 static const char *const touch_words[] = {
 	[RXQ_TOUCH_NONE] = "none", [RXQ_TOUCH_READ] = "read",
@@ -131,13 +132,16 @@ K("cost", "cache_op", S_DOUBLE, U_NONE, sim.rxq.cost.cache_op, "19", 0, 1e6, "cy
 K("cost", "cqe_decompress", S_DOUBLE, U_NONE, sim.rxq.cost.cqe_decompress, "3", 0, 1e6, "cycles", "expanding one mini CQE into the title CQE (mlx5e_decompress_cqe), beyond its memory accesses"),
 K("cost", "redirect", S_DOUBLE, U_NONE, sim.rxq.cost.redirect, "40", 0, 1e6, "cycles", "XDP_REDIRECT through a devmap, a frame: xdp_do_redirect, the xdp_frame written into the headroom, the bulk queue and its flush (ndo_xdp_xmit) shared by 16"),
 K("cost", "pp_lock", S_DOUBLE, U_NONE, sim.rxq.cost.pp_lock, "37", 0, 1e6, "cycles", "the ring's producer spin lock, taken and released: part of cost.pp_ring, which a bulk put of n pages pays once, not n times"),
+K("cost", "skb_build", S_DOUBLE, U_NONE, sim.rxq.cost.skb_build, "500", 0, 1e7, "cycles", "an xdp_frame made an skb (cpumap kthread, veth NAPI), handed to the stack, dropped early there and freed, beyond its memory accesses and page work (a guess, near the TCP fit's cost.stack of 495 for skb, GRO, IP and TCP)"),
 K("cost", "doorbell", S_DOUBLE, U_NONE, sim.rxq.cost.doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
 K("model", "win_ring", S_DOUBLE, U_NONE, sim.rxq.overlap.win_ring, "102", 0, 1e5, "cycles", "work that hides a ring read (a CQE): the L2 streamer runs this far ahead"),
 K("model", "win_random", S_DOUBLE, U_NONE, sim.rxq.overlap.win_random, "34", 0, 1e5, "cycles", "work between the driver's prefetch of a packet line or struct page and its use"),
 K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
 K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers): its lines arrive at this many a latency, under the copy's own work"),
 K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, through the XDP SQ of the redirecting CPU's channel), or tcp (a stream read on the NAPI CPU; rate in Gbps of payload)"),
+KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
+K("case", "redirect_cpu", S_INT, U_NONE, sim.load.redirect_cpu, "0", 0, 511, "", "xdp_cpumap: the CPU whose cpumap kthread takes the frames (node = cpu / cores); not a queue's CPU"),
+K("case", "cpumap_qsize", S_INT, U_NONE, sim.rxq.cpumap_qsize, "2048", 8, 1 << 16, "", "xdp_cpumap: frames the cpumap entry's ring holds (xdp-bench redirect-cpu's default --qsize)"),
 KW("case", "xdp_touch", sim.rxq.touch, touch_words, "read", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does); a tcp case has no XDP program: its stack reads the headers"),
 K("case", "pkt_size", S_INT, U_SIZE, sim.rxq.pkt_size, "60", 60, 3520, "B", "frame size without its FCS (a minimum 64-byte frame is 60)"),
 K("case", "rate", S_DOUBLE, U_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
@@ -1014,6 +1018,18 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(m->l2_size % (64u * (unsigned)m->l2_ways) == 0,
 	      "cache.l2_size", "l2_size must be a multiple of 64 bytes x "
 	      "l2_ways");
+	CHECK(q->workload != RXQ_XDP_CPUMAP || l->redirect_cpu < cpus,
+	      "case.redirect_cpu", "redirect_cpu %d does not exist: the "
+	      "machine has %d CPUs (%d sockets x %d cores)", l->redirect_cpu,
+	      cpus, m->sockets, m->cores);
+	CHECK(q->workload != RXQ_XDP_CPUMAP || l->queues == 1,
+	      "case.queues", "xdp_cpumap takes one queue (%d): its consumer "
+	      "serves queue 0", l->queues);
+	CHECK(q->workload != RXQ_XDP_CPUMAP ||
+	      (l->redirect_cpu != l->irq_cpu &&
+	       (l->migrate_at < 0 || l->redirect_cpu != l->migrate_cpu)),
+	      "case.redirect_cpu", "redirect_cpu %d is the irq's CPU: the "
+	      "cpumap's kthread needs another", l->redirect_cpu);
 	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
 	      "(its Ethernet, IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
@@ -1035,7 +1051,8 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	      "of 2", c->sim.pcie.rcb);
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
 	 * the tx ring may all sit on one node, clear of its watermarks */
-	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache) *
+	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache +
+			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize : 0)) *
 	      l->queues <= c->sim.mm.pages_per_node / 2, "mem.pages",
 	      "%u pages per node cannot hold %d rx ring(s) of %d pages with "
 	      "their page_pool: raise mem.pages or lower nic.rx_ring",

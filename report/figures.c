@@ -35,6 +35,16 @@ METRIC(pp_cached, r->pp_cached)
 METRIC(pp_ring, r->pp_ring)
 METRIC(pp_released, r->pp_released)
 METRIC(pp_waive, r->pp_waive)
+METRIC(pp_ring_full, r->pp_ring_full)
+METRIC(pp_slow_calls, r->pp_slow_calls)
+METRIC(skb_page_free, r->skb_page_free)
+METRIC(spage_remote, r->spage_remote * 100)
+METRIC(cons_rate, r->cons_pps / 1e6)
+METRIC(cons_drop, r->cons_drop_pps / 1e6)
+METRIC(cons_cpu, r->cons_cpu_ns)
+METRIC(cons_stall, r->cons_stall_ns)
+METRIC(cons_busy, r->cons_busy * 100)
+METRIC(cons_far, r->cons_far * 100)
 
 const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_RATE] = { "rate", "", m_rate },
@@ -64,6 +74,16 @@ const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_PP_RING] = { "pp_recycle_ring", "/pkt", m_pp_ring },
 	[REP_PP_RELEASED] = { "pp_pages_released", "/pkt", m_pp_released },
 	[REP_PP_WAIVE] = { "pp_alloc_waive", "/pkt", m_pp_waive },
+	[REP_PP_RING_FULL] = { "pp_recycle_ring_full", "/pkt", m_pp_ring_full },
+	[REP_PP_SLOW_CALLS] = { "pp_alloc_slow", "/pkt", m_pp_slow_calls },
+	[REP_SKB_PAGE_FREE] = { "skb_page_free", "/pkt", m_skb_page_free },
+	[REP_SPAGE_REMOTE] = { "spage_remote", "%", m_spage_remote },
+	[REP_CONS_RATE] = { "consumer_rate", "Mpps", m_cons_rate },
+	[REP_CONS_DROP] = { "consumer_drop", "Mpps", m_cons_drop },
+	[REP_CONS_CPU] = { "consumer_cpu_time", "ns/pkt", m_cons_cpu },
+	[REP_CONS_STALL] = { "consumer_stall_time", "ns/pkt", m_cons_stall },
+	[REP_CONS_BUSY] = { "consumer_busy", "%", m_cons_busy },
+	[REP_CONS_FAR] = { "consumer_far_pages", "%", m_cons_far },
 };
 
 struct rep_figure rep_figure(const struct rep_row *row, int reps,

@@ -183,6 +183,66 @@ static void fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, fmt, v);
 }
 
+/* A case whose pages come back another way than the NAPI's own put. */
+static bool other_return(const struct rep_row *row)
+{
+	enum rxq_workload wl = row->c->sim.rxq.workload;
+
+	return wl == RXQ_XDP_REDIRECT || wl == RXQ_XDP_CPUMAP ||
+	       wl == RXQ_XDP_VETH;
+}
+
+/* Where the pages go back, per packet, for the cases that redirect:
+ * lines of their own under the table, which other cases do not get. */
+static void write_return_paths(FILE *f, const struct rep_row *rows,
+			       int nr_rows, int reps, int w, int pw)
+{
+	static const enum rep_metric_id cols[] = {
+		REP_PP_CACHED, REP_PP_RING, REP_PP_RING_FULL, REP_PP_RELEASED,
+		REP_SKB_PAGE_FREE, REP_PP_NEW, REP_PP_SLOW_CALLS,
+		REP_SPAGE_REMOTE, REP_CONS_RATE, REP_CONS_DROP, REP_CONS_CPU,
+		REP_CONS_STALL, REP_CONS_BUSY, REP_CONS_FAR,
+	};
+	static const char *const heads[] = {
+		"cached", "ring", "ring_full", "rel", "skb_free", "new",
+		"slow", "spage_r%", "cons", "c_drop", "c_cpu", "c_stall",
+		"c_busy%", "c_far%",
+	};
+	bool any = false;
+
+	for (int i = 0; i < nr_rows; i++)
+		any |= other_return(&rows[i]);
+	if (!any)
+		return;
+	fprintf(f, "# return paths, per packet (cons, c_drop: Mpps; c_cpu, "
+		"c_stall: ns a frame)\n%-*s %-*s", w, "case", pw, "policy");
+	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
+		fprintf(f, " %8s", heads[k]);
+	fputc('\n', f);
+	for (int i = 0; i < nr_rows; i++) {
+		if (!other_return(&rows[i]))
+			continue;
+		fprintf(f, "%-*s %-*s", w, rows[i].c->name, pw,
+			rows[i].policy->name);
+		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
+			double v = rep_figure(&rows[i], reps, cols[k]).mean;
+			char buf[16];
+
+			fmt_or_dash(buf, sizeof(buf), cols[k] >= REP_SPAGE_REMOTE
+				    ? "%.2f" : "%.3f", v);
+			fprintf(f, " %8s", buf);
+		}
+		fputc('\n', f);
+	}
+	fprintf(f, "# cached, ring: puts into the alloc cache / ptr_ring; "
+		"ring_full: puts that found it full; rel: pages the pool let "
+		"go;\n# skb_free: of them, freed by an skb to the page "
+		"allocator; new: pages taken from it; slow: slow-path calls;\n"
+		"# spage_r%%: struct page accesses served by the other socket; "
+		"cons, c_*: the consumer CPU (xdp_cpumap), c_far%%: its\n# "
+		"frames in a page off its node.\n");
+}
+
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		     const struct rep_opts *o, const char *file)
 {
@@ -228,6 +288,7 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		"local%%: packets in a page on NAPI's node;\n# pp_new/pp_rel: "
 		"pages page_pool took from / gave back to the allocator per "
 		"packet.  All columns: ppsim(1).\n");
+	write_return_paths(f, rows, nr_rows, reps, w, pw);
 }
 
 void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,

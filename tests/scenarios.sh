@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..48"
+echo "1..51"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -42,6 +42,9 @@ bad retired-key.ini "^retired-key.ini:2: 'l2_lat' is gone: it became cache.l2_cy
 bad dotted-in-hw.ini "^dotted-in-hw.ini:2: unknown key 'x.y'"
 bad xdp-return-word.ini "^xdp-return-word.ini:2: xdp_return: 'batched': expected frame or bulk"
 bad pp-lock.ini "^pp-lock.ini:3: pp_lock 37 is more than pp_ring 30, which holds it"
+bad cpumap-no-such-cpu.ini "^cpumap-no-such-cpu.ini:6: redirect_cpu 12 does not exist"
+bad cpumap-irq-cpu.ini "^cpumap-irq-cpu.ini:7: redirect_cpu 3 is the irq's CPU"
+bad cpumap-queues.ini "^cpumap-queues.ini:7: xdp_cpumap takes one queue"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"

@@ -12,6 +12,18 @@
 				 * CQEs in a 64-byte CQ slot */
 #define XDP_FRAME_BULK	16	/* XDP_BULK_QUEUE_SIZE: frames a
 				 * struct xdp_frame_bulk holds */
+/* kernel/bpf/cpumap.c (6.1, 6.12) */
+#define CPU_MAP_BULK_SIZE	8	/* frames a CPU's bulk queue gathers
+					 * before bq_flush_to_queue() */
+#define CPUMAP_BATCH		8	/* frames the kthread takes at once */
+#define PTRS_PER_LINE		8	/* ptr_ring slots in a cache line */
+/* drivers/net/veth.c (6.1, 6.12) */
+#define VETH_RING_SIZE		256	/* the peer's xdp_ring */
+#define VETH_POLL_BUDGET	64	/* its NAPI's weight (NAPI_POLL_WEIGHT) */
+/* An skb: struct sk_buff is 232 bytes (6.1 x86-64), 4 lines, from the
+ * slab of the CPU that builds it; a few dozen are live at a time. */
+#define SKB_LINES		4
+#define SKB_SLOTS		64
 
 /*
  * What the NIC and the driver move over PCIe, in bytes (6.1 sources under
@@ -42,6 +54,10 @@ struct rxq_lines {
 	u32 tx_cqe;		/* XDP SQ's CQ */
 	u32 state;		/* pool, rq, cq and doorbell records */
 	u32 cache;		/* the page cache's entries */
+	u32 cm_ring;		/* the cpumap entry's ptr_ring, and its
+				 * producer lock after it: consumer's node */
+	u32 cm_skb;		/* the consumer's skbs */
+	u32 skb;		/* skbs built on the channel's CPU (veth) */
 };
 
 /* Which state line an operation writes. */
@@ -98,6 +114,17 @@ struct rxq {
 	u32 *tx_cqe_end;	/* per tx CQE: descriptors it completes up to */
 	u32 tx_cqe_prod, tx_cqe_cons;
 
+	/* xdp_cpumap: this CPU's bulk queue and the remote CPU's ring */
+	struct page *bq[CPU_MAP_BULK_SIZE];
+	int bq_n;
+	struct page **cm;	/* the cpumap ring's frames */
+	u32 cm_mask, cm_prod, cm_cons;
+	int cm_node;		/* the consumer's node */
+	u32 cm_skb_next, skb_next;	/* the next skb slot */
+	/* xdp_veth: the peer's xdp_ring */
+	struct page *veth[VETH_RING_SIZE];
+	u32 veth_prod, veth_cons;
+
 	struct page **pc;	/* mlx5e page cache: a FIFO */
 	u32 pc_mask, pc_head, pc_tail;
 
@@ -145,6 +172,9 @@ static int layout(struct rxq *q)
 	/* the page cache, on the channel's node like its other arrays */
 	q->l.cache = mem_region(q->m, q->node, MEM_STATE,
 				(q->pc_mask + 1) / CACHE_PER_LINE + 1);
+	if (c->workload == RXQ_XDP_VETH)
+		q->l.skb = mem_region(q->m, q->node, MEM_STATE,
+				      SKB_SLOTS * SKB_LINES);
 	return q->sk ? 0 : -1;
 }
 
@@ -178,6 +208,20 @@ static u32 frame_line(const struct rxq *q, const struct page *page)
 static u32 spage_line(const struct rxq *q, const struct page *page)
 {
 	return q->pg->spage[page->nid] + node_index(q, page);
+}
+
+/* The page's first line: the headroom's start, where an xdp_frame is
+ * written (xdp_convert_buff_to_frame: at data_hard_start). */
+static u32 frame_line(const struct rxq *q, const struct page *page)
+{
+	return q->pg->pkt[page->nid] + node_index(q, page) * MEM_PAGE_LINES;
+}
+
+/* The line of skb_shared_info's head, at the end of the frame's 4 KiB
+ * (build_skb_around writes it, the skb's free reads it). */
+static u32 shinfo_line(const struct rxq *q, const struct page *page)
+{
+	return frame_line(q, page) + MEM_PAGE_LINES - 5;
 }
 
 /* The page allocator at work for this CPU: its cycles, and the struct
@@ -377,6 +421,7 @@ void rxq_free(struct rxq *q)
 	free(q->tx_frame);
 	free(q->pc);
 	free(q->cq_session);
+	free(q->cm);
 	free(q);
 }
 
@@ -726,6 +771,118 @@ static void xdp_redirect(struct rxq *q, struct page *page)
 }
 
 /*
+ * XDP_REDIRECT into a cpumap (6.1 kernel/bpf/cpumap.c): the page is
+ * unmapped (en/xdp.c, as for any redirect) and becomes an xdp_frame in
+ * its headroom; cpu_map_enqueue() gathers frames in this CPU's bulk
+ * queue, and bq_flush_to_queue() produces them into the remote CPU's
+ * ptr_ring under its producer lock, at CPU_MAP_BULK_SIZE frames or at the
+ * poll's xdp_do_flush().  A full ring drops the frame: counted, and
+ * xdp_return_frame_rx_napi() puts it back directly.
+ */
+static void cpumap_flush(struct rxq *q)
+{
+	if (!q->bq_n)
+		return;
+	q->cpu->cycles += q->cfg.cost.pp_lock;	/* the same ptr_ring lock */
+	mem_work_store(q->cpu, q->l.cm_ring + (q->cm_mask + 1) / PTRS_PER_LINE);
+	for (int i = 0; i < q->bq_n; i++) {
+		struct page *page = q->bq[i];
+		u32 slot = q->cm_prod & q->cm_mask;
+
+		/* __ptr_ring_produce() reads the slot, then writes it */
+		mem_work_store(q->cpu, q->l.cm_ring + slot / PTRS_PER_LINE);
+		if (q->cm_prod - q->cm_cons == q->cm_mask + 1) {
+			q->st.cpumap_drops++;
+			q->pol->put(q->pool, page, true);
+			continue;
+		}
+		q->cm[slot] = page;
+		q->cm_prod++;
+	}
+	q->bq_n = 0;
+}
+
+static void redirect_frame(struct rxq *q, struct page *page)
+{
+	q->cpu->cycles += q->cfg.cost.redirect + q->cfg.cost.dma_map / 2;
+	mem_work_store(q->cpu, frame_line(q, page));
+	q->st.rx_xdp_redirect++;
+}
+
+static void xdp_cpumap(struct rxq *q, struct page *page)
+{
+	redirect_frame(q, page);
+	q->bq[q->bq_n++] = page;
+	if (q->bq_n == CPU_MAP_BULK_SIZE)
+		cpumap_flush(q);
+}
+
+/* XDP_REDIRECT into a veth device (6.1 drivers/net/veth.c veth_xdp_xmit):
+ * the frame goes into the peer's xdp_ring; a full ring drops it. */
+static void xdp_veth(struct rxq *q, struct page *page)
+{
+	redirect_frame(q, page);
+	if (q->veth_prod - q->veth_cons == VETH_RING_SIZE) {
+		q->st.veth_drops++;
+		q->pol->put(q->pool, page, true);	/* rx_napi return */
+		return;
+	}
+	q->veth[q->veth_prod++ % VETH_RING_SIZE] = page;
+}
+
+/*
+ * An xdp_frame made an skb on the CPU running q->cpu's work, in skb slot
+ * line skb (__xdp_build_skb_from_frame, 6.1 and 6.12 net/core/xdp.c):
+ * struct page is brought in for writing (cpumap's prefetchw; build_skb
+ * reads page_is_pfmemalloc), the xdp_frame read from the headroom, the
+ * skb and skb_shared_info written, the Ethernet header read
+ * (eth_type_trans).  The stack drops it early (the benchmarks' case: no
+ * socket) and frees it: the page goes back to the pool (6.4 on, marked
+ * for recycling: a put without allow_direct from this CPU), or the pool
+ * let it go when the skb was built and the skb's free gives it to the
+ * page allocator (before 6.4).
+ */
+static void frame_to_skb(struct rxq *q, struct page *page, u32 skb)
+{
+	mem_work_store(q->cpu, spage_line(q, page));
+	mem_work_read_random(q->cpu, frame_line(q, page));
+	for (int k = 0; k < SKB_LINES; k++)
+		mem_work_store(q->cpu, skb + (u32)k);
+	mem_work_store(q->cpu, shinfo_line(q, page));
+	mem_work_read_random(q->cpu, pkt_line(q, page, 0));
+	q->cpu->cycles += q->cfg.cost.skb_build;
+	if (q->pol->xdp_skb_recycle) {
+		q->pol->put(q->pool, page, false);
+		return;
+	}
+	BUG_ON(!q->pol->release);	/* an era has one or the other */
+	q->pol->release(q->pool, page);
+	q->st.skb_page_free++;
+	put_page(page);		/* skb_free_head(): page_frag_free() */
+}
+
+/*
+ * The veth peer's NAPI, on this CPU after the channel's poll in the same
+ * softirq (veth_xdp_flush schedules it here): up to its budget of frames
+ * made skbs and dropped by its stack.  The channel's NAPI is still
+ * scheduled (its list_owner this CPU) only when it used its budget: then
+ * 6.12's put is NAPI-local and direct.
+ */
+static void veth_poll(struct rxq *q, bool channel_busy)
+{
+	int budget = VETH_POLL_BUDGET;
+
+	q->napi.list_owner = channel_busy ? smp_processor_id() : -1;
+	while (q->veth_cons != q->veth_prod && budget-- > 0) {
+		struct page *page = q->veth[q->veth_cons++ % VETH_RING_SIZE];
+
+		frame_to_skb(q, page, q->l.skb + q->skb_next++ % SKB_SLOTS *
+					       SKB_LINES);
+	}
+	q->napi.list_owner = smp_processor_id();
+}
+
+/*
  * The stack's path (mlx5e_skb_from_cqe_linear): the skb takes a page
  * reference, so when the descriptor's page is released page_pool sees
  * refcount 2 and lets it go (released_refcnt); the page waits in the
@@ -816,6 +973,10 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 			xmit(q, page, false);
 		} else if (q->cfg.workload == RXQ_XDP_REDIRECT) {
 			xdp_redirect(q, page);
+		} else if (q->cfg.workload == RXQ_XDP_CPUMAP) {
+			xdp_cpumap(q, page);
+		} else if (q->cfg.workload == RXQ_XDP_VETH) {
+			xdp_veth(q, page);
 		} else {
 			release_page(q, page);
 			q->st.rx_xdp_drop++;
@@ -855,8 +1016,13 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	if (q->pol->driver_nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	poll_rx_cq(q, q->cfg.budget, out);
+	cpumap_flush(q);	/* xdp_do_flush() */
 	out->busy = out->rx == q->cfg.budget ||
 		    q->tx_cqe_cons != q->tx_cqe_prod;
+	if (q->cfg.workload == RXQ_XDP_VETH) {
+		veth_poll(q, out->busy);
+		out->busy |= q->veth_cons != q->veth_prod;
+	}
 	if (!out->busy && !q->cq_armed) {
 		/* napi_complete_done(), then the CQs are armed */
 		for (int i = 0; i < CQS_ARMED; i++)
@@ -907,7 +1073,71 @@ struct pp_pool *rxq_pool(const struct rxq *q)
 u32 rxq_pages_handed(const struct rxq *q)
 {
 	return (q->refilled - q->cq_cons) + (q->tx_prod - q->tx_cons) +
-	       (q->pc_tail - q->pc_head);
+	       (q->pc_tail - q->pc_head) + (u32)q->bq_n +
+	       (q->cm_prod - q->cm_cons) + (q->veth_prod - q->veth_cons);
+}
+
+/* ---- the cpumap's consumer ---- */
+
+int rxq_attach_consumer(struct rxq *q, int node)
+{
+	int size = pow2_ceil(q->cfg.cpumap_qsize);
+
+	q->cm = calloc((size_t)size, sizeof(*q->cm));
+	if (!q->cm)
+		return -1;
+	q->cm_mask = (u32)size - 1;
+	q->cm_node = node;
+	/* bpf_map_kmalloc_node(..., cpu_to_node(cpu)): the ring, then its
+	 * producer lock's line */
+	q->l.cm_ring = mem_region(q->m, node, MEM_STATE,
+				  (u32)size / PTRS_PER_LINE + 1);
+	q->l.cm_skb = mem_region(q->m, node, MEM_STATE, SKB_SLOTS * SKB_LINES);
+	return 0;
+}
+
+u32 rxq_consumer_pending(const struct rxq *q)
+{
+	return q->cm_prod - q->cm_cons;
+}
+
+/*
+ * cpu_map_kthread_run() (6.1, 6.12): __ptr_ring_consume_batched() takes
+ * up to CPUMAP_BATCH frames, reading their slots and writing them empty;
+ * kmem_cache_alloc_bulk() gives the skbs; with bottom halves disabled
+ * each frame becomes an skb and netif_receive_skb_list() hands them to
+ * the stack.
+ */
+int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
+{
+	struct kctx *prev = kctx_enter(ctx);
+	struct pp_stats before, after;
+	int n = 0;
+
+	mem_work_init(work, q->m, &q->cfg.overlap, ctx->cpu);
+	q->cpu = work;
+	mm_set_hook(ctx->mm, page_hook, q);
+	q->pol->stats(q->pool, &before);
+	while (n < CPUMAP_BATCH && q->cm_cons != q->cm_prod) {
+		u32 slot = q->cm_cons & q->cm_mask;
+		struct page *page = q->cm[slot];
+
+		mem_work_read_ring(work, q->l.cm_ring + slot / PTRS_PER_LINE);
+		mem_work_store(work, q->l.cm_ring + slot / PTRS_PER_LINE);
+		q->cm_cons++;
+		n++;
+		q->st.consumed++;
+		if (page_to_nid(page) != ctx->node)
+			q->st.consumed_far++;
+		frame_to_skb(q, page, q->l.cm_skb + q->cm_skb_next++ %
+						 SKB_SLOTS * SKB_LINES);
+	}
+	q->pol->stats(q->pool, &after);
+	charge_page_pool(q, &before, &after);
+	mm_set_hook(ctx->mm, NULL, NULL);
+	q->cpu = NULL;
+	kctx_leave(prev);
+	return n;
 }
 
 u32 rxq_pages_in_socket(const struct rxq *q)

@@ -31,9 +31,12 @@
 #include "pcie.h"
 
 /* What the queue's packets meet: XDP_DROP, XDP_TX, XDP_REDIRECT out of the
- * same port, or the stack (a TCP stream read by a process on the NAPI CPU,
- * model/stack/tcp.h). */
-enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP };
+ * same port, the stack (a TCP stream read by a process on the NAPI CPU,
+ * model/stack/tcp.h), XDP_REDIRECT into a cpumap (another CPU, the
+ * consumer, makes each frame an skb and frees it) or into a veth device
+ * (its peer's NAPI, on this CPU, passes the frames to its stack). */
+enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP,
+		    RXQ_XDP_CPUMAP, RXQ_XDP_VETH };
 
 /* How the driver gives a redirected frame's page back at its transmit
  * completion: xdp_return_frame() one by one, or xdp_return_frame_bulk()
@@ -75,6 +78,10 @@ struct rxq_costs {
 	double redirect;	/* XDP_REDIRECT into a devmap, a frame */
 	double pp_lock;		/* the ring's producer lock, within pp_ring */
 	double doorbell;	/* MMIO doorbell write */
+	double skb_build;	/* an xdp_frame made an skb, passed to the
+				 * stack, dropped early there and freed (cpumap
+				 * kthread, veth NAPI), beyond its memory
+				 * accesses and page work */
 };
 
 /* A channel as the scenario describes it: its [nic] rings, [driver]
@@ -93,6 +100,7 @@ struct rxq_config {
 				 * CQEs */
 	int cqe_session;	/* completions a session holds at most */
 	enum rxq_xdp_return xdp_return;	/* redirected pages come back so */
+	int cpumap_qsize;	/* frames the cpumap entry's ptr_ring holds */
 	struct rxq_costs cost;
 	struct tcp_config tcp;	/* the stack's costs (RXQ_TCP) */
 	struct mem_overlap overlap;	/* how the core hides its misses */
@@ -128,6 +136,12 @@ struct rxq_stats {
 	u64 cqe_compress_blks;	/* compressed sessions */
 	u64 cqe_compress_pkts;	/* completions in them */
 	u64 bytes_read;		/* TCP payload copied to the reader */
+	u64 cpumap_drops;	/* frames the full cpumap ring refused */
+	u64 veth_drops;		/* frames the full veth ring refused */
+	u64 consumed;		/* frames the consumer made skbs of */
+	u64 consumed_far;	/* of them, in a page off the consumer's node */
+	u64 skb_page_free;	/* pages an skb's free gave to the page
+				 * allocator (released from the pool) */
 };
 
 struct rxq;
@@ -178,6 +192,23 @@ int rxq_pending(const struct rxq *q);
 void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out);
 /* The doorbell after the refill: descriptors become the NIC's. */
 void rxq_post(struct rxq *q);
+
+/*
+ * The consumer of an xdp_cpumap queue: the cpumap entry of a CPU on node,
+ * whose ptr_ring of cfg.cpumap_qsize frames (laid out on that node, as
+ * __cpu_map_entry_alloc does) NAPI fills.  Returns 0, or -1 out of memory.
+ */
+int rxq_attach_consumer(struct rxq *q, int node);
+/* Frames waiting in the cpumap ring. */
+u32 rxq_consumer_pending(const struct rxq *q);
+/*
+ * One pass of the cpumap kthread on the CPU of ctx, in that context
+ * (bottom halves disabled: softirq): takes up to CPUMAP_BATCH frames,
+ * makes each an skb, which the stack drops and frees; the page goes back
+ * as the era's xdp.c and page_pool decide, from this CPU.  Its cycles and
+ * stalls go to *work.  Returns the frames taken.
+ */
+int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work);
 
 const struct rxq_stats *rxq_stats(const struct rxq *q);
 struct pp_pool *rxq_pool(const struct rxq *q);

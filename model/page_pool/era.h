@@ -85,7 +85,7 @@ void era_contents(const struct pp_pool *pool, struct pp_contents *c);
 		   put_bulk_fn, nid_fn, release_fn) { \
 	.name = nm, .summary = text, .driver_nid_check = check, \
 	.create = create_fn, .alloc = alloc_fn, .put = put_fn, \
-	.put_bulk = put_bulk_fn, \
+	.put_bulk = put_bulk_fn, .release = era_release_page, \
 	.update_nid = nid_fn, .destroy = release_fn, \
 	.release_retry = release_fn, .forget = era_forget, .nid = era_nid, \
 	.stats = era_stats, .contents = era_contents }

@@ -111,6 +111,13 @@ static void kernel_put_bulk(struct pp_pool *w, struct page **pages, int n)
 	page_pool_put_page_bulk(w->pool, (void **)pages, n);
 }
 
+#if PPSIM_LINUX_IFACE == 61
+static void kernel_release(struct pp_pool *w, struct page *page)
+{
+	page_pool_release_page(w->pool, page);
+}
+#endif
+
 static void kernel_update_nid(struct pp_pool *w, int nid)
 {
 	page_pool_update_nid(w->pool, nid);
@@ -207,6 +214,13 @@ const struct pp_policy PPSIM_KERNEL_SYM = {
 	.alloc = kernel_alloc,
 	.put = kernel_put,
 	.put_bulk = kernel_put_bulk,
+	/* 6.1's xdp.c releases an xdp_frame's page when it becomes an skb;
+	 * 6.12's marks the skb for recycling (the tree's net/core/xdp.c) */
+#if PPSIM_LINUX_IFACE == 61
+	.release = kernel_release,
+#else
+	.xdp_skb_recycle = true,
+#endif
 	.update_nid = kernel_update_nid,
 	.destroy = kernel_destroy,
 	.release_retry = kernel_release_retry,

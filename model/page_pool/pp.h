@@ -76,6 +76,19 @@ struct pp_policy {
 	 * the cache, the ring's producer lock taken once; NULL where the
 	 * era lacks it (the driver then puts them one by one). */
 	void (*put_bulk)(struct pp_pool *pool, struct page **pages, int n);
+	/* page_pool_release_page() (5.2 to 6.3): the pool lets the page go,
+	 * unmapped, and its holder keeps its reference (xdp_release_frame()
+	 * of an xdp_frame turned into an skb).  NULL where the era lacks it:
+	 * then xdp_skb_recycle holds. */
+	void (*release)(struct pp_pool *pool, struct page *page);
+	/* __xdp_build_skb_from_frame() marks the skb for recycling
+	 * (skb_mark_for_recycle, 9c94bbf9a87b, 6.4): freeing it puts the
+	 * page back into the pool, a put without allow_direct from the
+	 * freeing CPU; before, it called xdp_release_frame(), and the skb's
+	 * free gave the page to the page allocator (6.1 net/core/xdp.c and
+	 * 5.4's cpumap.c say "Until page_pool get SKB return path, release
+	 * DMA here"). */
+	bool xdp_skb_recycle;
 	/* page_pool_update_nid(); NULL where the era lacks it. */
 	void (*update_nid)(struct pp_pool *pool, int nid);
 	/* page_pool_destroy(): empties the pool; frees it and returns 0

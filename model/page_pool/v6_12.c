@@ -23,7 +23,10 @@
  *  - put keeps a page with refcount 1 that is not pfmemalloc, as 6.1:
  *    6.12 first drops page_pool's own reference (pp_ref_count), which is
  *    always 1 for a page not split into fragments;
- *  - update_nid flushes the cache and pool_size is cut to 16384, as 6.1.
+ *  - update_nid flushes the cache and pool_size is cut to 16384, as 6.1;
+ *  - an skb built from an xdp_frame (cpumap, veth) is marked for
+ *    recycling (9c94bbf9a87b, 6.4): its free puts the page back, where 6.1
+ *    released it from the pool when the skb was built.
  */
 #include "era.h"
 
@@ -73,6 +76,8 @@ const struct pp_policy pp_v6_12 = {
 	.alloc = era_alloc_node_checked,
 	.put = v6_12_put,
 	.put_bulk = v6_12_put_bulk,
+	/* no page_pool_release_page() since 6.4: xdp.c marks the skb */
+	.xdp_skb_recycle = true,
 	.update_nid = era_update_nid_flush,
 	.destroy = v6_12_destroy,
 	.release_retry = era_release_once,

@@ -50,11 +50,12 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 		.rx_ring = 64, .tx_ring = 64, .wqe_fetch = 4,
 		.budget = 16, .page_cache = page_cache,
 		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
-		.xdp_return = xdp_return,
+		.xdp_return = xdp_return, .cpumap_qsize = 64,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,
 			  .pp_fast = 19, .pp_ring = 54, .page_alloc = 100,
 			  .redirect = 40, .pp_lock = 37,
-			  .page_free = 100, .dma_map = 30, .doorbell = 50 },
+			  .page_free = 100, .dma_map = 30, .doorbell = 50,
+			  .skb_build = 300 },
 		.tcp = { .c_stack = 300, .c_recv = 50, .c_copy = 8 },
 		.overlap = { .win_ring = 40, .win_random = 0,
 			     .store_exposure = 0.25, .copy_mlp = 10 },
@@ -595,11 +596,194 @@ START_TEST(xdp_tx_waits_for_its_reads)
 END_TEST
 
 /* A new era must get a row in every table, or those tests skip it. */
+/* The cpumap kthread's context: a CPU of node (2 cores a socket), bottom
+ * halves disabled. */
+static struct kctx consumer_ctx(int node)
+{
+	return (struct kctx){ .mm = um.mm, .cpu = 2 * node + 1, .node = node,
+			      .softirq = true };
+}
+
+/* The consumer takes every frame waiting; returns its work. */
+static struct mem_work consume_all(struct kctx *ctx)
+{
+	struct mem_work total = { 0 }, w;
+
+	while (rxq_consumer_pending(q)) {
+		ck_assert_int_gt(rxq_consume(q, ctx, &w), 0);
+		total.cycles += w.cycles;
+		total.stall += w.stall;
+		check_pages();
+	}
+	return total;
+}
+
+static u64 spage_accesses(enum mem_place p)
+{
+	const struct mem_stats *ms = mem_stats(m);
+
+	return ms->cpu_reads[MEM_STRUCT_PAGE][p] +
+	       ms->cpu_writes[MEM_STRUCT_PAGE][p];
+}
+
+static u64 spage_remote(void)
+{
+	return spage_accesses(MEM_RCACHE) + spage_accesses(MEM_RDRAM);
+}
+
+/* XDP_REDIRECT into a cpumap, the kthread on the far node: 48 frames, in
+ * pages of node 0, made skbs there and freed.  Before 6.4 each page is
+ * released from the pool when its skb is built and the skb's free gives
+ * it to the page allocator; 6.12 marks the skb for recycling and the free
+ * puts the page into the ring, from the far CPU.  Either way the
+ * consumer's struct page accesses cross the interconnect. */
+static const struct cpumap_case {
+	const char *era;
+	bool recycles;		/* through the ring */
+} cpumap_far[] = {
+	{ "v5.4", false }, { "v5.5", false }, { "v6.1", false },
+	{ "v6.12", true },
+};
+
+START_TEST(cpumap_far_returns_per_era)
+{
+	const struct cpumap_case *t = &cpumap_far[_i];
+	struct kctx far;
+	struct pp_stats a, b;
+	struct mem_work w;
+	u64 remote;
+
+	open_queue(t->era, RXQ_XDP_CPUMAP, 0);
+	far = consumer_ctx(1);	/* on the machine open_queue() made */
+	ck_assert_int_eq(rxq_attach_consumer(q, 1), 0);
+	cycle(48);
+	ck_expect(t->era, "frames waiting", rxq_consumer_pending(q), 48);
+	pol->stats(rxq_pool(q), &a);
+	remote = spage_remote();
+	w = consume_all(&far);
+	pol->stats(rxq_pool(q), &b);
+	ck_expect(t->era, "frames consumed", rxq_stats(q)->consumed, 48);
+	ck_expect(t->era, "of them off the consumer's node",
+		  rxq_stats(q)->consumed_far, 48);
+	ck_expect(t->era, "puts into the ring",
+		  b.recycle_ring - a.recycle_ring, t->recycles ? 48 : 0);
+	ck_expect(t->era, "direct recycles",
+		  b.recycle_cached - a.recycle_cached, 0);
+	ck_expect(t->era, "pages the pool let go", b.release - a.release,
+		  t->recycles ? 0 : 48);
+	ck_expect(t->era, "pages an skb freed", rxq_stats(q)->skb_page_free,
+		  t->recycles ? 0 : 48);
+	/* struct page: prefetchw, and the free's write (or the put) */
+	ck_assert_msg(spage_remote() - remote >= 48, "%s: %llu remote struct "
+		      "page accesses by the far consumer", t->era,
+		      (unsigned long long)(spage_remote() - remote));
+	ck_assert_msg(w.stall > 0, "%s: the far consumer never waited",
+		      t->era);
+	/* the pages come back to NAPI: from the ring, or from the page
+	 * allocator (the ring stays empty) */
+	cycle(48);
+	pol->stats(rxq_pool(q), &a);
+	ck_expect(t->era, "refills from the ring", a.alloc_refill > 0,
+		  t->recycles);
+	close_queue();
+}
+END_TEST
+
+/* A close consumer touches no struct page of the other socket. */
+START_TEST(cpumap_close_stays_local)
+{
+	struct kctx close;
+	u64 remote;
+
+	open_queue("v6.12", RXQ_XDP_CPUMAP, 0);
+	close = consumer_ctx(0);
+	ck_assert_int_eq(rxq_attach_consumer(q, 0), 0);
+	cycle(48);
+	remote = spage_remote();
+	consume_all(&close);
+	ck_assert_int_eq(rxq_stats(q)->consumed, 48);
+	ck_assert_int_eq(rxq_stats(q)->consumed_far, 0);
+	ck_assert_int_eq(spage_remote() - remote, 0);
+	close_queue();
+}
+END_TEST
+
+/* A consumer that does not keep up: the ring (64 frames) fills, and the
+ * frames beyond it are dropped and put back directly from NAPI. */
+START_TEST(cpumap_full_ring_drops)
+{
+	struct pp_stats a, b;
+
+	open_queue("v6.1", RXQ_XDP_CPUMAP, 0);
+	ck_assert_int_eq(rxq_attach_consumer(q, 1), 0);
+	cycle(48);
+	pol->stats(rxq_pool(q), &a);
+	cycle(48);
+	pol->stats(rxq_pool(q), &b);
+	ck_assert_int_eq(rxq_consumer_pending(q), 64);
+	ck_assert_int_eq(rxq_stats(q)->cpumap_drops, 32);
+	ck_assert_int_eq(b.recycle_cached - a.recycle_cached, 32);
+	close_queue();
+}
+END_TEST
+
+/* XDP_REDIRECT into veth: the peer's NAPI, on this CPU, makes the frames
+ * skbs and its stack frees them.  Before 6.4 no page comes back: every
+ * refill is the page allocator's, one page a call in v5.4 and v5.5, 64
+ * in bulk from 6.1 (5.13's alloc_pages_bulk); 6.12 recycles them
+ * (skb_mark_for_recycle), directly while the channel's NAPI is scheduled
+ * on this CPU. */
+static const struct veth_case {
+	const char *era;
+	bool bulk;		/* slow-path calls take 64 pages */
+	bool recycles;
+} veth[] = {
+	{ "v5.4", false, false }, { "v5.5", false, false },
+	{ "v6.1", true, false }, { "v6.12", true, true },
+};
+
+START_TEST(veth_pages_leave_per_era)
+{
+	const struct veth_case *t = &veth[_i];
+	struct pp_stats a, b;
+	u64 allocated, calls;
+
+	open_queue(t->era, RXQ_XDP_VETH, 0);
+	cycle(48);
+	pol->stats(rxq_pool(q), &a);
+	cycle(48);
+	cycle(48);
+	pol->stats(rxq_pool(q), &b);
+	allocated = b.hold - a.hold;
+	calls = b.alloc_slow - a.alloc_slow;
+	ck_expect(t->era, "pages the pool let go", b.release - a.release,
+		  t->recycles ? 0 : 96);
+	ck_expect(t->era, "pages an skb freed", rxq_stats(q)->skb_page_free,
+		  t->recycles ? 0 : 144);
+	if (t->recycles) {
+		ck_expect(t->era, "pages allocated", allocated, 0);
+		ck_expect(t->era, "direct recycles",
+			  b.recycle_cached - a.recycle_cached > 0, true);
+	} else if (t->bulk) {
+		ck_assert_msg(allocated >= 96 && calls * 64 >= allocated &&
+			      calls < allocated, "%s: %llu pages in %llu "
+			      "slow-path calls", t->era,
+			      (unsigned long long)allocated,
+			      (unsigned long long)calls);
+	} else {
+		ck_expect(t->era, "pages allocated", allocated, 96);
+		ck_expect(t->era, "slow-path calls", calls, 96);
+	}
+	close_queue();
+}
+END_TEST
+
 START_TEST(every_era_in_every_table)
 {
 	static const struct unit_table tables[] = {
 		UNIT_TABLE(migration), UNIT_TABLE(nid_check),
-		UNIT_TABLE(tcp_local),
+		UNIT_TABLE(tcp_local), UNIT_TABLE(cpumap_far),
+		UNIT_TABLE(veth),
 	};
 
 	unit_tables_cover_eras(tables, ARRAY_SIZE(tables));
@@ -623,6 +807,10 @@ int main(void)
 		{ far_costs_more, UNIT_ONCE },
 		{ tcp_pages_leave_the_pool, ARRAY_SIZE(tcp_local) },
 		{ tcp_copy_far_costs_more, UNIT_ONCE },
+		{ cpumap_far_returns_per_era, ARRAY_SIZE(cpumap_far) },
+		{ cpumap_close_stays_local, UNIT_ONCE },
+		{ cpumap_full_ring_drops, UNIT_ONCE },
+		{ veth_pages_leave_per_era, ARRAY_SIZE(veth) },
 	};
 
 	return unit_main("rxq", tests, ARRAY_SIZE(tests), NULL, NULL);

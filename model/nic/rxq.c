@@ -198,13 +198,6 @@ static u32 pkt_line(const struct rxq *q, const struct page *page, int k)
 	       XDP_HEADROOM / MEM_LINE + (u32)k;
 }
 
-/* The line an xdp_frame takes: xdp_convert_buff_to_frame() writes it at
- * data_hard_start, the start of the headroom (include/net/xdp.h). */
-static u32 frame_line(const struct rxq *q, const struct page *page)
-{
-	return pkt_line(q, page, 0) - XDP_HEADROOM / MEM_LINE;
-}
-
 static u32 spage_line(const struct rxq *q, const struct page *page)
 {
 	return q->pg->spage[page->nid] + node_index(q, page);
@@ -755,6 +748,15 @@ static void xmit(struct rxq *q, struct page *page, bool frame)
 		q->st.rx_xdp_tx++;
 }
 
+/* Any redirect: the page is unmapped (en/xdp.c) and becomes an xdp_frame
+ * in its headroom (xdp_convert_buff_to_frame). */
+static void redirect_frame(struct rxq *q, struct page *page)
+{
+	q->cpu->cycles += q->cfg.cost.redirect + q->cfg.cost.dma_map / 2;
+	mem_work_store(q->cpu, frame_line(q, page));
+	q->st.rx_xdp_redirect++;
+}
+
 /*
  * XDP_REDIRECT out of the same port (6.1 en/xdp.c mlx5e_xdp_handle): the
  * page is unmapped, becomes an xdp_frame and goes through the devmap's
@@ -764,9 +766,7 @@ static void xmit(struct rxq *q, struct page *page, bool frame)
  */
 static void xdp_redirect(struct rxq *q, struct page *page)
 {
-	mem_work_store(q->cpu, frame_line(q, page));
-	q->cpu->cycles += q->cfg.cost.redirect + q->cfg.cost.dma_map / 2;
-	q->st.rx_xdp_redirect++;
+	redirect_frame(q, page);
 	xmit(q, page, true);
 }
 
@@ -800,13 +800,6 @@ static void cpumap_flush(struct rxq *q)
 		q->cm_prod++;
 	}
 	q->bq_n = 0;
-}
-
-static void redirect_frame(struct rxq *q, struct page *page)
-{
-	q->cpu->cycles += q->cfg.cost.redirect + q->cfg.cost.dma_map / 2;
-	mem_work_store(q->cpu, frame_line(q, page));
-	q->st.rx_xdp_redirect++;
 }
 
 static void xdp_cpumap(struct rxq *q, struct page *page)

@@ -2,13 +2,15 @@
  * The engine: one simulation of a case (struct sim_case), one page_pool
  * policy, one seed.
  *
- * SimGrid schedules four kinds of actors: NAPI on its CPU (napi.c: a poll
+ * SimGrid schedules five kinds of actors: NAPI on its CPU (napi.c: a poll
  * takes its cycles plus its memory stalls, a SimGrid execution on a CPU
  * two NAPIs share, else a sleep of that length, and a lone NAPI runs ahead
  * of SimGrid's clock while nobody else can look), the NIC's DMA engine
  * (nic.c: PCIe transfers as SimGrid communications, one a burst), a sink
  * at each node's memory that receives them, and a monitor (monitor.c) that
- * samples the rate and takes the measurement window.  Packets arrive
+ * samples the rate and takes the measurement window; with xdp_cpumap, a
+ * consumer (consumer.c) on another CPU that takes the NAPI's frames.
+ * Packets arrive
  * without a clock of their own: each actor brings the NIC up to its time
  * when it looks (DMA into posted pages, completions, drops).  The
  * page_pool and the memory model run inside each batch, for every packet.

@@ -10,9 +10,9 @@
  * at each node's memory that receives them, and a monitor (monitor.c) that
  * samples the rate and takes the measurement window; with xdp_cpumap, a
  * consumer (consumer.c) on another CPU that takes the NAPI's frames.
- * Packets arrive
- * without a clock of their own: each actor brings the NIC up to its time
- * when it looks (DMA into posted pages, completions, drops).  The
+ * Packets arrive without a clock of their own: each actor brings the NIC
+ * up to its time when it looks (DMA into posted pages, completions,
+ * drops).  The
  * page_pool and the memory model run inside each batch, for every packet.
  *
  * A SimGrid engine lives once per process, so every run is a child

@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..58"
+echo "1..59"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -128,3 +128,8 @@ expect 0 '^file,case,policy,metric' "run FILE FILE --format csv: a file column" 
 mkdir "$tmp/home" && printf '[global]\ninclude = hw/e5-2603v4-2s.ini\nwarmup = 1ms\nduration = 1ms\npolicies = v5.5\n[case c]\nworkload = xdp_drop\n' >"$tmp/home/mine.ini"
 expect 0 "^mine.ini: warning: includes the hardware profile .*hw/e5-2603v4-2s.ini but no calibration" "include = hw/... from a user's directory, with the calibration warning" -- sh -c "
 	cd '$tmp/home' && env -u PPSIM_DATADIR '$ppsim' run mine.ini --reps 1 2>&1 >/dev/null"
+
+# the scenario page's complete example is a scenario ppsim reads
+mkdir "$tmp/ex" && sed -n '/^; my.ini/,/^\.fi/p' "$src/doc/ppsim-scenario.5.in" | sed '$d' >"$tmp/ex/my.ini"
+expect 0 '^dry run: run: 1 file, 2 cases, 4 ' "ppsim-scenario(5)'s example reads, checks and would run" -- sh -c "
+	cd '$tmp/ex' && env -u PPSIM_DATADIR '$ppsim' run my.ini --dry-run 2>&1"

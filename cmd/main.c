@@ -38,8 +38,9 @@ static void usage(FILE *f)
 "  keys      list every scenario key, or explain one: ppsim keys nic.rx_ring\n"
 "  help      describe a command: ppsim help run (as ppsim run --help)\n"
 "\n"
-"Every command that simulates takes --case, --policy (both repeatable),\n"
-"--duration, --set KEY=VALUE, --reps (default %d), --seed and -j alike.\n"
+"Every command that simulates takes --duration, --set KEY=VALUE, --reps\n"
+"(default %d), --seed and -j alike; run, validate, sweep and bench take\n"
+"--case and --policy too (repeatable; calibrate fits on its own cases).\n"
 "'ppsim COMMAND --help' describes a command; ppsim(1) describes them all.\n"
 "Shipped files are looked up in %s when not found as given.\n",
 		CMD_REPS_DEFAULT, datadir_path());

@@ -138,7 +138,7 @@ for c in "run $tiny --case far-drop --policy v5.5 --reps 1 --duration 1ms" \
 	 "sweep $tiny --set nic.rx_ring=256 --case far-drop --policy v5.5" \
 	 "merge $tmp/a.csv" "trace --policy v5.4 $src/tests/traces/refcount.trace" \
 	 "validate $tiny --reps 1" "keys" "sweep $tiny --set nic.rx_ring=256,512 --emit-jobs" \
-	 "run --help" "calibrate $tmp/c0.ini --reps 1"; do
+	 "run --help" "calibrate $tmp/c0.ini --reps 1 --duration 1ms -j 2"; do
 	check "stdout on /dev/full: ppsim ${c%% *} says so, exit 1" \
 		fails 1 'standard output: No space left on device' sh -c "exec '$ppsim' $c >/dev/full"
 done

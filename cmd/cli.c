@@ -592,8 +592,11 @@ void cmd_warn_calibration(const struct scenario *scn, const char *file)
 
 void cmd_print_rows(const char *file, const struct rep_row *rows, int nr)
 {
-	int w = rep_name_width(rows, nr);
+	int w = 10;	/* the case names' column (report/ is not linked here) */
 
+	for (int i = 0; i < nr; i++)
+		if ((int)strlen(rows[i].c->name) > w)
+			w = (int)strlen(rows[i].c->name);
 	printf("%s\n", file);
 	for (int i = 0; i < nr; i++) {
 		if (i && rows[i - 1].c == rows[i].c) {

@@ -74,8 +74,13 @@ int bench_main(int argc, char **argv)
 
 	if ((help = cmd_parse(argc, argv, cmd_spec("bench"), &o)))
 		return help > 0 ? 0 : 2;
-	only_case = o.only_case ? o.only_case : "close-drop";
-	policy = o.only_policy ? o.only_policy : "v5.5";
+	/* one case, one policy: bench measures a run, not a table */
+	if (o.nr_cases > 1 || o.nr_policies > 1) {
+		fprintf(stderr, "ppsim bench: one --case and one --policy\n");
+		return 2;
+	}
+	only_case = o.nr_cases ? o.cases[0] : "close-drop";
+	policy = o.nr_policies ? o.policies[0] : "v5.5";
 	if (!pp_policy_find(cmd_policies, policy)) {
 		fprintf(stderr, "ppsim bench: unknown policy '%s'\n", policy);
 		return 2;
@@ -94,6 +99,7 @@ int bench_main(int argc, char **argv)
 	}
 	row.policy = pp_policy_find(cmd_policies, policy);
 	bare = bare_loop(row.policy);
+	o.rc.reps = 1;	/* one run, timed */
 	if (rep_run(&row, 1, &o.rc, o.file)) {
 		scn_free(scn);
 		return 1;

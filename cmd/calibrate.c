@@ -41,14 +41,10 @@ static void format_value(const char *key, double v, bool se, char *buf,
 		scn_format_value(key, v, buf, len);
 }
 
-static int write_calibration(const struct fit *f, const char *path)
+static void print_calibration(const struct fit *f, FILE *out)
 {
-	struct outfile o;
 	char section[32] = "", v[4][64];
-	FILE *out = outfile_open(&o, path, "", "ppsim calibrate");
 
-	if (!out)
-		return -1;
 	fprintf(out, "; Written by ppsim %s calibrate from %s: the free "
 		"parameters fitted on\n; the cases '%s' only (%d measured "
 		"figures), seed %lu, %d replication(s).\n; Every other case "
@@ -84,6 +80,21 @@ static int write_calibration(const struct fit *f, const char *path)
 	for (int i = 0; i < f->nr_rows; i++)
 		fprintf(out, ";   %-14s %-6s %+.2f %%\n", f->rows[i].c->name,
 			f->rows[i].policy->name, 100 * f->resid[i]);
+}
+
+/* The fit into path, whole or not at all; or to standard output (path
+ * NULL), whose loss main() reports. */
+static int write_calibration(const struct fit *f, const char *path)
+{
+	struct outfile o;
+
+	if (!path) {
+		print_calibration(f, stdout);
+		return 0;
+	}
+	if (!outfile_open(&o, path, "", "ppsim calibrate"))
+		return -1;
+	print_calibration(f, o.f);
 	return outfile_commit(&o, "ppsim calibrate");
 }
 
@@ -99,7 +110,12 @@ int calibrate_main(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if ((help = cmd_parse(argc, argv, cmd_spec("calibrate"), &o)))
 		return help > 0 ? 0 : 2;
-	scn = scn_load(o.file, NULL, 0, cmd_policies);
+	if (o.out && o.update) {
+		fprintf(stderr, "ppsim calibrate: --out or --update, not "
+			"both\n");
+		return 2;
+	}
+	scn = scn_load(o.file, o.set, o.nr_set, cmd_policies);
 	if (!scn)
 		return 2;
 	f = malloc(sizeof(*f));
@@ -110,12 +126,16 @@ int calibrate_main(int argc, char **argv)
 			"to fit\n", o.file);
 		goto done;
 	}
+	/* no file is written unless the command line names it: the
+	 * .cal.ini beside a shipped scenario is tracked */
 	if (o.out)
 		snprintf(out, sizeof(out), "%s", o.out);
-	else
+	else if (o.update)
 		default_out(o.file, out, sizeof(out));
 	/* a bad --out is found now, not after the fit */
-	if (outfile_check_file(out, "ppsim calibrate: --out"))
+	if ((o.out || o.update) &&
+	    outfile_check_file(out, o.out ? "ppsim calibrate: --out" :
+			       "ppsim calibrate: --update"))
 		goto done;
 	f->verbose = true;
 	status = 1;
@@ -124,10 +144,11 @@ int calibrate_main(int argc, char **argv)
 			fit_why(f, why, sizeof(why)));
 		goto done;
 	}
-	if (!write_calibration(f, out)) {
-		printf("calibration written to %s after %d simulations of "
-		       "each fit case (%zu iterations)\n", out, f->evaluations,
-		       f->iterations);
+	if (!write_calibration(f, o.out || o.update ? out : NULL)) {
+		fprintf(stderr, "calibration written to %s after %d "
+			"simulations of each fit case (%zu iterations)\n",
+			o.out || o.update ? out : "standard output",
+			f->evaluations, f->iterations);
 		status = 0;
 	}
 done:

@@ -16,8 +16,8 @@ static const struct cmd_option {
 	const char *arg;	/* NULL: a flag */
 	const char *help;
 } cmd_options[] = {
-	{ CMD_CASE, "case", "NAME", "only this case" },
-	{ CMD_POLICY, "policy", "P", "only this policy" },
+	{ CMD_CASE, "case", "NAME", "only this case (repeatable)" },
+	{ CMD_POLICY, "policy", "P", "only this policy (repeatable)" },
 	{ CMD_DURATION, "duration", "TIME",
 	  "simulated time measured per case (e.g. 10ms)" },
 	{ CMD_QUEUES, "queues", "N", "rx queues (as --set queues=N)" },
@@ -29,32 +29,50 @@ static const struct cmd_option {
 	{ CMD_JOBS, "jobs", "N", "simulations run in parallel (default 1)" },
 	{ CMD_FORMAT, "format", "F", "table (default), csv or json" },
 	{ CMD_OUT, "out", "DIR", "also write the outputs into DIR" },
-	{ CMD_EMIT_JOBS, "emit-jobs", NULL,
-	  "print one command a point instead, for GNU parallel or a batch "
-	  "system" },
+	{ CMD_EMIT_JOBS, "emit-jobs", "KIND",
+	  "print one command a point instead (KIND parallel, the default), "
+	  "or an sbatch job-array script (KIND slurm)" },
 	{ CMD_SENSITIVITY, "sensitivity", NULL,
 	  "move each prior parameter by -25 % and +25 %, refit, and show how "
 	  "far the out-of-fit predictions move" },
 	{ CMD_PARAM, "param", "KEY",
 	  "also move this numeric key (repeatable)" },
+	{ CMD_DRY_RUN, "dry-run", NULL,
+	  "read and check the scenarios, say what would run (cases x "
+	  "policies x replications), run nothing" },
+	{ CMD_UPDATE, "update", NULL,
+	  "write the fit beside FILE, into the .cal.ini it includes" },
+	{ CMD_MAN, "man", NULL,
+	  "every key as the KEYS section of ppsim-scenario(5), in roff" },
 };
 #define NR_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
-/* Every command that runs simulations: its operands and options, and
- * what --help says of it. */
+/* The one option whose argument may be left out: --emit-jobs[=KIND]. */
+static bool optional_arg(const struct cmd_option *o)
+{
+	return o->opt == CMD_EMIT_JOBS;
+}
+
+/* Every command: its operands and options, and what --help says of it. */
 static const struct cmd_spec cmd_specs[] = {
 	{
-		.name = "run", .operands = "FILE", .min_args = 1, .max_args = 1,
-		.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_REPS |
-			   CMD_SEED | CMD_SET | CMD_JOBS | CMD_FORMAT | CMD_OUT,
-		.reps = 3,
+		.name = "run", .operands = "FILE...", .min_args = 1,
+		.max_args = CMD_ANY,
+		.options = CMD_SIMULATES | CMD_FORMAT | CMD_OUT | CMD_DRY_RUN,
 		.about =
-	"Simulates every case of the scenario FILE under each policy it compares\n"
-	"and prints the predicted rate beside the measured one, with the figures\n"
-	"that explain it.",
+	"Simulates every case of each scenario FILE under each policy it\n"
+	"compares, all files' simulations in one pool, and prints the predicted\n"
+	"rate beside the measured one, with the figures that explain it: one\n"
+	"table, a section per file.",
 		.own = (const struct cmd_help[]){
-			{ CMD_OUT, "DIR", "also write DIR/results.csv, DIR/transient.csv "
-			  "and the plots" },
+			{ CMD_SET, "KEY=VALUE", "override a key (nic.rx_ring=512); "
+			  "several values are a sweep: ppsim sweep" },
+			{ CMD_FORMAT, "F", "table (default), csv (with several "
+			  "files a first column 'file') or json (an array, one "
+			  "object a file)" },
+			{ CMD_OUT, "DIR", "also write DIR/results.csv, "
+			  "DIR/transient.csv and the plots (with several files, "
+			  "in DIR/NAME, NAME each file's name without .ini)" },
 			{ 0, NULL, NULL },
 		},
 		.more = "The columns are described in ppsim(1), section RUN OUTPUT.",
@@ -62,33 +80,32 @@ static const struct cmd_spec cmd_specs[] = {
 	{
 		.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
 		.max_args = 2,
-		.options = CMD_SET | CMD_CASE | CMD_POLICY | CMD_REPS | CMD_SEED |
-			   CMD_JOBS | CMD_FORMAT | CMD_NO_JSON | CMD_OUT | CMD_EMIT_JOBS,
-		.reps = 1,
+		.options = CMD_SIMULATES | CMD_FORMAT | CMD_NO_JSON | CMD_OUT |
+			   CMD_EMIT_JOBS,
 		.about =
 	"Runs the scenario at every point of the cross product of the values\n"
 	"(and of [sweep NAME] in FILE), every point's cases in parallel.",
 		.own = (const struct cmd_help[]){
 			{ CMD_SET, "KEY=V1,V2", "values of a key (nic.rx_ring=256,1024), "
 			  "up to 4 keys" },
-			{ CMD_CASE, "NAME", "only this case (else the sweep's cases, "
-			  "else all)" },
+			{ CMD_CASE, "NAME", "only this case, repeatable (else the "
+			  "sweep's cases, else all)" },
 			{ CMD_FORMAT, "F", "table (default) or csv: one CSV for all "
 			  "points" },
 			{ CMD_OUT, "DIR", "DIR/sweep.csv and a plot of the rate against "
-			  "the first key" },
-			{ CMD_EMIT_JOBS, NULL, "print one 'ppsim sweep' command a point "
-			  "instead, for GNU parallel or a batch system; join their "
-			  "outputs with 'ppsim merge'" },
+			  "the first key; with --emit-jobs, where the jobs write" },
+			{ CMD_EMIT_JOBS, "KIND", "print the sweep as jobs instead, one "
+			  "a point: 'parallel' (the default) one command a line for "
+			  "GNU parallel, 'slurm' an sbatch job-array script; join "
+			  "their CSVs with 'ppsim merge'" },
 			{ 0, NULL, NULL },
 		},
 	},
 	{
 		.name = "validate", .operands = "FILE...", .min_args = 1,
 		.max_args = CMD_ANY,
-		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_FORMAT |
-			   CMD_NO_JSON | CMD_SENSITIVITY | CMD_PARAM,
-		.reps = 3,
+		.options = CMD_SIMULATES | CMD_FORMAT | CMD_NO_JSON |
+			   CMD_SENSITIVITY | CMD_PARAM | CMD_DRY_RUN,
 		.about =
 	"Runs every case with a measured figure in each scenario FILE,\n"
 	"all their simulations in one pool, and prints the prediction\n"
@@ -98,8 +115,6 @@ static const struct cmd_spec cmd_specs[] = {
 	"others) and of every trend along one key (consecutive cases that\n"
 	"differ in that key only), measured against predicted.",
 		.own = (const struct cmd_help[]){
-			{ CMD_REPS, "N", "independent replications (default 3; "
-			  "1 with --sensitivity)" },
 			{ CMD_FORMAT, "F", "table (default) or csv: the "
 			  "figures, one line each (with --sensitivity: every "
 			  "out-of-fit figure under every move)" },
@@ -124,34 +139,83 @@ static const struct cmd_spec cmd_specs[] = {
 	},
 	{
 		.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
-		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_OUT,
-		.reps = 1,
+		.options = CMD_DURATION | CMD_REPS | CMD_SEED | CMD_SET |
+			   CMD_JOBS | CMD_OUT | CMD_UPDATE,
 		.about =
 	"Fits the scenario's free parameters ([calibrate] free) on the measured\n"
-	"figures of its calibration cases ([calibrate] cases) only.",
+	"figures of its calibration cases ([calibrate] cases) only.  The fit\n"
+	"starts from the values FILE has (its calibration included), so that\n"
+	"calibrating on its own output changes nothing beyond the fit's\n"
+	"tolerance.  It goes to standard output unless --out or --update says\n"
+	"where: no file is overwritten unless asked.",
 		.own = (const struct cmd_help[]){
-			{ CMD_OUT, "FILE", "where the fit goes (default: FILE's name "
-			  "with .cal.ini)" },
+			{ CMD_OUT, "FILE", "write the fit to FILE (checked before "
+			  "the fit)" },
+			{ CMD_UPDATE, NULL, "write the fit beside FILE, to FILE's "
+			  "name with .cal.ini (the file the shipped scenarios "
+			  "include)" },
 			{ 0, NULL, NULL },
 		},
 	},
 	{
 		.name = "bench", .operands = "FILE", .min_args = 1, .max_args = 1,
-		.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_QUEUES,
-		.reps = 1,
+		.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_QUEUES |
+			   CMD_SET,
 		.about =
 	"How fast the simulator runs one case (default close-drop, v5.5, 1 s,\n"
 	"one queue) against a bare page_pool alloc + recycle loop of the same\n"
 	"binary: one CSV line.",
+		.own = (const struct cmd_help[]){
+			{ CMD_CASE, "NAME", "the case (default close-drop)" },
+			{ CMD_POLICY, "P", "the policy (default v5.5)" },
+			{ CMD_DURATION, "TIME", "simulated time (default 1s)" },
+			{ 0, NULL, NULL },
+		},
+		.more = "bench/run.sh collects these lines; bench/README.md reads them.",
+	},
+	{
+		.name = "merge", .operands = "FILE.csv...", .min_args = 1,
+		.max_args = CMD_ANY,
+		.about =
+	"Joins the CSV files of one sweep's jobs (ppsim sweep --emit-jobs)\n"
+	"under one header, in the order given: every file is checked whole\n"
+	"(a ppsim sweep's header, the same in every file, every row complete)\n"
+	"before anything is printed.",
+	},
+	{
+		.name = "trace", .operands = "FILE|-", .min_args = 1, .max_args = 1,
+		.options = CMD_POLICY,
+		.about =
+	"Runs FILE (- for standard input), one page_pool operation a line, and\n"
+	"prints one line per event: where each page came from, where each put\n"
+	"sent it, the kernel's page_pool counters, and at the end the page\n"
+	"accounting.  Every policy runs it in turn, each under a\n"
+	"'== policy NAME' header, unless --policy names some.",
+		.own = (const struct cmd_help[]){
+			{ CMD_POLICY, "P", "only this policy (repeatable; 'all': "
+			  "every one, the default)" },
+			{ 0, NULL, NULL },
+		},
+		.more = "Operations are listed in ppsim(1), section TRACE FILES.",
+	},
+	{
+		.name = "keys", .operands = "[KEY]", .min_args = 0, .max_args = 1,
+		.options = CMD_MAN,
+		.about =
+	"Lists every scenario key with its default, unit and meaning; with a\n"
+	"KEY (nic.rx_ring, duration), explains that one: its default, unit,\n"
+	"range, meaning, where it is set, and the value each shipped hardware\n"
+	"profile gives it with its source.",
 	},
 };
+#define NR_SPECS (sizeof(cmd_specs) / sizeof(cmd_specs[0]))
 
 const struct cmd_spec *cmd_spec(const char *name)
 {
-	for (size_t i = 0; i < sizeof(cmd_specs) / sizeof(cmd_specs[0]); i++)
+	for (size_t i = 0; i < NR_SPECS; i++)
 		if (!strcmp(cmd_specs[i].name, name))
 			return &cmd_specs[i];
-	abort();	/* a command without a spec: a bug */
+	return NULL;
 }
 
 static const struct cmd_option *option_of(enum cmd_opt opt)
@@ -214,17 +278,19 @@ void cmd_usage(FILE *f, const struct cmd_spec *spec)
 
 		if (!(spec->options & o->opt))
 			continue;
-		snprintf(left, sizeof(left), "%s--%s%s%s",
+		snprintf(left, sizeof(left), "%s--%s%s%s%s",
 			 o->opt == CMD_JOBS ? "-j, " : "", o->name,
-			 arg ? " " : "", arg ? arg : "");
+			 !arg ? "" : optional_arg(o) ? "[=" : " ", arg ? arg : "",
+			 arg && optional_arg(o) ? "]" : "");
 		if (o->opt == CMD_REPS && !strstr(help, "(default"))
 			snprintf(text, sizeof(text), "%s (default %d)", help,
-				 spec->reps);
+				 CMD_REPS_DEFAULT);
 		else
 			snprintf(text, sizeof(text), "%s", help);
 		fprintf(f, "  %-20s ", left);
 		print_wrapped(f, text, 23);
 	}
+	fprintf(f, "  %-20s %s\n", "-h, --help", "this help");
 	if (spec->more)
 		fprintf(f, "\n%s\n", spec->more);
 }
@@ -247,16 +313,91 @@ static int parse_count(const struct cmd_spec *spec, const char *name,
 	return 0;
 }
 
-static int take(const struct cmd_spec *spec, enum cmd_opt opt,
-		const char *arg, struct cmd_opts *o)
+/* A name of --case or --policy, kept in the order given. */
+static int add_name(const struct cmd_spec *spec, const char *opt,
+		    const char **names, int *nr, const char *arg)
 {
-	char *end, *eq;
+	if (*nr == CMD_MAX_NAMES) {
+		fprintf(stderr, "ppsim %s: at most %d --%s\n", spec->name,
+			CMD_MAX_NAMES, opt);
+		return -1;
+	}
+	names[(*nr)++] = arg;
+	return 0;
+}
+
+/* s without the blanks around it, in place: --set "nic.rx_ring = 512"
+ * says what a scenario line says. */
+static char *trim(char *s)
+{
+	char *end = s + strlen(s);
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
+		*--end = '\0';
+	return s;
+}
+
+/* --set KEY=VALUE, as a scenario line would say it. */
+static int take_set(const struct cmd_spec *spec, char *arg,
+		    struct cmd_opts *o)
+{
+	char *eq = strchr(arg, '='), *key, *value;
+
+	if (!eq) {
+		fprintf(stderr, "ppsim %s: --set %s: expected %s\n",
+			spec->name, arg, option_arg(spec, CMD_SET));
+		return -1;
+	}
+	*eq = '\0';
+	key = trim(arg);
+	value = trim(eq + 1);
+	if (!*key || !*value) {
+		fprintf(stderr, "ppsim %s: --set %s=%s: expected %s\n",
+			spec->name, key, value, option_arg(spec, CMD_SET));
+		return -1;
+	}
+	/* several values of a number are a sweep, which only sweep runs;
+	 * a text key (calibrate.free, measured) may hold commas */
+	if (!(spec->options & CMD_EMIT_JOBS) && strchr(value, ',') &&
+	    scn_key_numeric(key)) {
+		fprintf(stderr, "ppsim %s: --set %s=%s: one value a key here; "
+			"to run several, use ppsim sweep FILE --set %s=%s\n",
+			spec->name, key, value, key, value);
+		return -1;
+	}
+	o->set[o->nr_set++] = (struct scn_override){ .key = key,
+						     .value = value };
+	return 0;
+}
+
+static int take(const struct cmd_spec *spec, enum cmd_opt opt,
+		char *arg, struct cmd_opts *o)
+{
+	char *end;
 
 	switch (opt) {
-	case CMD_CASE: o->only_case = arg; return 0;
-	case CMD_POLICY: o->only_policy = arg; return 0;
+	case CMD_CASE:
+		return add_name(spec, "case", o->cases, &o->nr_cases, arg);
+	case CMD_POLICY:
+		return add_name(spec, "policy", o->policies, &o->nr_policies,
+				arg);
 	case CMD_OUT: o->out = arg; return 0;
-	case CMD_EMIT_JOBS: o->emit_jobs = true; return 0;
+	case CMD_DRY_RUN: o->dry_run = true; return 0;
+	case CMD_UPDATE: o->update = true; return 0;
+	case CMD_MAN: o->man = true; return 0;
+	case CMD_EMIT_JOBS:
+		if (!arg || !strcmp(arg, "parallel"))
+			o->emit_jobs = CMD_JOBS_PARALLEL;
+		else if (!strcmp(arg, "slurm"))
+			o->emit_jobs = CMD_JOBS_SLURM;
+		else {
+			fprintf(stderr, "ppsim %s: --emit-jobs=%s: expected "
+				"parallel or slurm\n", spec->name, arg);
+			return -1;
+		}
+		return 0;
 	case CMD_SENSITIVITY: o->sensitivity = true; return 0;
 	case CMD_PARAM:
 		if (o->nr_params == CMD_MAX_PARAMS) {
@@ -302,23 +443,31 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 			"--queues\n", spec->name, CMD_MAX_SET);
 		return -1;
 	}
-	if (opt != CMD_SET) {
-		o->set[o->nr_set++] = (struct scn_override){
-			.key = opt == CMD_DURATION ? "duration" : "queues",
-			.value = arg,
-			.file = opt == CMD_DURATION ? "--duration" : "--queues" };
-		return 0;
-	}
-	eq = strchr(arg, '=');
-	if (!eq || eq == arg) {
-		fprintf(stderr, "ppsim %s: --set %s: expected %s\n",
-			spec->name, arg, option_arg(spec, CMD_SET));
-		return -1;
-	}
-	*eq = '\0';
-	o->set[o->nr_set++] = (struct scn_override){ .key = arg,
-						     .value = eq + 1 };
+	if (opt == CMD_SET)
+		return take_set(spec, arg, o);
+	o->set[o->nr_set++] = (struct scn_override){
+		.key = opt == CMD_DURATION ? "duration" : "queues",
+		.value = arg,
+		.file = opt == CMD_DURATION ? "--duration" : "--queues" };
 	return 0;
+}
+
+/* An option getopt refused: said once, with where to read more. */
+static int refuse(const struct cmd_spec *spec, int ch, char **argv)
+{
+	const char *what = argv[optind - 1];
+
+	if (ch == ':')
+		fprintf(stderr, "ppsim %s: %s needs a value\n", spec->name,
+			what);
+	else if (optopt && optopt != '-' && strncmp(what, "--", 2))
+		fprintf(stderr, "ppsim %s: unknown option '-%c'\n", spec->name,
+			optopt);
+	else
+		fprintf(stderr, "ppsim %s: unknown option '%s'\n", spec->name,
+			what);
+	fprintf(stderr, "Try 'ppsim %s --help'.\n", spec->name);
+	return -1;
 }
 
 int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
@@ -327,31 +476,31 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 	struct option longs[NR_OPTIONS + 2];
 	int n = 0, ch;
 
-	*o = (struct cmd_opts){ .rc = { .reps = spec->reps, .jobs = 1,
+	*o = (struct cmd_opts){ .rc = { .reps = CMD_REPS_DEFAULT, .jobs = 1,
 					.seed = 1 } };
 	for (size_t i = 0; i < NR_OPTIONS; i++)
 		if (spec->options & cmd_options[i].opt)
 			longs[n++] = (struct option){ cmd_options[i].name,
-				cmd_options[i].arg ? required_argument
-						   : no_argument,
-				NULL, (int)i };
+				!cmd_options[i].arg ? no_argument :
+				optional_arg(&cmd_options[i]) ? optional_argument :
+				required_argument, NULL, (int)i };
 	longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
 	longs[n] = (struct option){ NULL, 0, NULL, 0 };
 	/* 0, not 1: glibc then forgets a previous parse too (its place in a
-	 * cluster of short options points into that argv) */
+	 * cluster of short options points into that argv); our own messages,
+	 * which name the command, not getopt's */
 	optind = 0;
+	opterr = 0;
 	while ((ch = getopt_long(argc, argv, spec->options & CMD_JOBS ?
-				 "j:h" : "h", longs, NULL)) != -1) {
+				 ":j:h" : ":h", longs, NULL)) != -1) {
 		if (ch == 'h') {
 			cmd_usage(stdout, spec);
 			return 1;
 		}
 		if (ch == 'j')
 			ch = (int)(option_of(CMD_JOBS) - cmd_options);
-		if (ch < 0 || ch >= (int)NR_OPTIONS) {
-			cmd_usage(stderr, spec);
-			return -1;
-		}
+		if (ch < 0 || ch >= (int)NR_OPTIONS)
+			return refuse(spec, ch, argv);
 		if (take(spec, cmd_options[ch].opt, optarg, o))
 			return -1;
 	}
@@ -379,8 +528,117 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 		cmd_usage(stderr, spec);
 		return -1;
 	}
-	o->file = o->args[0];
+	o->file = o->nr_args ? o->args[0] : NULL;
 	return 0;
+}
+
+static bool listed(const char *const *names, int nr, const char *name)
+{
+	for (int i = 0; i < nr; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return !nr;
+}
+
+bool cmd_wants_case(const struct cmd_opts *o, const char *name)
+{
+	return listed(o->cases, o->nr_cases, name);
+}
+
+bool cmd_wants_policy(const struct cmd_opts *o, const char *name)
+{
+	return listed(o->policies, o->nr_policies, name);
+}
+
+int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,
+		    int nr)
+{
+	int bad = 0;
+
+	for (int i = 0; i < o->nr_cases; i++) {
+		bool found = false;
+
+		for (int f = 0; f < nr && !found; f++)
+			for (int c = 0; c < scn[f]->nr_cases && !found; c++)
+				found = !strcmp(scn[f]->cases[c].name,
+						o->cases[i]);
+		if (!found) {
+			fprintf(stderr, "--case %s: no such case in %s%s\n",
+				o->cases[i], nr > 1 ? "any of the files, " : "",
+				nr > 1 ? "" : scn[0]->path);
+			bad++;
+		}
+	}
+	for (int i = 0; i < o->nr_policies; i++) {
+		if (!pp_policy_find(cmd_policies, o->policies[i])) {
+			fprintf(stderr, "--policy %s: no such policy (ppsim "
+				"trace --help lists them)\n", o->policies[i]);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+void cmd_warn_calibration(const struct scenario *scn, const char *file)
+{
+	const char *profile = scn_uncalibrated_profile(scn);
+
+	if (profile)
+		fprintf(stderr, "%s: warning: includes the hardware profile "
+			"%s but no calibration (.cal.ini): its per-packet "
+			"costs are uncalibrated priors; ppsim calibrate fits "
+			"them\n", file, profile);
+}
+
+void cmd_print_rows(const char *file, const struct rep_row *rows, int nr)
+{
+	int w = 10;	/* the case names' column (report/ is not linked here) */
+
+	for (int i = 0; i < nr; i++)
+		if ((int)strlen(rows[i].c->name) > w)
+			w = (int)strlen(rows[i].c->name);
+	printf("%s\n", file);
+	for (int i = 0; i < nr; i++) {
+		if (i && rows[i - 1].c == rows[i].c) {
+			printf(" %s", rows[i].policy->name);
+			continue;
+		}
+		printf("%s  %-*s %s", i ? "\n" : "", w, rows[i].c->name,
+		       rows[i].policy->name);
+	}
+	putchar('\n');
+}
+
+void cmd_print_plan(const char *what, int nr_files,
+		    const struct rep_row *rows, int nr_rows, int reps)
+{
+	int nr_cases = 0;
+
+	for (int i = 0; i < nr_rows; i++)
+		nr_cases += !i || rows[i - 1].c != rows[i].c;
+	printf("dry run: %s: %d file%s, %d case%s, %d (case, "
+	       "policy) pair%s x %d replication%s = %d simulations; nothing "
+	       "run\n", what, nr_files, nr_files == 1 ? "" : "s", nr_cases,
+	       nr_cases == 1 ? "" : "s", nr_rows, nr_rows == 1 ? "" : "s",
+	       reps, reps == 1 ? "" : "s", nr_rows * reps);
+}
+
+void cmd_csv_field(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	if (!strpbrk(s, ",\"\n\r")) {
+		snprintf(buf, len, "%s", s);
+		return;
+	}
+	/* RFC 4180: in quotes, each quote doubled */
+	for (buf[n++] = '"'; *s && n + 3 < len; s++) {
+		if (*s == '"')
+			buf[n++] = '"';
+		buf[n++] = *s;
+	}
+	buf[n++] = '"';
+	buf[n] = '\0';
 }
 
 bool cmd_in_fit(const struct scenario *scn, const char *name)

@@ -29,7 +29,17 @@ enum cmd_opt {
 	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10, CMD_SENSITIVITY = 1 << 11,
 	CMD_PARAM = 1 << 12,
 	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
+	/* from 1 << 24 up: the command-line work of issue 17 */
+	CMD_DRY_RUN = 1 << 24, CMD_UPDATE = 1 << 25, CMD_MAN = 1 << 26,
 };
+
+/* What every command that runs simulations takes, alike everywhere. */
+#define CMD_SIMULATES	(CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_REPS | \
+			 CMD_SEED | CMD_SET | CMD_JOBS)
+
+/* Replications unless --reps says otherwise, in every command: three
+ * give a confidence interval; one would print a false one. */
+#define CMD_REPS_DEFAULT	3
 
 /* A command's own reading of an option: its argument and help. */
 struct cmd_help {
@@ -44,7 +54,6 @@ struct cmd_spec {
 	const char *operands;	/* "FILE [NAME]" */
 	int min_args, max_args;	/* max_args CMD_ANY: no limit */
 	unsigned int options;	/* enum cmd_opt bits */
-	int reps;		/* default replications */
 	const char *about;	/* what it does */
 	const struct cmd_help *own;	/* or NULL */
 	const char *more;	/* after the options, or NULL */
@@ -52,17 +61,23 @@ struct cmd_spec {
 
 #define CMD_MAX_SET	32
 #define CMD_MAX_PARAMS	16
+#define CMD_MAX_NAMES	32	/* --case and --policy, each */
 #define CMD_ANY		(-1)
 
 enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON };
+
+/* What --emit-jobs writes: one command a line, or an sbatch script. */
+enum cmd_jobs { CMD_JOBS_NONE, CMD_JOBS_PARALLEL, CMD_JOBS_SLURM };
 
 /* What the command line said. */
 struct cmd_opts {
 	char **args;		/* the operands (in argv) */
 	int nr_args;
 	const char *file;	/* the first: the scenario */
-	const char *only_case;
-	const char *only_policy;
+	const char *cases[CMD_MAX_NAMES];	/* --case, as given */
+	int nr_cases;
+	const char *policies[CMD_MAX_NAMES];	/* --policy, as given */
+	int nr_policies;
 	struct rep_opts rc;
 	bool reps_given;	/* --reps was on the command line */
 	bool sensitivity;
@@ -70,7 +85,10 @@ struct cmd_opts {
 	int nr_params;
 	enum cmd_format format;
 	const char *out;
-	bool emit_jobs;
+	enum cmd_jobs emit_jobs;
+	bool dry_run;		/* check and say what would run, run nothing */
+	bool update;		/* calibrate: the .cal.ini beside the scenario */
+	bool man;		/* keys: as the man page's KEYS section */
 	/* --set, --duration, --queues in the order given */
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;
@@ -86,9 +104,27 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
  * -1 with what is wrong said on stderr, with the usage. */
 int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 	      struct cmd_opts *o);
-/* The spec of command name (run, sweep, validate, calibrate, bench). */
+/* The spec of command name (every command has one); NULL if there is no
+ * such command. */
 const struct cmd_spec *cmd_spec(const char *name);
 void cmd_usage(FILE *f, const struct cmd_spec *spec);
+/* Whether --case (--policy) lets name through: yes when none was given. */
+bool cmd_wants_case(const struct cmd_opts *o, const char *name);
+bool cmd_wants_policy(const struct cmd_opts *o, const char *name);
+/* Says on stderr which --case or --policy matched nothing in any of the
+ * nr scenarios; returns how many did not. */
+int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,
+		    int nr);
+/* Warns on stderr when a scenario includes a hardware profile but no
+ * calibration: it then runs the profile's uncalibrated priors. */
+void cmd_warn_calibration(const struct scenario *scn, const char *file);
+/* The dry run: a file's cases, each with its policies, then the line
+ * that counts what would run over every file. */
+void cmd_print_rows(const char *file, const struct rep_row *rows, int nr);
+void cmd_print_plan(const char *what, int nr_files,
+		    const struct rep_row *rows, int nr_rows, int reps);
+/* s as one CSV field (RFC 4180) in buf, cut to fit. */
+void cmd_csv_field(char *buf, size_t len, const char *s);
 
 /* Every measured (case, policy) of a scenario, or only those of the cases
  * [calibrate] cases names (fit_only); returns how many. */

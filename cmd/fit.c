@@ -13,6 +13,7 @@
 
 #define FIT_STEP	0.05	/* finite-difference step, in logit units */
 #define FIT_MAX_ITER	40
+#define FIT_XTOL	1e-4	/* a step this small, relative, has converged */
 
 /* One bound of KEY:MIN:MAX, as a file writes the key's value (a bare
  * number in the key's unit, or with a suffix: 20ns), into base units;
@@ -239,6 +240,27 @@ static void take_result(struct fit *f, gsl_multifit_nlinear_workspace *ws)
 	gsl_matrix_free(covar);
 }
 
+/*
+ * Whether a fit that ran out of iterations never left its start (within
+ * the step tolerance): every trial step from it was refused, the trust
+ * region shrank around it, and so the start is the minimum to the fit's
+ * tolerance.  It is what calibrating on a calibration's own output meets:
+ * the fit must then say so, not fail (a fixed point).
+ */
+static bool at_start(const struct fit *f, gsl_multifit_nlinear_workspace *ws,
+		     const gsl_vector *u0)
+{
+	gsl_vector *u = gsl_multifit_nlinear_position(ws);
+
+	for (int k = 0; k < f->nr_params; k++) {
+		double a = gsl_vector_get(u0, k), b = gsl_vector_get(u, k);
+
+		if (fabs(b - a) > FIT_XTOL * (fabs(a) + FIT_XTOL))
+			return false;
+	}
+	return true;
+}
+
 int fit_run(struct fit *f)
 {
 	gsl_multifit_nlinear_parameters params =
@@ -264,14 +286,14 @@ int fit_run(struct fit *f)
 	f->gsl_status = ws ? gsl_multifit_nlinear_init(u0, &fdf, ws)
 			   : GSL_ENOMEM;
 	if (!f->gsl_status)
-		f->gsl_status = gsl_multifit_nlinear_driver(FIT_MAX_ITER, 1e-4,
+		f->gsl_status = gsl_multifit_nlinear_driver(FIT_MAX_ITER, FIT_XTOL,
 			1e-6, 1e-8, f->verbose ? report_iteration : NULL, f,
 			&info, ws);
 	/* out of iterations, the workspace still holds the best point */
 	if ((!f->gsl_status || f->gsl_status == GSL_EMAXITER) &&
 	    !f->sim_failed) {
 		take_result(f, ws);
-		f->converged = !f->gsl_status;
+		f->converged = !f->gsl_status || at_start(f, ws, u0);
 		status = 0;
 	}
 	gsl_multifit_nlinear_free(ws);

@@ -35,11 +35,15 @@ static void usage(FILE *f)
 "  merge     join the CSV files of sweeps run separately\n"
 "  bench     how fast the simulator runs against a bare page_pool loop\n"
 "  trace     run a trace of page_pool operations through a kernel era\n"
-"  keys      list every scenario key with its default, unit and meaning\n"
+"  keys      list every scenario key, or explain one: ppsim keys nic.rx_ring\n"
+"  help      describe a command: ppsim help run (as ppsim run --help)\n"
 "\n"
+"Every command that simulates takes --duration, --set KEY=VALUE, --reps\n"
+"(default %d), --seed and -j alike; run, validate, sweep and bench take\n"
+"--case and --policy too (repeatable; calibrate fits on its own cases).\n"
 "'ppsim COMMAND --help' describes a command; ppsim(1) describes them all.\n"
 "Shipped files are looked up in %s when not found as given.\n",
-		datadir_path());
+		CMD_REPS_DEFAULT, datadir_path());
 }
 
 /*
@@ -95,6 +99,8 @@ int main(int argc, char **argv)
 		{ "keys", keys_main },
 	};
 
+	char *help_argv[] = { argv[0], NULL, "--help", NULL };
+
 	outfile_guard_std();
 	if (simgrid_args(argv))
 		return 2;
@@ -109,6 +115,23 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--version")) {
 		printf("%s\n", PACKAGE_STRING);
 		return finish(0);
+	}
+	/* ppsim help CMD: what ppsim CMD --help says */
+	if (!strcmp(argv[1], "help")) {
+		if (argc == 2) {
+			usage(stdout);
+			return finish(0);
+		}
+		if (argc > 3 || !cmd_spec(argv[2])) {
+			fprintf(stderr, "ppsim help: %s%s%s\n", argc > 3 ?
+				"expected one COMMAND" : "unknown command '",
+				argc > 3 ? "" : argv[2], argc > 3 ? "" : "'");
+			usage(stderr);
+			return 2;
+		}
+		help_argv[1] = argv[2];
+		argv = help_argv;
+		argc = 3;
 	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))

@@ -118,15 +118,14 @@ int merge_main(int argc, char **argv)
 {
 	char header[MERGE_LINE_MAX + 2] = "";
 	struct stat *seen;
-	int status = 0;
+	struct cmd_opts o;
+	int status = 0, help;
 
-	if (argc < 2 || !strcmp(argv[1], "--help")) {
-		fprintf(argc < 2 ? stderr : stdout,
-			"Usage: ppsim merge FILE.csv...\n\nJoins the CSV files "
-			"of one sweep's jobs (ppsim sweep --emit-jobs) under "
-			"one header.\n");
-		return argc < 2 ? 2 : 0;
-	}
+	if ((help = cmd_parse(argc, argv, cmd_spec("merge"), &o)))
+		return help > 0 ? 0 : 2;
+	/* the files, and only they, from here on */
+	argc = o.nr_args + 1;
+	argv = o.args - 1;
 	seen = calloc((size_t)argc, sizeof(*seen));
 	if (!seen) {
 		fprintf(stderr, "ppsim merge: out of memory\n");

@@ -115,6 +115,14 @@ static int write_out(const char *dir, const struct rep_row *rows,
 
 /* ---- the command ---- */
 
+/* One scenario of the run: its rows are rows[first, first + nr). */
+struct rfile {
+	const char *path;
+	struct scenario *scn;
+	int first, nr;
+	char name[256];		/* its --out subdirectory with several */
+};
+
 static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 		       struct rep_row *rows)
 {
@@ -123,11 +131,10 @@ static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 	for (int i = 0; i < scn->nr_cases; i++) {
 		struct scn_case *c = &scn->cases[i];
 
-		if (o->only_case && strcmp(o->only_case, c->name))
+		if (!cmd_wants_case(o, c->name))
 			continue;
 		for (int p = 0; p < c->nr_policies; p++) {
-			if (o->only_policy && strcmp(o->only_policy,
-						     c->policies[p]->name))
+			if (!cmd_wants_policy(o, c->policies[p]->name))
 				continue;
 			rows[n] = (struct rep_row){ c, c->policies[p], NULL,
 				rep_measured(c, c->policies[p]) };
@@ -137,48 +144,170 @@ static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 	return n;
 }
 
+/* A file's name without its directory and .ini: its --out subdirectory
+ * when several files run.  Two files of one name would write one place. */
+static int out_names(struct rfile *rf, int nr)
+{
+	for (int f = 0; f < nr; f++) {
+		const char *base = strrchr(rf[f].path, '/');
+		size_t len;
+
+		base = base ? base + 1 : rf[f].path;
+		len = strlen(base);
+		if (len > 4 && !strcmp(base + len - 4, ".ini"))
+			len -= 4;
+		snprintf(rf[f].name, sizeof(rf[f].name), "%.*s", (int)len,
+			 base);
+		for (int g = 0; g < f; g++)
+			if (!strcmp(rf[g].name, rf[f].name)) {
+				fprintf(stderr, "ppsim run: --out: %s and %s "
+					"would both write %s/%s\n",
+					rf[g].path, rf[f].path, "DIR",
+					rf[f].name);
+				return -1;
+			}
+	}
+	return 0;
+}
+
+/* The standard output: one file as ever; several, a section a file (the
+ * table), a first column 'file' (CSV), an array of objects (JSON). */
+static void print_results(const struct cmd_opts *o, const struct rfile *rf,
+			  int nr_files, const struct rep_row *rows)
+{
+	char prefix[4200];
+
+	if (o->format == CMD_CSV && nr_files > 1)
+		rep_csv_header(stdout, "file,");
+	if (o->format == CMD_JSON && nr_files > 1)
+		printf("[\n");
+	for (int f = 0, shown = 0; f < nr_files; f++) {
+		const struct rep_row *r = rows + rf[f].first;
+
+		if (!rf[f].nr)
+			continue;
+		if (o->format == CMD_CSV && nr_files > 1) {
+			cmd_csv_field(prefix, sizeof(prefix), rf[f].path);
+			strcat(prefix, ",");
+			for (int i = 0; i < rf[f].nr; i++)
+				rep_csv_row(stdout, prefix, &r[i], o->rc.reps);
+		} else if (o->format == CMD_CSV) {
+			rep_write_csv(stdout, r, rf[f].nr, o->rc.reps);
+		} else if (o->format == CMD_JSON) {
+			if (shown)
+				printf(",\n");
+			rep_write_json(stdout, r, rf[f].nr, &o->rc,
+				       rf[f].path);
+		} else {
+			if (shown)
+				putchar('\n');
+			rep_write_table(stdout, r, rf[f].nr, &o->rc,
+					rf[f].path);
+		}
+		shown++;
+	}
+	if (o->format == CMD_JSON && nr_files > 1)
+		printf("]\n");
+}
+
+/* --out: DIR with one file, DIR/NAME for each of several. */
+static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
+		      int nr_files, const struct rep_row *rows)
+{
+	for (int f = 0; f < nr_files; f++) {
+		struct cmd_opts fo = *o;
+		char dir[4096];
+
+		if (!rf[f].nr)
+			continue;
+		fo.file = rf[f].path;
+		if (nr_files == 1)
+			snprintf(dir, sizeof(dir), "%s", o->out);
+		else
+			snprintf(dir, sizeof(dir), "%.3800s/%s", o->out,
+				 rf[f].name);
+		if (write_out(dir, rows + rf[f].first, rf[f].nr, &fo))
+			return -1;
+	}
+	return 0;
+}
+
 int run_main(int argc, char **argv)
 {
-	int help;
-	struct rep_row rows[SCN_MAX_CASES * SCN_MAX_POLICIES];
-	struct scenario *scn;
+	struct rep_row *rows = NULL;
+	struct rfile *rf = NULL;
+	struct scenario **scn = NULL;
 	struct cmd_opts o;
-	int nr_rows, status = 0;
+	int nr_rows = 0, status = 2, bad = 0, help;
 
 	gsl_set_error_handler_off();
 	if ((help = cmd_parse(argc, argv, cmd_spec("run"), &o)))
 		return help > 0 ? 0 : 2;
-	scn = scn_load(o.file, o.set, o.nr_set, cmd_policies);
-	if (!scn)
-		return 2;
-	/* a bad --out is found now, not after the simulations */
-	if (o.out && outfile_check_dir(o.out, "ppsim run: --out")) {
-		scn_free(scn);
-		return 2;
+	rf = calloc((size_t)o.nr_args, sizeof(*rf));
+	rows = calloc((size_t)o.nr_args * SCN_MAX_CASES * SCN_MAX_POLICIES,
+		      sizeof(*rows));
+	if (!rf || !rows) {
+		fprintf(stderr, "ppsim run: out of memory\n");
+		goto done;
 	}
-	nr_rows = select_rows(scn, &o, rows);
+	/* every file read, every error said, before anything runs */
+	for (int f = 0; f < o.nr_args; f++) {
+		rf[f].path = o.args[f];
+		rf[f].scn = scn_load(o.args[f], o.set, o.nr_set, cmd_policies);
+		bad += !rf[f].scn;
+	}
+	if (bad)
+		goto done;
+	scn = calloc((size_t)o.nr_args, sizeof(*scn));
+	for (int f = 0; scn && f < o.nr_args; f++)
+		scn[f] = rf[f].scn;
+	if (!scn || cmd_check_names(&o, scn, o.nr_args))
+		goto done;
+	for (int f = 0; f < o.nr_args; f++) {
+		rf[f].first = nr_rows;
+		rf[f].nr = select_rows(rf[f].scn, &o, rows + nr_rows);
+		nr_rows += rf[f].nr;
+	}
 	if (!nr_rows) {
-		fprintf(stderr, "ppsim run: %s: no case%s%s matches%s%s\n",
-			o.file, o.only_case ? " " : "",
-			o.only_case ? o.only_case : "",
-			o.only_policy ? " with policy " : "",
-			o.only_policy ? o.only_policy : "");
-		scn_free(scn);
-		return 2;
+		fprintf(stderr, "ppsim run: no case matches the --case and "
+			"--policy given\n");
+		goto done;
 	}
-	if (rep_run(rows, nr_rows, &o.rc, o.file))
-		status = 1;
-	if (!status) {
-		if (o.format == CMD_CSV)
-			rep_write_csv(stdout, rows, nr_rows, o.rc.reps);
-		else if (o.format == CMD_JSON)
-			rep_write_json(stdout, rows, nr_rows, &o.rc, o.file);
-		else
-			rep_write_table(stdout, rows, nr_rows, &o.rc, o.file);
-		if (o.out && write_out(o.out, rows, nr_rows, &o))
-			status = 1;
+	/* a bad --out is found now, not after the simulations */
+	if (o.out && ((o.nr_args > 1 && out_names(rf, o.nr_args)) ||
+		      outfile_check_dir(o.out, "ppsim run: --out")))
+		goto done;
+	for (int f = 0; f < o.nr_args && o.out && o.nr_args > 1; f++) {
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%.3800s/%s", o.out, rf[f].name);
+		if (rf[f].nr && outfile_check_dir(dir, "ppsim run: --out"))
+			goto done;
+	}
+	for (int f = 0; f < o.nr_args; f++) {
+		if (!rf[f].nr)
+			continue;
+		cmd_warn_calibration(rf[f].scn, rf[f].path);
+		if (o.dry_run)
+			cmd_print_rows(rf[f].path, rows + rf[f].first,
+				       rf[f].nr);
+	}
+	if (o.dry_run) {
+		cmd_print_plan("run", o.nr_args, rows, nr_rows, o.rc.reps);
+		status = 0;
+		goto done;
+	}
+	status = 1;
+	if (!rep_run(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file)) {
+		print_results(&o, rf, o.nr_args, rows);
+		status = o.out && write_outs(&o, rf, o.nr_args, rows) ? 1 : 0;
 	}
 	rep_free(rows, nr_rows);
-	scn_free(scn);
+done:
+	for (int f = 0; rf && f < o.nr_args; f++)
+		scn_free(rf[f].scn);
+	free(rf);
+	free(scn);
+	free(rows);
 	return status;
 }

@@ -27,12 +27,15 @@ struct sweep_opts {
 	const char *file;
 	const char *name;		/* [sweep NAME], or NULL */
 	char cases[SCN_TEXT_MAX];	/* [sweep NAME]'s cases, or empty */
-	const char *only_case;
-	const char *only_policy;
+	struct cmd_opts cl;		/* --case, --policy: cmd_wants_*() */
 	struct axis axes[SWEEP_MAX_AXES];
 	int nr_axes;
+	/* --duration: one value for every point, not an axis */
+	struct scn_override fixed[CMD_MAX_SET];
+	int nr_fixed;
 	struct rep_opts rc;
-	bool csv, emit_jobs;
+	bool csv;
+	enum cmd_jobs emit_jobs;
 	const char *out;
 };
 
@@ -86,13 +89,15 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 	if (help)
 		return help;
 	*o = (struct sweep_opts){ .file = cl.file,
-		.name = cl.nr_args > 1 ? cl.args[1] : NULL,
-		.only_case = cl.only_case, .only_policy = cl.only_policy,
+		.name = cl.nr_args > 1 ? cl.args[1] : NULL, .cl = cl,
 		.rc = cl.rc, .csv = cl.format == CMD_CSV,
 		.emit_jobs = cl.emit_jobs, .out = cl.out };
-	for (int i = 0; i < cl.nr_set; i++)
-		if (add_axis(o, cl.set[i].key, cl.set[i].value, NULL, 0))
+	for (int i = 0; i < cl.nr_set; i++) {
+		if (cl.set[i].file)	/* --duration */
+			o->fixed[o->nr_fixed++] = cl.set[i];
+		else if (add_axis(o, cl.set[i].key, cl.set[i].value, NULL, 0))
 			return -1;
+	}
 	return 0;
 }
 
@@ -141,12 +146,13 @@ static int take_named(struct sweep_opts *o, const struct scenario *scn)
 	return 0;
 }
 
-static bool wanted(const char *name, const char *only, const char *list)
+static bool wanted(const char *name, const struct cmd_opts *cl,
+		   const char *list)
 {
 	char buf[SCN_TEXT_MAX], *save = NULL;
 
-	if (only)
-		return !strcmp(name, only);
+	if (cl->nr_cases)
+		return cmd_wants_case(cl, name);
 	if (!list || !*list)
 		return true;
 	snprintf(buf, sizeof(buf), "%s", list);
@@ -157,10 +163,12 @@ static bool wanted(const char *name, const char *only, const char *list)
 	return false;
 }
 
-/* The index-th point of the cross product: one value of every axis. */
+/* The index-th point of the cross product: one value of every axis,
+ * then the overrides every point has (--duration). */
 static void point_values(const struct sweep_opts *o, int index,
 			 struct scn_override *set)
 {
+	memcpy(set + o->nr_axes, o->fixed, (size_t)o->nr_fixed * sizeof(*set));
 	for (int a = o->nr_axes - 1; a >= 0; a--) {
 		set[a] = (struct scn_override){ .key = o->axes[a].key,
 			.value = o->axes[a].values[index % o->axes[a].nr_values],
@@ -170,7 +178,7 @@ static void point_values(const struct sweep_opts *o, int index,
 }
 
 /* s as one word of sh: in single quotes, each ' as '\'' (nothing inside
- * single quotes is special to sh: no $(...), no `...`). */
+ * single quotes is special to sh: no $(...), no `...`, no newline). */
 static void shell_word(FILE *f, const char *s)
 {
 	fputc('\'', f);
@@ -182,66 +190,113 @@ static void shell_word(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-/* One job: this binary on one point (and one case). */
-static void emit_job(const struct sweep_opts *o, const char *self,
-		     const struct scn_override *set, const char *only_case,
+/* One job: this binary on one point (and one case, or the --case list),
+ * its CSV into sweep-NNN.csv.  Every word the user gave is quoted. */
+static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
+		     const struct scn_override *set, const char *one_case,
 		     int nr)
 {
-	char out[4096];
+	char out[4096], file[PATH_MAX];
 
-	shell_word(stdout, self);
-	fputs(" sweep ", stdout);
-	shell_word(stdout, o->file);
+	/* the scenario by its full path: a batch system's job may start in
+	 * another directory; one found in the data directory is found there
+	 * again */
+	if (!realpath(o->file, file))
+		snprintf(file, sizeof(file), "%s", o->file);
+	shell_word(f, self);
+	fputs(" sweep ", f);
+	shell_word(f, file);
 	for (int a = 0; a < o->nr_axes; a++) {
 		char kv[256];
 
 		snprintf(kv, sizeof(kv), "%s=%s", set[a].key, set[a].value);
-		fputs(" --set ", stdout);
-		shell_word(stdout, kv);
+		fputs(" --set ", f);
+		shell_word(f, kv);
 	}
-	if (only_case) {
-		fputs(" --case ", stdout);
-		shell_word(stdout, only_case);
+	for (int i = 0; i < o->nr_fixed; i++) {	/* "--duration" */
+		fprintf(f, " %s ", o->fixed[i].file);
+		shell_word(f, o->fixed[i].value);
 	}
-	if (o->only_policy) {
-		fputs(" --policy ", stdout);
-		shell_word(stdout, o->only_policy);
+	for (int i = 0; i < (one_case ? 1 : o->cl.nr_cases); i++) {
+		fputs(" --case ", f);
+		shell_word(f, one_case ? one_case : o->cl.cases[i]);
 	}
-	printf(" --reps %d --seed %lu --format csv > ", o->rc.reps,
-	       o->rc.seed);
+	for (int i = 0; i < o->cl.nr_policies; i++) {
+		fputs(" --policy ", f);
+		shell_word(f, o->cl.policies[i]);
+	}
+	fprintf(f, " --reps %d --seed %lu --format csv > ", o->rc.reps,
+		o->rc.seed);
 	snprintf(out, sizeof(out), "%.4000s%ssweep-%03d.csv",
 		 o->out ? o->out : "", o->out ? "/" : "", nr);
-	shell_word(stdout, out);
-	fputc('\n', stdout);
+	shell_word(f, out);
+}
+
+/* A Slurm job array's head: one task a job, N tasks. */
+static void slurm_head(FILE *f, int nr_jobs)
+{
+	fprintf(f, "#!/bin/sh\n"
+		"# A ppsim sweep as a Slurm job array (ppsim sweep "
+		"--emit-jobs=slurm):\n"
+		"# task N runs job N, one point of the sweep, into "
+		"sweep-NNN.csv.  Submit with\n"
+		"# sbatch; when every task is done, join them in order:\n"
+		"#   ppsim merge sweep-*.csv >sweep.csv\n"
+		"#SBATCH --job-name=ppsim-sweep\n"
+		"#SBATCH --array=1-%d\n"
+		"#SBATCH --ntasks=1\n"
+		"#SBATCH --cpus-per-task=1\n"
+		"set -eu\n"
+		"case \"${SLURM_ARRAY_TASK_ID:?not a task of a job array}\" "
+		"in\n", nr_jobs);
 }
 
 /*
  * The sweep as jobs that give what it gives: one a point, run by this
  * binary, with the same cases (a named sweep's 'cases =' become one job
  * a case, in the sweep's row order), reps and seed; every value checked
- * first (build_points) and passed to sh as a quoted word.
+ * first (build_points) and passed to sh as a quoted word.  As lines for
+ * GNU parallel, or as the cases of a Slurm job array's script.
  */
 static void emit_jobs(const struct sweep_opts *o, const struct point *pts,
 		      int nr_points, const struct rep_row *rows)
 {
+	bool slurm = o->emit_jobs == CMD_JOBS_SLURM;
 	char self[PATH_MAX];
-	int nr = 0;
+	int nr = 0, total = 0;
 
 	if (!realpath("/proc/self/exe", self))
 		snprintf(self, sizeof(self), "ppsim");
-	for (int p = 0; p < nr_points; p++) {
-		struct scn_override set[SWEEP_MAX_AXES];
+	for (int pass = slurm ? 0 : 1; pass < 2; pass++) {
+		if (pass == 1 && slurm)
+			slurm_head(stdout, total);
+		for (int p = 0; p < nr_points; p++) {
+			struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
+			int first = pts[p].first_row;
 
-		point_values(o, p, set);
-		if (o->only_case || !*o->cases) {
-			emit_job(o, self, set, o->only_case, ++nr);
-			continue;
+			point_values(o, p, set);
+			for (int r = first; r < first + pts[p].nr_rows; r++) {
+				bool whole = o->cl.nr_cases || !*o->cases;
+
+				/* one job a point, or a case of a point */
+				if (whole ? r != first :
+				    r != first && rows[r - 1].c == rows[r].c)
+					continue;
+				if (!pass) {
+					total++;
+					continue;
+				}
+				if (slurm)
+					printf("%d) ", ++nr);
+				emit_job(stdout, o, self, set, whole ? NULL :
+					 rows[r].c->name, slurm ? nr : ++nr);
+				fputs(slurm ? " ;;\n" : "\n", stdout);
+			}
 		}
-		for (int r = pts[p].first_row;
-		     r < pts[p].first_row + pts[p].nr_rows; r++)
-			if (r == pts[p].first_row || rows[r - 1].c != rows[r].c)
-				emit_job(o, self, set, rows[r].c->name, ++nr);
 	}
+	if (slurm)
+		printf("*) echo \"no task $SLURM_ARRAY_TASK_ID: 1 to %d\" "
+		       ">&2; exit 2 ;;\nesac\n", total);
 }
 
 static void write_table(const struct sweep_opts *o, const struct point *pts,
@@ -260,7 +315,7 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
 			struct rep_figure f = rep_rate(&rows[r], o->rc.reps);
-			struct scn_override set[SWEEP_MAX_AXES];
+			struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
 			double err = (f.mean - rows[r].measured) /
 				     rows[r].measured * 100;
 			double local = 0;
@@ -417,11 +472,12 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 {
 	*nr_rows = 0;
 	for (int p = 0; p < nr_points; p++) {
-		struct scn_override set[SWEEP_MAX_AXES];
+		struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
 		struct point *pt = &pts[p];
 
 		point_values(o, p, set);
-		pt->scn = scn_load(o->file, set, o->nr_axes, cmd_policies);
+		pt->scn = scn_load(o->file, set, o->nr_axes + o->nr_fixed,
+				   cmd_policies);
 		if (!pt->scn)
 			return -1;
 		pt->prefix[0] = '\0';
@@ -433,13 +489,13 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 		for (int i = 0; i < pt->scn->nr_cases; i++) {
 			struct scn_case *c = &pt->scn->cases[i];
 
-			if (!wanted(c->name, o->only_case, o->cases))
+			if (!wanted(c->name, &o->cl, o->cases))
 				continue;
 			if (scn_case_get(c, o->axes[0].key, &pt->x))
 				pt->x = p;	/* not numeric: the index */
 			for (int k = 0; k < c->nr_policies; k++) {
-				if (o->only_policy &&
-				    strcmp(o->only_policy, c->policies[k]->name))
+				if (!cmd_wants_policy(&o->cl,
+						      c->policies[k]->name))
 					continue;
 				if (*nr_rows == SWEEP_MAX_RUNS) {
 					fprintf(stderr, "ppsim sweep: more than "
@@ -507,8 +563,10 @@ int sweep_main(int argc, char **argv)
 		goto done;
 	}
 	/* every point loaded and checked, for the jobs too */
-	if (build_points(&o, pts, nr_points, rows, &nr_rows))
+	if (build_points(&o, pts, nr_points, rows, &nr_rows) ||
+	    cmd_check_names(&o.cl, &pts[0].scn, 1))
 		goto done;
+	cmd_warn_calibration(pts[0].scn, o.file);
 	if (o.emit_jobs) {
 		emit_jobs(&o, pts, nr_points, rows);
 		status = 0;

@@ -1,6 +1,5 @@
 /* ppsim trace: a file of page_pool operations through one era or all. */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,89 +7,92 @@
 #include "../input/datadir.h"
 #include "../input/trace.h"
 
-static void trace_usage(FILE *f)
+/* The policies this binary has: a kernel tree's is named by whoever
+ * configured ppsim. */
+static void print_policies(FILE *f)
 {
 	int w = 6;
 
-	fprintf(f,
-"Usage: ppsim trace --policy POLICY|all FILE\n"
-"\n"
-"Runs FILE, one page_pool operation a line, and prints one line per event:\n"
-"where each page came from, where each put sent it, the kernel's page_pool\n"
-"counters, and at the end the page accounting.  With 'all', every policy\n"
-"runs the trace in turn under a '== policy NAME' header.\n"
-"\n"
-"Policies:\n");
-	/* a kernel tree's policy is named by whoever configured ppsim */
+	fprintf(f, "\nPolicies:\n");
 	for (int i = 0; cmd_policies[i]; i++)
 		if ((int)strlen(cmd_policies[i]->name) > w)
 			w = (int)strlen(cmd_policies[i]->name);
 	for (int i = 0; cmd_policies[i]; i++)
 		fprintf(f, "  %-*s %s\n", w, cmd_policies[i]->name,
 			cmd_policies[i]->summary);
-	fprintf(f, "\nOperations are listed in ppsim(1), section TRACE FILES.\n");
 }
 
-static int run_trace_file(const char *path, const struct pp_policy *pol)
+static void trace_usage(FILE *f)
+{
+	cmd_usage(f, cmd_spec("trace"));
+	print_policies(f);
+}
+
+/* The trace, read and checked once, whatever the number of policies:
+ * standard input cannot be read twice. */
+static struct trace_ops *read_trace(const char *path)
 {
 	char found[PATH_MAX];
-	FILE *in = datadir_fopen(path, found, sizeof(found));
-	int status;
+	struct trace_ops *ops;
+	FILE *in;
 
+	if (!strcmp(path, "-"))
+		return trace_parse(stdin, "<stdin>", &trace_machine_default);
+	in = datadir_fopen(path, found, sizeof(found));
 	if (!in) {
 		fprintf(stderr, "%s: cannot open: %s\n", path,
 			datadir_strerror(errno));
-		return 2;
+		return NULL;
 	}
-	status = trace_run(in, path, pol, stdout);
+	ops = trace_parse(in, path, &trace_machine_default);
 	fclose(in);
-	return status;
+	return ops;
 }
 
 int trace_main(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "policy", required_argument, NULL, 'p' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *policy = NULL;
-	int c, status = 0;
+	const struct pp_policy *run[CMD_MAX_NAMES + 32];
+	int nr = 0, status = 0, help;
+	struct trace_ops *ops;
+	struct cmd_opts o;
 
-	while ((c = getopt_long(argc, argv, "p:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			policy = optarg;
+	if ((help = cmd_parse(argc, argv, cmd_spec("trace"), &o))) {
+		if (help > 0)	/* the policies after the usage */
+			print_policies(stdout);
+		return help > 0 ? 0 : 2;
+	}
+	for (int i = 0; i < o.nr_policies; i++) {
+		const struct pp_policy *pol = pp_policy_find(cmd_policies,
+							     o.policies[i]);
+
+		if (!strcmp(o.policies[i], "all")) {
+			nr = 0;	/* every one, once */
 			break;
-		case 'h':
-			trace_usage(stdout);
-			return 0;
-		default:
+		}
+		if (!pol) {
+			fprintf(stderr, "ppsim trace: unknown policy '%s'\n",
+				o.policies[i]);
 			trace_usage(stderr);
 			return 2;
 		}
+		run[nr++] = pol;
 	}
-	if (!policy || optind != argc - 1) {
-		fprintf(stderr, "ppsim trace: %s\n", !policy ?
-			"--policy is required" : "expected one trace FILE");
-		trace_usage(stderr);
+	if (!nr)
+		for (int i = 0; cmd_policies[i]; i++)
+			run[nr++] = cmd_policies[i];
+	ops = read_trace(o.file);
+	if (!ops)
 		return 2;
-	}
-	if (!strcmp(policy, "all")) {
-		for (int i = 0; cmd_policies[i] && status != 2; i++) {
-			int rc;
+	for (int i = 0; i < nr && status != 2; i++) {
+		int rc;
 
-			printf("== policy %s\n", cmd_policies[i]->name);
-			fflush(stdout);
-			rc = run_trace_file(argv[optind], cmd_policies[i]);
-			status = rc > status ? rc : status;
-		}
-		return status;
+		/* one policy asked for: its events alone, as they were */
+		if (o.nr_policies != 1 || nr != 1)
+			printf("== policy %s\n", run[i]->name);
+		fflush(stdout);
+		rc = trace_exec(ops, run[i], stdout);
+		status = rc > status ? rc : status;
 	}
-	if (!pp_policy_find(cmd_policies, policy)) {
-		fprintf(stderr, "ppsim trace: unknown policy '%s'\n", policy);
-		trace_usage(stderr);
-		return 2;
-	}
-	return run_trace_file(argv[optind], pp_policy_find(cmd_policies, policy));
+	trace_ops_free(ops);
+	return status;
 }

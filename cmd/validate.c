@@ -321,6 +321,18 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 	return over || bad_ba || bad_tr ? 1 : 0;
 }
 
+/* Keeps the rows --case and --policy let through, in order. */
+static int wanted_rows(const struct cmd_opts *o, struct rep_row *rows, int nr)
+{
+	int n = 0;
+
+	for (int i = 0; i < nr; i++)
+		if (cmd_wants_case(o, rows[i].c->name) &&
+		    cmd_wants_policy(o, rows[i].policy->name))
+			rows[n++] = rows[i];
+	return n;
+}
+
 int validate_main(int argc, char **argv)
 {
 	int help;
@@ -338,8 +350,11 @@ int validate_main(int argc, char **argv)
 			"--sensitivity\n");
 		return 2;
 	}
-	if (o.sensitivity && !o.reps_given)
-		o.rc.reps = 1;
+	if (o.sensitivity && (o.nr_cases || o.nr_policies || o.dry_run)) {
+		fprintf(stderr, "ppsim validate: --sensitivity moves every "
+			"figure: not with --case, --policy or --dry-run\n");
+		return 2;
+	}
 	scn = calloc((size_t)o.nr_args, sizeof(*scn));
 	vf = calloc((size_t)o.nr_args, sizeof(*vf));
 	rows = calloc((size_t)o.nr_args * FIT_MAX_ROWS, sizeof(*rows));
@@ -349,22 +364,38 @@ int validate_main(int argc, char **argv)
 	}
 	/* every file read, every error said, before anything runs */
 	for (int f = 0; f < o.nr_args; f++) {
-		scn[f] = scn_load(o.args[f], NULL, 0, cmd_policies);
+		scn[f] = scn_load(o.args[f], o.set, o.nr_set, cmd_policies);
 		if (!scn[f]) {
 			bad++;
 			continue;
 		}
 		vf[f] = (struct vfile){ o.args[f], scn[f], nr_rows,
 			cmd_measured_rows(scn[f], rows + nr_rows, false) };
-		if (!vf[f].nr) {
+		vf[f].nr = wanted_rows(&o, rows + nr_rows, vf[f].nr);
+		if (!vf[f].nr && !o.nr_cases && !o.nr_policies) {
 			fprintf(stderr, "%s: no case has a measured figure\n",
 				o.args[f]);
 			bad++;
 		}
 		nr_rows += vf[f].nr;
 	}
-	if (bad)
+	if (!bad && !nr_rows) {
+		fprintf(stderr, "ppsim validate: no measured figure matches "
+			"the --case and --policy given\n");
+		bad++;
+	}
+	if (bad || cmd_check_names(&o, scn, o.nr_args))
 		goto done;
+	for (int f = 0; f < o.nr_args; f++) {
+		cmd_warn_calibration(scn[f], o.args[f]);
+		if (o.dry_run && vf[f].nr)
+			cmd_print_rows(o.args[f], rows + vf[f].first, vf[f].nr);
+	}
+	if (o.dry_run) {
+		cmd_print_plan("validate", o.nr_args, rows, nr_rows, o.rc.reps);
+		status = 0;
+		goto done;
+	}
 	if (o.sensitivity) {
 		status = validate_sensitivity(&o, scn, o.nr_args);
 		goto done;

@@ -1,6 +1,6 @@
 /*
  * libFuzzer harness: the command line.  The first byte picks a command
- * (run, sweep, validate, calibrate, bench); the rest, split at NUL bytes,
+ * (every one that has a spec); the rest, split at NUL bytes,
  * is its argv, which cmd_parse() reads with the one option table.
  */
 #include <getopt.h>
@@ -30,7 +30,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 {
 	static const char *const names[] = {
-		"run", "sweep", "validate", "calibrate", "bench",
+		"run", "sweep", "validate", "calibrate", "bench", "merge",
+		"trace", "keys",
 	};
 	char *buf, *argv[MAX_ARGS + 2];
 	struct cmd_opts o;
@@ -44,7 +45,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	/* the arguments: the bytes after the first, NUL-terminated */
 	memcpy(buf, data + 1, size - 1);
 	buf[size - 1] = '\0';
-	argv[0] = (char *)names[data[0] % 5];
+	argv[0] = (char *)names[data[0] % 8];
 	for (char *p = buf; p < buf + size - 1 && argc <= MAX_ARGS;
 	     p += strlen(p) + 1)
 		argv[argc++] = p;

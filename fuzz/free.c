@@ -13,6 +13,12 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* the program's policies (cmd/main.c's, which the harness replaces):
+ * cli.c's checks of --policy reach them */
+const struct pp_policy *const cmd_policies[] = {
+	&pp_v5_4, &pp_v5_5, &pp_v6_1, NULL,
+};
+
 static struct scenario *scn;
 static struct fit fit;
 

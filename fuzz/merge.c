@@ -12,6 +12,12 @@
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
+/* the program's policies (cmd/main.c's, which the harness replaces):
+ * cmd_parse's table reaches them */
+const struct pp_policy *const cmd_policies[] = {
+	&pp_v5_4, &pp_v5_5, &pp_v6_1, NULL,
+};
+
 static char path[2][4096];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

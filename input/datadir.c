@@ -1,11 +1,24 @@
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "config.h"
 #include "datadir.h"
+#include "input/paths.h"
+
+/* Whether this program is the ppsim of the build tree (not an installed
+ * copy, not another program such as a fuzzer): the same file. */
+static bool in_build_tree(void)
+{
+	struct stat self, built;
+
+	return !stat("/proc/self/exe", &self) &&
+	       !stat(PPSIM_BUILDDIR "/ppsim", &built) &&
+	       self.st_dev == built.st_dev && self.st_ino == built.st_ino;
+}
 
 const char *datadir_path(void)
 {
@@ -14,8 +27,9 @@ const char *datadir_path(void)
 
 	if (env && *env)
 		return env;
-	/* a ppsim run from its build tree uses its source tree's files */
-	if (!stat(PPSIM_SRCDIR "/plots/rates.gp", &st))
+	/* the build tree's ppsim uses its source tree's files; an installed
+	 * one, only its installation's */
+	if (in_build_tree() && !stat(PPSIM_SRCDIR "/plots/rates.gp", &st))
 		return PPSIM_SRCDIR;
 	return PKGDATADIR;
 }

@@ -572,6 +572,10 @@ struct loader {
 	struct assignment *as;
 	int nr_as, cap_as;
 	int errors;
+	/* a hash of each error said: the same error, from a --set every
+	 * case applies, is said once */
+	unsigned long said[DATADIR_MAX_ERRORS];
+	int nr_said;
 	/* the file being read */
 	const char *file;
 	FILE *f;
@@ -585,15 +589,28 @@ struct loader {
 static void error_at(struct loader *ld, const char *file, int line,
 		     const char *fmt, ...)
 {
+	unsigned long hash = 14695981039346656037UL;	/* FNV-1a */
+	char text[1024];
 	va_list ap;
 
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	for (const char *p = file; *p; p++)
+		hash = (hash ^ (unsigned char)*p) * 1099511628211UL;
+	hash = (hash ^ (unsigned long)line) * 1099511628211UL;
+	for (const char *p = text; *p; p++)
+		hash = (hash ^ (unsigned char)*p) * 1099511628211UL;
+	for (int i = 0; i < ld->nr_said; i++)
+		if (ld->said[i] == hash)
+			return;	/* counted when it was said */
+	if (ld->nr_said < DATADIR_MAX_ERRORS)
+		ld->said[ld->nr_said++] = hash;
 	if (ld->errors++ == DATADIR_MAX_ERRORS)
 		datadir_error(file, line, "too many errors: no more said");
 	if (ld->errors > DATADIR_MAX_ERRORS)
 		return;
-	va_start(ap, fmt);
-	datadir_verror(file, line, fmt, ap);
-	va_end(ap);
+	datadir_error(file, line, "%s", text);
 }
 
 static char *trim(char *s)
@@ -1104,6 +1121,70 @@ bool scn_key_written(const struct scenario *scn, const char *key)
 	const struct scn_key *k = find_dotted(key);
 
 	return k && scn->written[k - scn_keys];
+}
+
+bool scn_key_numeric(const char *key)
+{
+	const struct scn_key *k = find_dotted(key);
+
+	return k && is_number(k);
+}
+
+const char *scn_uncalibrated_profile(const struct scenario *scn)
+{
+	const char *profile = NULL;
+
+	for (int i = 0; i < scn->nr_files; i++) {
+		const char *f = scn->files[i];
+		size_t n = strlen(f);
+
+		if (n > 8 && !strcmp(f + n - 8, ".cal.ini"))
+			return NULL;
+		if (!profile && (!strncmp(f, "hw/", 3) || strstr(f, "/hw/")))
+			profile = f;
+	}
+	return profile;
+}
+
+int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
+{
+	const struct scn_key *k = find_dotted(key);
+	const char *dot = strchr(key, '.');
+	char lo[32], hi[32];
+
+	if (!k) {
+		char section[32];
+
+		snprintf(section, sizeof(section), "%.*s",
+			 dot ? (int)(dot - key) : 4, dot ? key : "case");
+		suggest(section, dot ? dot + 1 : key, hint, len);
+		return -1;
+	}
+	fprintf(f, "%s\n  %s.\n", key, k->help);
+	fprintf(f, "  default: %s\n", *k->def ? k->def : "none");
+	if (is_number(k)) {
+		scn_format_value(key, k->min, lo, sizeof(lo));
+		scn_format_value(key, k->max, hi, sizeof(hi));
+		fprintf(f, "  unit:    %s\n  range:   %s to %s\n",
+			*k->unit ? k->unit : "none (a count or a ratio)", lo,
+			hi);
+	} else if (k->words) {
+		fprintf(f, "  values: ");
+		for (const char *const *w = k->words; *w; w++)
+			fprintf(f, " %s", *w);
+		fputc('\n', f);
+	}
+	if (k->in_scenario)
+		fprintf(f, "  set in:  [%s] (the whole scenario's)\n",
+			k->section);
+	else if (!strcmp(k->section, "case"))
+		fprintf(f, "  set in:  [global], [case NAME], or --set %s=...\n",
+			k->name);
+	else
+		fprintf(f, "  set in:  [%s] as %s, a [case NAME] as %s.%s, or "
+			"--set %s.%s=...\n", k->section, k->name, k->section,
+			k->name, k->section, k->name);
+	return 0;
 }
 
 bool scn_key_whole(const char *key)

@@ -117,6 +117,15 @@ bool scn_key_written(const struct scenario *scn, const char *key);
 
 /* Whether a numeric key keeps whole numbers only (queues, nic.rx_ring). */
 bool scn_key_whole(const char *key);
+/* Whether key ("nic.rx_ring", "duration") is a number. */
+bool scn_key_numeric(const char *key);
+/* The hardware profile (a file under a hw/ directory) a scenario read
+ * when it read no calibration (a .cal.ini), else NULL. */
+const char *scn_uncalibrated_profile(const struct scenario *scn);
+/* Prints what the key table says of key: meaning, default, unit, range,
+ * where it is set.  Returns 0, or -1 when there is no such key, with the
+ * nearest known name in hint ("" if none is near). */
+int scn_explain_key(FILE *f, const char *key, char *hint, size_t len);
 
 /* v, in key's base unit, as a file writes it: in the key's unit with its
  * suffix ("20ns", "1.7GHz"), a bare number for plain ones. */

@@ -25,13 +25,13 @@ expect() {
 	fi
 }
 
-echo "1..31"
+echo "1..59"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
 expect 2 "unknown command 'frobnicate'" "unknown command" -- "$ppsim" frobnicate
 expect 0 'v6.1 +node checked' "trace --help lists policies" -- "$ppsim" trace --help
-expect 2 'policy is required' "trace without --policy" -- "$ppsim" trace "$bad/no-pool.trace"
+expect 0 '^== policy v6.12' "trace without --policy: every policy" -- "$ppsim" trace "$src/tests/traces/refcount.trace"
 expect 2 "unknown policy 'v9.9'" "unknown policy" -- "$ppsim" trace --policy v9.9 "$bad/no-pool.trace"
 expect 2 'missing.trace: cannot open' "missing file" -- "$ppsim" trace --policy v5.4 "$tmp/missing.trace"
 expect 2 "unknown-op.trace:2: unknown operation 'allocate'" "unknown operation" -- "$ppsim" trace --policy v5.4 "$bad/unknown-op.trace"
@@ -82,3 +82,54 @@ printf '[case a]\ncalibrate.tolerance = 5\n' >"$tmp/tol.ini"
 expect 2 "tol.ini:2: 'calibrate.tolerance' belongs to the whole scenario" "[calibrate] is the scenario's" -- "$ppsim" run "$tmp/tol.ini"
 man5=$(dirname "$ppsim")/doc/ppsim-scenario.5
 expect 0 '^\.TH PPSIM-SCENARIO 5 .*"ppsim [0-9]+\.[0-9]+' "the scenario page says its version" -- sh -c "! grep -q '@VERSION@' '$man5' && head -1 '$man5'"
+
+
+# ---- one CLI: every command's --help, ppsim help CMD, alike options ----
+for c in run validate calibrate sweep merge bench trace keys; do
+	expect 0 "^Usage: ppsim $c .*" "$c --help: a usage and a description" -- sh -c "
+		'$ppsim' $c --help >'$tmp/h' && test \$(wc -l <'$tmp/h') -ge 5 &&
+		'$ppsim' help $c | cmp - '$tmp/h' && head -1 '$tmp/h'"
+done
+expect 2 "ppsim help: unknown command 'frob'" "help of an unknown command" -- "$ppsim" help frob
+expect 2 "^ppsim run: unknown option '--frob'" "an unknown option" -- "$ppsim" run "$tiny" --frob
+expect 2 "^ppsim validate: --reps needs a value" "an option without its value" -- "$ppsim" validate "$tiny" --reps
+expect 2 "^ppsim calibrate: --reps 0: expected 1 to" "a bad value" -- "$ppsim" calibrate "$tiny" --reps 0
+expect 0 '\(default 3\)' "one --reps default, said by every command" -- sh -c "
+	for c in run validate calibrate sweep; do '$ppsim' \$c --help | grep -q -- '--reps N .*(default 3)' || exit 1; done; '$ppsim' run --help"
+expect 0 '^  far-drop +v5.5$' "--case and --policy repeat; --dry-run runs nothing" -- "$ppsim" run "$tiny" --case far-drop --case close-drop --policy v5.5 --dry-run
+expect 0 '^dry run: run: 1 file, 2 cases, 2 \(case, policy\) pairs x 3 replications = 6 simulations' "--dry-run counts what would run" -- "$ppsim" run "$tiny" --case far-drop --case close-drop --policy v5.5 --dry-run
+expect 0 '^dry run: validate: 2 files, 4 cases, 8 \(case, policy\) pairs x 1 replication = 8 simulations' "validate --dry-run, two files" -- "$ppsim" validate "$tiny" "$src/tests/scenarios/fit.ini" --case far-drop --case close-drop --reps 1 --dry-run
+expect 2 '^--case nope: no such case' "a --case no file has" -- "$ppsim" run "$tiny" --case nope --dry-run
+
+# --set as a scenario line says it; several values are sweep's
+expect 0 '^far-drop,v5.4,rate,Mpps,' "--set 'nic.rx_ring = 512' (blanks around =)" -- "$ppsim" run "$tiny" --set "nic.rx_ring = 512" --case far-drop --reps 1 --duration 1ms --format csv
+expect 2 'ppsim run: --set nic.rx_ring=256,512: one value a key here; to run several, use ppsim sweep' "several values on run: use sweep" -- "$ppsim" run "$tiny" --set nic.rx_ring=256,512
+expect 0 '^1 1$' "an error of a --set every case applies is said once" -- sh -c "
+	'$ppsim' run '$tiny' --set nic.rx_ring=1000 2>'$tmp/once'; rc=\$?
+	echo \$(grep -c 'rx_ring 1000 is not a power of 2' '$tmp/once') \$((rc == 2))"
+
+# trace - reads standard input
+expect 0 '^get p1 refcount=2' "trace - reads stdin" -- sh -c "'$ppsim' trace --policy v5.5 - <'$src/tests/traces/refcount.trace'"
+
+# keys KEY explains one key; an unknown one is bad input, with a suggestion
+expect 0 '^  range: +2 to 32768$' "keys nic.rx_ring: its range" -- "$ppsim" keys nic.rx_ring
+expect 0 '^  hw/e5-2603v4-2s.ini: 14ns' "keys cache.llc_lat: the shipped value and its source" -- "$ppsim" keys cache.llc_lat
+expect 2 "unknown key 'nic.rx_rng' \(did you mean nic.rx_ring\?\)" "keys: an unknown key" -- "$ppsim" keys nic.rx_rng
+
+# several files in one run: a section a file, a file column in CSV
+expect 0 '^2 2$' "run FILE FILE: a table section a file" -- sh -c "
+	'$ppsim' run '$tiny' '$src/tests/scenarios/fit.ini' --case close-drop --reps 1 --duration 1ms >'$tmp/two' 2>/dev/null
+	echo \$(grep -c '^close-drop ' '$tmp/two' | awk '{ print \$1 / 2 }') \$(grep -c '^# .*\.ini' '$tmp/two')"
+expect 0 '^file,case,policy,metric' "run FILE FILE --format csv: a file column" -- sh -c "
+	'$ppsim' run '$tiny' '$src/tests/scenarios/fit.ini' --case close-drop --reps 1 --duration 1ms --format csv 2>/dev/null >'$tmp/two.csv' &&
+	grep -q '^$src/tests/scenarios/fit.ini,close-drop,v5.5,rate,' '$tmp/two.csv' && head -1 '$tmp/two.csv'"
+
+# a user's scenario outside the tree includes a shipped profile by name
+mkdir "$tmp/home" && printf '[global]\ninclude = hw/e5-2603v4-2s.ini\nwarmup = 1ms\nduration = 1ms\npolicies = v5.5\n[case c]\nworkload = xdp_drop\n' >"$tmp/home/mine.ini"
+expect 0 "^mine.ini: warning: includes the hardware profile .*hw/e5-2603v4-2s.ini but no calibration" "include = hw/... from a user's directory, with the calibration warning" -- sh -c "
+	cd '$tmp/home' && env -u PPSIM_DATADIR '$ppsim' run mine.ini --reps 1 2>&1 >/dev/null"
+
+# the scenario page's complete example is a scenario ppsim reads
+mkdir "$tmp/ex" && sed -n '/^; my.ini/,/^\.fi/p' "$src/doc/ppsim-scenario.5.in" | sed '$d' >"$tmp/ex/my.ini"
+expect 0 '^dry run: run: 1 file, 2 cases, 4 ' "ppsim-scenario(5)'s example reads, checks and would run" -- sh -c "
+	cd '$tmp/ex' && env -u PPSIM_DATADIR '$ppsim' run my.ini --dry-run 2>&1"

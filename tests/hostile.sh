@@ -138,7 +138,7 @@ for c in "run $tiny --case far-drop --policy v5.5 --reps 1 --duration 1ms" \
 	 "sweep $tiny --set nic.rx_ring=256 --case far-drop --policy v5.5" \
 	 "merge $tmp/a.csv" "trace --policy v5.4 $src/tests/traces/refcount.trace" \
 	 "validate $tiny --reps 1" "keys" "sweep $tiny --set nic.rx_ring=256,512 --emit-jobs" \
-	 "run --help" "calibrate $tmp/c0.ini --out $tmp/c0.cal.ini"; do
+	 "run --help" "calibrate $tmp/c0.ini --reps 1 --duration 1ms -j 2"; do
 	check "stdout on /dev/full: ppsim ${c%% *} says so, exit 1" \
 		fails 1 'standard output: No space left on device' sh -c "exec '$ppsim' $c >/dev/full"
 done
@@ -181,9 +181,11 @@ check "calibrate --out in a missing directory" \
 	early 2 'ppsim calibrate: --out .*/no/x.cal.ini: No such file' "$ppsim" calibrate "$src/tests/scenarios/fit.ini" --out "$tmp/no/x.cal.ini"
 
 # ---- 7: signals: quiet, 130/143, the simulations gone, no files left ----
-# a copy of tiny.ini under a name that marks this test's processes
+# a copy of tiny.ini under a name that marks this test's processes, with
+# a calibration (so that nothing, not the warning of a profile without
+# one, is said)
 sig=$tmp/sig-$$.ini
-sed "s|^include = \.\./\.\./|include = $src/|" "$tiny" >"$sig"
+sed -e "s|^include = \.\./\.\./\(.*\)|include = $src/\1\ninclude = $src/scenarios/mlx5-cx4-numa.cal.ini|" "$tiny" >"$sig"
 mkdir -p "$tmp/td"
 # interrupt HOW COMMAND...: starts ppsim COMMAND in its own process group
 # with 1 s of simulated time a run, signals it after 0.5 s (HOW: TERM the

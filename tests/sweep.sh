@@ -4,10 +4,10 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..11"
+echo "1..16"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
-	--case far-drop -j 2 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
+	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
 check "a 2 x 2 sweep on two workers" test $? -eq 0
 check "one CSV: the swept keys first, then run's columns" \
 	grep -qx 'nic.rx_ring,driver.budget,case,policy,metric,unit,value,ci95,measured,error_pct' "$tmp/s.csv"
@@ -37,3 +37,55 @@ check "merge refuses CSVs of other sweeps" sh -c "test $? -eq 2 && grep -q 's.cs
 check "an unknown named sweep is named" sh -c "test $? -eq 2 && grep -q 'has no \[sweep nope\]; it has: ring' '$tmp/out'"
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1000 --case far-drop >/dev/null 2>"$tmp/out"
 check "a bad value fails before any run" sh -c "test $? -eq 2 && grep -q '^--set:1: rx_ring 1000 is not a power of 2' '$tmp/out'"
+
+# ---- scale-out: the jobs run the sweep's cases, reps and seeds: their
+# merge is the direct sweep's CSV, byte for byte ----
+sw="--set nic.rx_ring=256,1024 --case far-drop --case close-drop --reps 2 --seed 7 --duration 2ms"
+"$ppsim" sweep "$tiny" $sw --format csv >"$tmp/direct.csv" 2>"$tmp/out"
+"$ppsim" sweep "$tiny" $sw --emit-jobs --out "$tmp/par" >"$tmp/par.jobs" 2>>"$tmp/out"
+if [ -n "${PPSIM_PARALLEL:-}" ] && "$PPSIM_PARALLEL" --version 2>/dev/null | grep -q 'GNU parallel'; then
+	"$PPSIM_PARALLEL" --will-cite -j 2 <"$tmp/par.jobs" 2>>"$tmp/out"
+	par_rc=$?
+	"$ppsim" merge "$tmp"/par/sweep-*.csv >"$tmp/par.csv" 2>>"$tmp/out"
+	check "GNU parallel runs the jobs; their merge is the direct sweep" \
+		sh -c "test $par_rc -eq 0 && test \$(wc -l <'$tmp/par.jobs') -eq 2 && cmp '$tmp/par.csv' '$tmp/direct.csv'"
+else
+	n=$((n + 1)); echo "ok $n - jobs under GNU parallel # SKIP GNU parallel is not installed (apt-get install parallel)"
+fi
+
+# a Slurm job array, its tasks run here one by one as sbatch would
+"$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --format csv >"$tmp/ring.csv" 2>>"$tmp/out"
+"$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --emit-jobs=slurm --out "$tmp/arr" >"$tmp/array.sh" 2>>"$tmp/out"
+tasks=$(sed -n 's/^#SBATCH --array=1-\([0-9]*\)$/\1/p' "$tmp/array.sh")
+check "--emit-jobs=slurm: an sbatch job array, a task a job" \
+	sh -c "test '$tasks' = 2 && head -1 '$tmp/array.sh' | grep -qx '#!/bin/sh'"
+arr_rc=0
+for i in $(seq 1 "${tasks:-0}"); do
+	SLURM_ARRAY_TASK_ID=$i sh "$tmp/array.sh" 2>>"$tmp/out" || arr_rc=1
+done
+"$ppsim" merge "$tmp"/arr/sweep-*.csv >"$tmp/arr.csv" 2>>"$tmp/out"
+check "the array's tasks merged are the direct sweep, byte for byte" \
+	sh -c "test $arr_rc -eq 0 && cmp '$tmp/arr.csv' '$tmp/ring.csv'"
+SLURM_ARRAY_TASK_ID=3 sh "$tmp/array.sh" >/dev/null 2>&1
+check "a task the array does not have fails" test $? -eq 2
+
+# user text in the jobs is quoted: a scenario and a directory named to
+# break out of a shell word run as they are, and nothing else runs
+hostile="$tmp/it's a \$(touch pwned) \`touch pwned\` \"q\"; touch pwned"
+mkdir -p "$hostile" && cp "$tiny" "$hostile/s \$(touch pwned).ini"
+sed -i "s#^include = ../../#include = $src/#" "$hostile/s \$(touch pwned).ini"
+(cd "$tmp" && "$ppsim" sweep "$hostile/s \$(touch pwned).ini" \
+	--set nic.rx_ring=256,512 --case far-drop --reps 1 --duration 1ms \
+	--emit-jobs=slurm --out "$hostile/o" >"$tmp/h.sh" 2>>"$tmp/out" &&
+ SLURM_ARRAY_TASK_ID=1 sh h.sh && SLURM_ARRAY_TASK_ID=2 sh h.sh &&
+ "$ppsim" sweep "$hostile/s \$(touch pwned).ini" --set nic.rx_ring=256,512 \
+	--case far-drop --reps 1 --duration 1ms --emit-jobs >"$tmp/h.jobs" &&
+ sh -e h.jobs) 2>>"$tmp/out"
+h_rc=$?
+# (the names stay in variables here: no sh -c of ours may parse them)
+if [ $h_rc -eq 0 ] && [ -s "$hostile/o/sweep-002.csv" ] &&
+   [ -s "$tmp/sweep-002.csv" ] && ! find "$tmp" -name pwned | grep -q .; then
+	ok "hostile file names: the jobs run, no command in a name runs"
+else
+	not_ok "hostile file names: the jobs run, no command in a name runs"
+fi

@@ -4,6 +4,8 @@
 # no leak.  Usage: tests/valgrind.sh PPSIM   (CI runs it)
 ppsim=${1:-./ppsim}
 src=$(cd "$(dirname "$0")/.." && pwd)
+# this tree's files, whatever a ppsim under valgrind takes itself for
+export PPSIM_DATADIR="${PPSIM_DATADIR:-$src}"
 log=$(mktemp) || exit 1
 trap 'rm -f "$log"' EXIT
 vg="valgrind -q --trace-children=yes --leak-check=full --errors-for-leak-kinds=definite --error-exitcode=9"

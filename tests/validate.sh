@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..23"
+echo "1..25"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -91,7 +91,7 @@ check "directions alone fail validate" sh -c "test $rc -eq 1 &&
 	grep -qx '# 0 of 5 figures over the tolerance, 2 direction mismatches (1 before/after, 1 trends)' '$tmp/out'"
 
 # ---- --sensitivity: one prior (cost.xdp), the free cost.rx_pkt refitted ----
-"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 >"$tmp/out" 2>>"$tmp/err"
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--sensitivity: one row, the prior the file sets and does not fit" sh -c "
 	test $rc -eq 0 && grep -q '^parameter ' '$tmp/out' &&
@@ -100,7 +100,7 @@ check "--sensitivity: one row, the prior the file sets and does not fit" sh -c "
 # cost.xdp costs what cost.rx_pkt does, per packet: the refit absorbs it
 check "--sensitivity: the refit absorbs a per-packet cost" awk \
 	'$1 == "cost.xdp" { found = 1; bad = $3 > 1 || $4 > 1 } END { exit !found || bad }' "$tmp/out"
-"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" -j 2 \
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param model.win_ring >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--sensitivity --param: a row more, the largest movement first" sh -c "
@@ -115,3 +115,25 @@ check "--sensitivity --param: a row more, the largest movement first" sh -c "
 rc=$?
 check "--param of an unknown key is bad input" sh -c "test $rc -eq 2 &&
 	grep -q '^ppsim validate: --param nic.no_such: not a numeric key' '$tmp/out'"
+
+# ---- calibrate writes only where told, and its fit is a fixed point ----
+mkdir "$tmp/fp" && cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/fp/"
+sed -i "s#^include = ../../#include = $src/#" "$tmp/fp/tiny.ini"
+# the fit included, as the shipped scenarios include theirs
+sed -i 's/^include = tiny.ini$/&\ninclude = fit.cal.ini/' "$tmp/fp/fit.ini"
+printf '; not fitted yet\n' >"$tmp/fp/fit.cal.ini"
+(cd "$tmp/fp" && "$ppsim" calibrate fit.ini --reps 1 >"$tmp/stdout" 2>>"$tmp/err")
+check "calibrate without --out or --update: the fit on stdout, no file touched" \
+	sh -c "grep -q '^rx_pkt = ' '$tmp/stdout' && test \"\$(cat '$tmp/fp/fit.cal.ini')\" = '; not fitted yet' && test \$(ls '$tmp/fp' | wc -l) -eq 3"
+(cd "$tmp/fp" && "$ppsim" calibrate fit.ini --reps 1 --update >/dev/null 2>>"$tmp/err" &&
+ cp fit.cal.ini first.cal.ini &&
+ "$ppsim" calibrate fit.ini --reps 1 --update >/dev/null 2>>"$tmp/err")
+rc=$?
+# the second fit starts where the first ended and moves less than the
+# fit's tolerance (1e-6 relative in the parameter, with the same seeds)
+check "calibrating on its own output changes nothing: a fixed point" sh -c "
+	test $rc -eq 0 &&
+	a=\$(sed -n 's/^rx_pkt = \([0-9.]*\).*/\1/p' '$tmp/fp/first.cal.ini') &&
+	b=\$(sed -n 's/^rx_pkt = \([0-9.]*\).*/\1/p' '$tmp/fp/fit.cal.ini') &&
+	grep -q \"; start \$a;\" '$tmp/fp/fit.cal.ini' &&
+	awk -v a=\"\$a\" -v b=\"\$b\" 'BEGIN { d = (a - b) / a; exit !(a > 0 && d < 1e-4 && d > -1e-4) }'"

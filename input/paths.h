@@ -1,0 +1,1 @@
+#define PKGDATADIR "/tmp/ux/p2/share/ppsim"

@@ -1,1 +1,1 @@
-#define PKGDATADIR "/tmp/ux/p2/share/ppsim"
+#define PKGDATADIR "/usr/local/share/ppsim"

@@ -37,6 +37,8 @@ static const struct cmd_option {
 	  "far the out-of-fit predictions move" },
 	{ CMD_PARAM, "param", "KEY",
 	  "also move this numeric key (repeatable)" },
+	{ CMD_QUIET, "quiet", NULL,
+	  "no progress bar (drawn on stderr only when it is a terminal)" },
 };
 #define NR_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
@@ -46,15 +48,18 @@ static const struct cmd_spec cmd_specs[] = {
 	{
 		.name = "run", .operands = "FILE", .min_args = 1, .max_args = 1,
 		.options = CMD_CASE | CMD_POLICY | CMD_DURATION | CMD_REPS |
-			   CMD_SEED | CMD_SET | CMD_JOBS | CMD_FORMAT | CMD_OUT,
+			   CMD_SEED | CMD_SET | CMD_JOBS | CMD_FORMAT | CMD_OUT |
+			   CMD_COMMIT_FMT | CMD_QUIET,
 		.reps = 3,
 		.about =
 	"Simulates every case of the scenario FILE under each policy it compares\n"
 	"and prints the predicted rate beside the measured one, with the figures\n"
 	"that explain it.",
 		.own = (const struct cmd_help[]){
-			{ CMD_OUT, "DIR", "also write DIR/results.csv, DIR/transient.csv "
-			  "and the plots" },
+			{ CMD_FORMAT, "F", "table (default), csv, json, or commit: "
+			  "the seed's before/after table for a commit message" },
+			{ CMD_OUT, "DIR", "also write DIR/results.csv, DIR/resolved.ini "
+			  "(every key as it ran), DIR/transient.csv and the plots" },
 			{ 0, NULL, NULL },
 		},
 		.more = "The columns are described in ppsim(1), section RUN OUTPUT.",
@@ -63,7 +68,8 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
 		.max_args = 2,
 		.options = CMD_SET | CMD_CASE | CMD_POLICY | CMD_REPS | CMD_SEED |
-			   CMD_JOBS | CMD_FORMAT | CMD_NO_JSON | CMD_OUT | CMD_EMIT_JOBS,
+			   CMD_JOBS | CMD_FORMAT | CMD_NO_JSON | CMD_OUT | CMD_EMIT_JOBS |
+			   CMD_QUIET,
 		.reps = 1,
 		.about =
 	"Runs the scenario at every point of the cross product of the values\n"
@@ -87,7 +93,8 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "validate", .operands = "FILE...", .min_args = 1,
 		.max_args = CMD_ANY,
 		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_FORMAT |
-			   CMD_NO_JSON | CMD_SENSITIVITY | CMD_PARAM,
+			   CMD_NO_JSON | CMD_COMMIT_FMT | CMD_SENSITIVITY |
+			   CMD_PARAM | CMD_QUIET,
 		.reps = 3,
 		.about =
 	"Runs every case with a measured figure in each scenario FILE,\n"
@@ -102,7 +109,9 @@ static const struct cmd_spec cmd_specs[] = {
 			  "1 with --sensitivity)" },
 			{ CMD_FORMAT, "F", "table (default) or csv: the "
 			  "figures, one line each (with --sensitivity: every "
-			  "out-of-fit figure under every move)" },
+			  "out-of-fit figure under every move); commit: each "
+			  "before/after change, measured and predicted, for a "
+			  "commit message" },
 			{ CMD_PARAM, "KEY", "with --sensitivity, also move KEY "
 			  "(nic.max_pps, cache.llc_lat; repeatable)" },
 			{ 0, NULL, NULL },
@@ -124,7 +133,7 @@ static const struct cmd_spec cmd_specs[] = {
 	},
 	{
 		.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
-		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_OUT,
+		.options = CMD_REPS | CMD_SEED | CMD_JOBS | CMD_OUT | CMD_QUIET,
 		.reps = 1,
 		.about =
 	"Fits the scenario's free parameters ([calibrate] free) on the measured\n"
@@ -258,6 +267,7 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 	case CMD_OUT: o->out = arg; return 0;
 	case CMD_EMIT_JOBS: o->emit_jobs = true; return 0;
 	case CMD_SENSITIVITY: o->sensitivity = true; return 0;
+	case CMD_QUIET: o->rc.quiet = true; return 0;
 	case CMD_PARAM:
 		if (o->nr_params == CMD_MAX_PARAMS) {
 			fprintf(stderr, "ppsim %s: at most %d --param\n",
@@ -287,10 +297,20 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 			o->format = CMD_CSV;
 		else if (!strcmp(arg, "json") && !(spec->options & CMD_NO_JSON))
 			o->format = CMD_JSON;
+		else if (!strcmp(arg, "commit") &&
+			 (spec->options & CMD_COMMIT_FMT))
+			o->format = CMD_COMMIT;
 		else {
+			static const char *const choices[] = {
+				"table, csv or json", "table or csv",
+				"table, csv, json or commit",
+				"table, csv or commit",
+			};
+
 			fprintf(stderr, "ppsim %s: --format %s: expected %s\n",
-				spec->name, arg, spec->options & CMD_NO_JSON ?
-				"table or csv" : "table, csv or json");
+				spec->name, arg, choices[
+				!!(spec->options & CMD_NO_JSON) +
+				2 * !!(spec->options & CMD_COMMIT_FMT)]);
 			return -1;
 		}
 		return 0;

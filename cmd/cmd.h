@@ -27,8 +27,9 @@ enum cmd_opt {
 	CMD_QUEUES = 1 << 3, CMD_REPS = 1 << 4, CMD_SEED = 1 << 5,
 	CMD_SET = 1 << 6, CMD_JOBS = 1 << 7, CMD_FORMAT = 1 << 8,
 	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10, CMD_SENSITIVITY = 1 << 11,
-	CMD_PARAM = 1 << 12,
+	CMD_PARAM = 1 << 12, CMD_QUIET = 1 << 15,
 	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
+	CMD_COMMIT_FMT = 1 << 17,	/* --format takes commit too */
 };
 
 /* A command's own reading of an option: its argument and help. */
@@ -54,7 +55,7 @@ struct cmd_spec {
 #define CMD_MAX_PARAMS	16
 #define CMD_ANY		(-1)
 
-enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON };
+enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON, CMD_COMMIT };
 
 /* What the command line said. */
 struct cmd_opts {

@@ -16,7 +16,7 @@
 
 /* The columns every ppsim CSV ends its header with (rep_csv_header). */
 static const char merge_tail[] =
-	"case,policy,metric,unit,value,ci95,measured,error_pct";
+	"case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct";
 
 /* The fields of a CSV line (RFC 4180: "..." with "" inside), or -1 if a
  * quote is not closed or is followed by something else than a comma. */
@@ -50,8 +50,9 @@ static bool is_ppsim_header(const char *h)
 
 /*
  * Reads one file: checks it (header against *header, which the first file
- * sets; every row), and copies its rows (its header too if copy_header)
- * to out when out is not NULL.  Returns 0, or -1 with FILE:LINE: why.
+ * sets; every row), and copies its rows (its '#' provenance lines and
+ * header too if copy_header: the jobs of a sweep share them) to out when
+ * out is not NULL.  Returns 0, or -1 with FILE:LINE: why.
  */
 static int merge_file(const char *path, char *header, FILE *out,
 		      bool copy_header)
@@ -59,6 +60,7 @@ static int merge_file(const char *path, char *header, FILE *out,
 	char line[MERGE_LINE_MAX + 2];
 	FILE *f = datadir_open_regular(path);
 	int problem, nr = 0, fields = 0, rc = 0;
+	bool head = false;	/* the header was read */
 	long len;
 
 	if (!f) {
@@ -81,15 +83,19 @@ static int merge_file(const char *path, char *header, FILE *out,
 				      "newline at the end): an unfinished "
 				      "file?");
 			rc = -1;
-		} else if (nr == 1 && !is_ppsim_header(line)) {
+		} else if (!head && line[0] == '#') {
+			if (copy_header && out)	/* the preamble */
+				fprintf(out, "%s\n", line);
+		} else if (!head && !is_ppsim_header(line)) {
 			datadir_error(path, nr, "not the header of a ppsim "
 				      "sweep CSV (..., %s)", merge_tail);
 			rc = -1;
-		} else if (nr == 1 && *header && strcmp(header, line)) {
+		} else if (!head && *header && strcmp(header, line)) {
 			datadir_error(path, nr, "its columns differ from the "
 				      "first file's: not the same sweep");
 			rc = -1;
-		} else if (nr == 1) {
+		} else if (!head) {
+			head = true;
 			memcpy(header, line, (size_t)len + 1);	/* it fits */
 			fields = csv_fields(line);
 			if (copy_header && out)
@@ -106,8 +112,8 @@ static int merge_file(const char *path, char *header, FILE *out,
 		datadir_error(path, nr + 1, "read error: %s", strerror(errno));
 		rc = -1;
 	}
-	if (!rc && !nr) {
-		datadir_error(path, 1, "empty: not a ppsim CSV");
+	if (!rc && !head) {
+		datadir_error(path, nr + 1, "empty: not a ppsim CSV");
 		rc = -1;
 	}
 	fclose(f);

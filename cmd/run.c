@@ -18,56 +18,61 @@ static void file_name(const char *name, char *buf, size_t len)
 }
 
 /* Every case that compares policies across time gets its transient.  The
- * scenario's path, the case names and the titles go to gnuplot as
- * arguments, never as commands (plot.h). */
+ * case names and the titles go to gnuplot as arguments, never as
+ * commands (plot.h). */
 static int draw_plots(const char *dir, const struct rep_row *rows,
-		      int nr_rows, const struct cmd_opts *o)
+		      int nr_rows, const struct rep_prov *p)
 {
-	char data[4096], out[4096], title[4352], case_title[4480];
+	char data[4096], out[4096], title[512], case_title[640];
+	char reps[16], policies[256] = "", colours[256] = "";
 	const char *more[PLOT_MAX_ARGS];
 	char migrate[32];
 	int rc = 0;
 
 	if (!plot_available())
 		return 0;
-	snprintf(title, sizeof(title), "%.4000s (ppsim %s, seed %lu, %d reps)",
-		 o->file, PACKAGE_VERSION, o->rc.seed, o->rc.reps);
+	rep_plot_title(rows, nr_rows, p, title, sizeof(title));
+	rep_plot_policies(rows, nr_rows, policies, sizeof(policies), colours,
+			  sizeof(colours));
+	snprintf(reps, sizeof(reps), "%d", p->rc->reps);
 	snprintf(data, sizeof(data), "%.4000s/rates.csv", dir);
 	snprintf(out, sizeof(out), "%.4000s/rates", dir);
 	more[0] = rep_rate_label(rows, nr_rows);
-	rc |= plot_draw("rates.gp", data, out, title, more, 1);
+	more[1] = reps;
+	more[2] = policies;
+	more[3] = colours;
+	rc |= plot_draw("rates.gp", data, out, title, more, 4);
 	snprintf(data, sizeof(data), "%.4000s/split.csv", dir);
 	snprintf(out, sizeof(out), "%.4000s/split", dir);
 	rc |= plot_draw("split.gp", data, out, title, NULL, 0);
-	snprintf(data, sizeof(data), "%.4000s/transient.csv", dir);
-	for (int i = 0; i < nr_rows; i++) {
+	snprintf(data, sizeof(data), "%.4000s/transient-mean.csv", dir);
+	for (int i = 0, line = 0; i < nr_rows; i++) {
 		const struct scn_case *c = rows[i].c;
-		char policies[128] = "", lines[256] = "";
-		long line = 0;
+		char pols[128] = "", cols[128] = "", lines[256] = "";
 
-		/* the data lines rep_write_transient wrote before row i */
-		for (int j = 0; j < i; j++)
-			for (int r = 0; r < o->rc.reps; r++)
-				line += rows[j].res[r].nr_samples;
 		if (i && rows[i - 1].c == c)
 			continue;
+		/* the data lines of the case's policies, as
+		 * rep_write_transient_mean wrote them */
 		for (int j = i; j < nr_rows && rows[j].c == c; j++) {
-			int n = rows[j].res[0].nr_samples;
+			int n = rep_mean_samples(&rows[j], p->rc->reps);
 
-			if (n)
-				snprintf(policies + strlen(policies),
-					 sizeof(policies) - strlen(policies),
-					 "%s%s", *policies ? " " : "",
-					 rows[j].policy->name);
-			if (n)
+			if (n) {
+				snprintf(pols + strlen(pols),
+					 sizeof(pols) - strlen(pols), "%s%s",
+					 *pols ? " " : "", rows[j].policy->name);
+				snprintf(cols + strlen(cols),
+					 sizeof(cols) - strlen(cols), "%s#%06x",
+					 *cols ? " " : "",
+					 rep_policy_colour(rows[j].policy));
 				snprintf(lines + strlen(lines),
 					 sizeof(lines) - strlen(lines),
-					 "%s%ld %ld", *lines ? " " : "", line,
+					 "%s%d %d", *lines ? " " : "", line,
 					 line + n - 1);
-			for (int r = 0; r < o->rc.reps; r++)
-				line += rows[j].res[r].nr_samples;
+			}
+			line += n;
 		}
-		if (!*policies)
+		if (!*pols)
 			continue;
 		snprintf(migrate, sizeof(migrate), "%g",
 			 c->sim.load.migrate_at);
@@ -75,10 +80,13 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 			 title);
 		snprintf(out, sizeof(out), "%.4000s/transient-", dir);
 		file_name(c->name, out + strlen(out), sizeof(out) - strlen(out));
-		more[0] = policies;
+		more[0] = pols;
 		more[1] = migrate;
 		more[2] = lines;
-		rc |= plot_draw("transient.gp", data, out, case_title, more, 3);
+		more[3] = cols;
+		more[4] = reps;
+		more[5] = rep_rate_label(&rows[i], 1);
+		rc |= plot_draw("transient.gp", data, out, case_title, more, 6);
 	}
 	return rc ? -1 : 0;
 }
@@ -86,8 +94,9 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 /* One output file of DIR, written whole or not at all. */
 static int write_one(const char *dir, const char *name,
 		     void (*write)(FILE *f, const struct rep_row *rows,
-				   int nr_rows, int reps),
-		     const struct rep_row *rows, int nr_rows, int reps)
+				   int nr_rows, const struct rep_prov *p),
+		     const struct rep_row *rows, int nr_rows,
+		     const struct rep_prov *p)
 {
 	char path[4096];
 	struct outfile o;
@@ -95,22 +104,48 @@ static int write_one(const char *dir, const char *name,
 	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
 	if (!outfile_open(&o, path, "", "ppsim run"))
 		return -1;
-	write(o.f, rows, nr_rows, reps);
+	write(o.f, rows, nr_rows, p);
 	return outfile_commit(&o, "ppsim run");
 }
 
 static int write_out(const char *dir, const struct rep_row *rows,
-		     int nr_rows, const struct cmd_opts *o)
+		     int nr_rows, const struct rep_prov *p)
 {
-	int reps = o->rc.reps;
+	static const struct {
+		const char *name;
+		void (*write)(FILE *f, const struct rep_row *rows,
+			      int nr_rows, const struct rep_prov *p);
+	} files[] = {
+		{ "results.csv", rep_write_csv },
+		{ "resolved.ini", rep_write_resolved },
+		{ "transient.csv", rep_write_transient },
+		{ "transient-mean.csv", rep_write_transient_mean },
+		{ "rates.csv", rep_write_rates },
+		{ "split.csv", rep_write_split },
+	};
 
-	if (write_one(dir, "results.csv", rep_write_csv, rows, nr_rows, reps) ||
-	    write_one(dir, "transient.csv", rep_write_transient, rows,
-		      nr_rows, reps) ||
-	    write_one(dir, "rates.csv", rep_write_rates, rows, nr_rows, reps) ||
-	    write_one(dir, "split.csv", rep_write_split, rows, nr_rows, reps))
-		return -1;
-	return draw_plots(dir, rows, nr_rows, o);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (write_one(dir, files[i].name, files[i].write, rows,
+			      nr_rows, p))
+			return -1;
+	return draw_plots(dir, rows, nr_rows, p);
+}
+
+/* The hardware profile a scenario includes (hw/NAME.ini), for titles. */
+static const char *machine_of(const struct scenario *scn, char *buf,
+			      size_t len)
+{
+	for (int i = 0; i < scn->nr_files; i++) {
+		const char *hw = strstr(scn->files[i], "hw/");
+		size_t n;
+
+		if (!hw)
+			continue;
+		n = strcspn(hw + 3, ".");
+		snprintf(buf, len, "%.*s", (int)n, hw + 3);
+		return buf;
+	}
+	return NULL;
 }
 
 /* ---- the command ---- */
@@ -143,6 +178,8 @@ int run_main(int argc, char **argv)
 	struct rep_row rows[SCN_MAX_CASES * SCN_MAX_POLICIES];
 	struct scenario *scn;
 	struct cmd_opts o;
+	struct rep_prov prov;
+	char machine[SCN_NAME_MAX];
 	int nr_rows, status = 0;
 
 	gsl_set_error_handler_off();
@@ -166,16 +203,20 @@ int run_main(int argc, char **argv)
 		scn_free(scn);
 		return 2;
 	}
+	prov = (struct rep_prov){ "run", o.file, &o.rc, o.set, o.nr_set,
+				  machine_of(scn, machine, sizeof(machine)) };
 	if (rep_run(rows, nr_rows, &o.rc, o.file))
 		status = 1;
 	if (!status) {
 		if (o.format == CMD_CSV)
-			rep_write_csv(stdout, rows, nr_rows, o.rc.reps);
+			rep_write_csv(stdout, rows, nr_rows, &prov);
 		else if (o.format == CMD_JSON)
-			rep_write_json(stdout, rows, nr_rows, &o.rc, o.file);
+			rep_write_json(stdout, rows, nr_rows, &prov);
+		else if (o.format == CMD_COMMIT)
+			rep_write_commit(stdout, rows, nr_rows, &prov);
 		else
-			rep_write_table(stdout, rows, nr_rows, &o.rc, o.file);
-		if (o.out && write_out(o.out, rows, nr_rows, &o))
+			rep_write_table(stdout, rows, nr_rows, &prov);
+		if (o.out && write_out(o.out, rows, nr_rows, &prov))
 			status = 1;
 	}
 	rep_free(rows, nr_rows);

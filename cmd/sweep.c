@@ -254,8 +254,9 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 	       o->file, o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
-	printf("%-*s %-6s %7s %-4s %6s %7s %-9s %7s\n", w, "case", "policy",
-	       "rate", "unit", "ci95", "err%", "saturated", "local%");
+	printf("%-*s %-6s %7s %-4s %6s %7s %7s %-9s %7s\n", w, "case",
+	       "policy", "rate", "unit", "ci95", "err%", "delta%", "saturated",
+	       "local%");
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
@@ -263,6 +264,10 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 			struct scn_override set[SWEEP_MAX_AXES];
 			double err = (f.mean - rows[r].measured) /
 				     rows[r].measured * 100;
+			const struct rep_row *pr = &rows[pts[p].first_row];
+			int i = r - pts[p].first_row;
+			double delta = rep_delta_pct(pr, pts[p].nr_rows, i,
+						     o->rc.reps);
 			double local = 0;
 
 			point_values(o, p, set);
@@ -278,6 +283,12 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 				printf("%7s ", "-");
 			else
 				printf("%+7.1f ", err);
+			if (rep_baseline(pr, pts[p].nr_rows, i) == i)
+				printf("%7s ", "base");
+			else if (isnan(delta))
+				printf("%7s ", "-");
+			else
+				printf("%+7.1f ", delta);
 			printf("%-9s %7.1f\n", rep_saturated(&rows[r], o->rc.reps),
 			       100 * local);
 		}
@@ -293,11 +304,19 @@ static void write_csv(FILE *f, const struct sweep_opts *o,
 	for (int a = 0; a < o->nr_axes; a++)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 "%s,", o->axes[a].key);
+	/* the provenance every job of the sweep shares, so that ppsim merge
+	 * (which keeps the first file's) gives the direct sweep's bytes */
+	fprintf(f, "# ppsim %s (git %s)  sweep %s\n# seed %lu  reps %d\n",
+		PACKAGE_VERSION, PPSIM_COMMIT, o->file, o->rc.seed, o->rc.reps);
 	rep_csv_header(f, header);
-	for (int p = 0; p < nr_points; p++)
-		for (int r = pts[p].first_row;
-		     r < pts[p].first_row + pts[p].nr_rows; r++)
-			rep_csv_row(f, pts[p].prefix, &rows[r], o->rc.reps);
+	for (int p = 0; p < nr_points; p++) {
+		const struct rep_row *pr = &rows[pts[p].first_row];
+
+		for (int i = 0; i < pts[p].nr_rows; i++)
+			rep_csv_row(f, pts[p].prefix, &pr[i], o->rc.reps,
+				    rep_delta_pct(pr, pts[p].nr_rows, i,
+						  o->rc.reps), false);
+	}
 }
 
 /* The name of a row's line in the plot: case, policy, other keys. */

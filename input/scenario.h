@@ -37,6 +37,9 @@ struct scn_case {
 	struct sim_case sim;	/* what the engine runs: every key but these */
 	const struct pp_policy *policies[SCN_MAX_POLICIES];
 	int nr_policies;
+	const struct pp_policy *baseline;	/* the policy the others are
+						 * compared with (delta%);
+						 * NULL: policies[0] */
 	struct scn_measured measured[SCN_MAX_POLICIES];
 	int nr_measured;
 };
@@ -134,6 +137,15 @@ int scn_numeric_keys(const char *section, char (*keys)[SCN_KEY_MAX],
  * policies and measured); the first of them, as --set names it, in key. */
 int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 		  char *key, size_t len);
+
+/* The policy a case's others are compared with: baseline, else its
+ * first. */
+const struct pp_policy *scn_baseline(const struct scn_case *c);
+
+/* Writes every key's effective value in c as a scenario file would set it
+ * (a [case NAME] section, hardware keys dotted), at full precision: what
+ * ran, as gem5's config.ini says. */
+void scn_write_case(FILE *f, const struct scn_case *c);
 
 /* Prints every key: section, name, default, range, unit, help. */
 void scn_print_keys(FILE *f, bool man);

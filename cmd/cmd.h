@@ -17,6 +17,7 @@ int validate_main(int argc, char **argv);
 int calibrate_main(int argc, char **argv);
 int sweep_main(int argc, char **argv);
 int merge_main(int argc, char **argv);
+int compare_main(int argc, char **argv);
 int bench_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
 int keys_main(int argc, char **argv);

@@ -10,43 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd.h"
+#include "../input/csv.h"
 #include "../input/datadir.h"
 
-#define MERGE_LINE_MAX	4096	/* characters: a row is ~100 */
-
-/* The columns every ppsim CSV ends its header with (rep_csv_header). */
-static const char merge_tail[] =
-	"case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct";
-
-/* The fields of a CSV line (RFC 4180: "..." with "" inside), or -1 if a
- * quote is not closed or is followed by something else than a comma. */
-static int csv_fields(const char *s)
-{
-	int n = 1;
-
-	while (*s) {
-		if (*s == '"') {
-			for (s++; *s && !(s[0] == '"' && s[1] != '"'); s++)
-				if (*s == '"')
-					s++;	/* "" inside quotes */
-			if (*s != '"' || (s[1] && s[1] != ','))
-				return -1;
-			s++;
-			continue;
-		}
-		n += *s++ == ',';
-	}
-	return n;
-}
-
-/* Whether a header is a ppsim CSV's: the swept keys, then merge_tail. */
-static bool is_ppsim_header(const char *h)
-{
-	size_t n = strlen(h), t = strlen(merge_tail);
-
-	return n >= t && !strcmp(h + n - t, merge_tail) &&
-	       (n == t || h[n - t - 1] == ',');
-}
+#define MERGE_LINE_MAX	CSV_LINE_MAX
 
 /*
  * Reads one file: checks it (header against *header, which the first file
@@ -86,9 +53,9 @@ static int merge_file(const char *path, char *header, FILE *out,
 		} else if (!head && line[0] == '#') {
 			if (copy_header && out)	/* the preamble */
 				fprintf(out, "%s\n", line);
-		} else if (!head && !is_ppsim_header(line)) {
+		} else if (!head && !csv_is_ppsim_header(line)) {
 			datadir_error(path, nr, "not the header of a ppsim "
-				      "sweep CSV (..., %s)", merge_tail);
+				      "sweep CSV (..., %s)", csv_ppsim_tail);
 			rc = -1;
 		} else if (!head && *header && strcmp(header, line)) {
 			datadir_error(path, nr, "its columns differ from the "
@@ -97,12 +64,12 @@ static int merge_file(const char *path, char *header, FILE *out,
 		} else if (!head) {
 			head = true;
 			memcpy(header, line, (size_t)len + 1);	/* it fits */
-			fields = csv_fields(line);
+			fields = csv_split(line, NULL, 0);
 			if (copy_header && out)
 				fprintf(out, "%s\n", line);
-		} else if (csv_fields(line) != fields) {
+		} else if (csv_split(line, NULL, 0) != fields) {
 			datadir_error(path, nr, "%d fields where the header "
-				      "has %d", csv_fields(line), fields);
+				      "has %d", csv_split(line, NULL, 0), fields);
 			rc = -1;
 		} else if (out) {
 			fprintf(out, "%s\n", line);

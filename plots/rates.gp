@@ -5,9 +5,10 @@
 # Input: DIR/rates.csv written by ppsim run --out DIR ('#' lines:
 # provenance)
 #   label,case,policy,measured,predicted,ci95,unit,delta_pct,group,x,width,
-#   colour,delta_text,tic
-# (x: the bar's place, group: its case's, tic: the case name on a group's
-# first bar; unit Mpps, or Gbps of payload for TCP)
+#   colour,delta_text,tic,top
+# (x: the bar's place, group: its case's, tic: the case name, at the
+# group's x, top: how high its bar, CI or measurement reach; unit Mpps,
+# or Gbps of payload for TCP)
 # Use: gnuplot -c rates.gp DATA OUT TITLE YLABEL REPS POLICIES COLOURS
 # (REPS: replications, the CI drawn when more than 1; POLICIES: the names,
 # separated by spaces; COLOURS: theirs, #rrggbb, the same in every ppsim
@@ -38,12 +39,9 @@ set datafile separator ','
 set datafile columnheaders
 set termoption noenhanced
 # the tallest bar or measurement, with room above it for the labels
-stats data using ($5 + $6) nooutput
-top = STATS_max
-stats data using 4 nooutput
-if (STATS_records > 0 && STATS_max > top) top = STATS_max
-stats data using 9 nooutput
-groups = STATS_max + 1
+stats data using 15:9 nooutput
+top = STATS_max_x
+groups = STATS_max_y + 1
 set output out
 set title title
 set style fill solid 0.85 border -1
@@ -53,8 +51,6 @@ set xrange [-0.6:groups - 0.4]
 set grid ytics
 set key outside bottom center horizontal Left reverse samplen 2 width 2
 set xtics nomirror scale 0
-# where a bar's label goes: over its CI and its measured diamond
-above(m, p) = (m == m && m > p) ? m : p
 ci = reps > 1 ? sprintf('predicted: 95 %% CI of %d runs', reps) : ''
 # the CI only when there are replications: one run has none
 if (reps > 1) {
@@ -63,13 +59,13 @@ if (reps > 1) {
 		with boxes lc rgb word(colours, k) title word(policies, k), \
 	     data using 10:($5 - $6):(0):(2 * $6) with vectors heads size screen 0.006,90 lw 1.5 lc rgb '#222222' title ci, \
 	     data using 10:4 with points pt 13 ps 1.6 lc rgb 'black' title 'measured', \
-	     data using 10:(above($4, $5 + $6)):13 with labels offset 0,1 font ',10' notitle, \
+	     data using 10:15:13 with labels offset 0,1 font ',10' notitle, \
 	     data using 9:(NaN):xtic(14) notitle
 } else {
 	plot for [k=1:words(policies)] data \
 		using 10:(strcol(3) eq word(policies, k) ? $5 : NaN):11 \
 		with boxes lc rgb word(colours, k) title word(policies, k), \
 	     data using 10:4 with points pt 13 ps 1.6 lc rgb 'black' title 'measured', \
-	     data using 10:(above($4, $5)):13 with labels offset 0,1 font ',10' notitle, \
+	     data using 10:15:13 with labels offset 0,1 font ',10' notitle, \
 	     data using 9:(NaN):xtic(14) notitle
 }

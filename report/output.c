@@ -493,7 +493,7 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 	}
 	rep_preamble(f, p, rows, nr_rows);
 	fprintf(f, "label,case,policy,measured,predicted,ci95,unit,delta_pct,"
-		"group,x,width,colour,delta_text,tic\n");
+		"group,x,width,colour,delta_text,tic,top\n");
 	for (int i = 0, slot = 0, n = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
@@ -518,8 +518,10 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		if (!isnan(delta) && rep_baseline(rows, nr_rows, i) != i)
 			fprintf(f, "%+.1f %%", delta);
 		fputc(',', f);
-		if (!slot)	/* one label a group */
-			csv_text(f, row->c->name);
+		csv_text(f, row->c->name);	/* at the group's x */
+		/* how high the bar, its CI or its measurement reach */
+		csv_num(f, fmax(rate.mean + (isnan(rate.ci95) ? 0 : rate.ci95),
+				isnan(row->measured) ? 0 : row->measured));
 		fputc('\n', f);
 		slot++;
 	}

@@ -1109,6 +1109,20 @@ bool scn_key_whole(const char *key)
 	return k && is_number(k) && k->store != S_DOUBLE;
 }
 
+const char *scn_key_unit(const char *key)
+{
+	static const char *const base[] = {
+		[U_TIME] = "s", [U_SIZE] = "B", [U_FREQ] = "Hz",
+		[U_BYTERATE] = "B/s", [U_BITRATE] = "bit/s",
+		[U_PKTRATE] = "packets/s",
+	};
+	const struct scn_key *k = find_dotted(key);
+
+	if (!k || !is_number(k))
+		return NULL;
+	return k->kind == U_NONE ? k->unit : base[k->kind];
+}
+
 void scn_format_value(const char *key, double v, char *buf, size_t len)
 {
 	const struct scn_key *k = find_dotted(key);

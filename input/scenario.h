@@ -121,6 +121,10 @@ bool scn_key_written(const struct scenario *scn, const char *key);
 /* Whether a numeric key keeps whole numbers only (queues, nic.rx_ring). */
 bool scn_key_whole(const char *key);
 
+/* The unit scn_case_get() reads a numeric key in ("s", "B", "cycles",
+ * "" for a plain count), or NULL for another key. */
+const char *scn_key_unit(const char *key);
+
 /* v, in key's base unit, as a file writes it: in the key's unit with its
  * suffix ("20ns", "1.7GHz"), a bare number for plain ones. */
 void scn_format_value(const char *key, double v, char *buf, size_t len);

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..16"
+echo "1..17"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -84,6 +84,12 @@ check "--set changed the machine: no error_pct, and a note saying why" \
 "$ppsim" run "$tmp/o/resolved.ini" --reps 1 --format csv >"$tmp/back.csv" 2>>"$tmp/out"
 check "resolved.ini: every key as it ran; read back, the same figures" \
 	sh -c "grep -q '^nic.rx_ring = 512$' '$tmp/o/resolved.ini' && grep -q '^# seed 1  reps 1' '$tmp/o/resolved.ini' && test -s '$tmp/back.csv' && grep -v '^#' '$tmp/back.csv' | cut -d, -f1-7 >'$tmp/back.f' && grep -v '^#' '$tmp/o.csv' | cut -d, -f1-7 | cmp - '$tmp/back.f'"
+
+# ---- the sweep plot's data: the measured figure where it was measured ----
+"$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --case far-drop --reps 1 --out "$tmp/sw" >/dev/null 2>"$tmp/out"
+check "sweep-rate.dat: the measurement at the scenario's own rx_ring only" \
+	awk '/^# far-drop v5.4$/ { s = 1; next } /^#/ { s = 0 } s && $1 == 256 { a = $4 } s && $1 == 1024 { b = $4 }
+	     END { exit !(a == "nan" && b == 4.4) }' "$tmp/sw/sweep-rate.dat"
 
 # ---- progress: on a terminal only, --quiet silences it ----
 if command -v script >/dev/null; then

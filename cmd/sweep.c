@@ -250,8 +250,8 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 	int w = rep_name_width(rows, pts[nr_points - 1].first_row +
 				     pts[nr_points - 1].nr_rows);
 
-	printf("# ppsim %s sweep %s  seed %lu  reps %d\n", PACKAGE_VERSION,
-	       o->file, o->rc.seed, o->rc.reps);
+	printf("# ppsim %s (git %s) sweep %s  seed %lu  reps %d\n",
+	       PACKAGE_VERSION, PPSIM_COMMIT, o->file, o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
 	printf("%-*s %-6s %7s %-4s %6s %7s %7s %-9s %7s\n", w, "case",

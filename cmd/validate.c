@@ -283,9 +283,13 @@ static void csv_text(const char *s)
 	putchar('"');
 }
 
-static void print_csv(const struct vfile *vf, int nr_files,
-		      const struct rep_row *rows, const struct vfigure *fig)
+static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
+		      int nr_files, const struct rep_row *rows,
+		      const struct vfigure *fig)
 {
+	printf("# ppsim %s (git %s) validate  seed %lu  reps %d  %d file%s\n",
+	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps,
+	       nr_files, nr_files > 1 ? "s" : "");
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
 	       "tolerance,over\n");
 	for (int f = 0; f < nr_files; f++) {
@@ -340,7 +344,7 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		       "the others (a change within %g %% is flat):\n",
 		       FLAT_PCT);
 	} else if (o->format == CMD_CSV) {
-		print_csv(vf, nr_files, rows, fig);
+		print_csv(o, vf, nr_files, rows, fig);
 	}
 	w = rep_name_width(rows, nr_rows);
 	for (int f = 0; f < nr_files; f++)

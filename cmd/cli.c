@@ -44,6 +44,8 @@ static const struct cmd_option {
 	  "write the fit beside FILE, into the .cal.ini it includes" },
 	{ CMD_MAN, "man", NULL,
 	  "every key as the KEYS section of ppsim-scenario(5), in roff" },
+	{ CMD_QUIET, "quiet", NULL,
+	  "no progress bar (drawn on stderr only when it is a terminal)" },
 };
 #define NR_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
@@ -58,7 +60,8 @@ static const struct cmd_spec cmd_specs[] = {
 	{
 		.name = "run", .operands = "FILE...", .min_args = 1,
 		.max_args = CMD_ANY,
-		.options = CMD_SIMULATES | CMD_FORMAT | CMD_OUT | CMD_DRY_RUN,
+		.options = CMD_SIMULATES | CMD_FORMAT | CMD_OUT | CMD_DRY_RUN |
+			   CMD_COMMIT_FMT | CMD_QUIET,
 		.about =
 	"Simulates every case of each scenario FILE under each policy it\n"
 	"compares, all files' simulations in one pool, and prints the predicted\n"
@@ -68,9 +71,11 @@ static const struct cmd_spec cmd_specs[] = {
 			{ CMD_SET, "KEY=VALUE", "override a key (nic.rx_ring=512); "
 			  "several values are a sweep: ppsim sweep" },
 			{ CMD_FORMAT, "F", "table (default), csv (with several "
-			  "files a first column 'file') or json (an array, one "
-			  "object a file)" },
+			  "files a first column 'file'), json (an array, one "
+			  "object a file), or commit: the seed's before/after "
+			  "table for a commit message" },
 			{ CMD_OUT, "DIR", "also write DIR/results.csv, "
+			  "DIR/resolved.ini (every key as it ran), "
 			  "DIR/transient.csv and the plots (with several files, "
 			  "in DIR/NAME, NAME each file's name without .ini)" },
 			{ 0, NULL, NULL },
@@ -81,7 +86,7 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
 		.max_args = 2,
 		.options = CMD_SIMULATES | CMD_FORMAT | CMD_NO_JSON | CMD_OUT |
-			   CMD_EMIT_JOBS,
+			   CMD_EMIT_JOBS | CMD_QUIET,
 		.about =
 	"Runs the scenario at every point of the cross product of the values\n"
 	"(and of [sweep NAME] in FILE), every point's cases in parallel.",
@@ -105,7 +110,8 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "validate", .operands = "FILE...", .min_args = 1,
 		.max_args = CMD_ANY,
 		.options = CMD_SIMULATES | CMD_FORMAT | CMD_NO_JSON |
-			   CMD_SENSITIVITY | CMD_PARAM | CMD_DRY_RUN,
+			   CMD_SENSITIVITY | CMD_PARAM | CMD_DRY_RUN | CMD_COMMIT_FMT |
+			   CMD_QUIET,
 		.about =
 	"Runs every case with a measured figure in each scenario FILE,\n"
 	"all their simulations in one pool, and prints the prediction\n"
@@ -117,7 +123,9 @@ static const struct cmd_spec cmd_specs[] = {
 		.own = (const struct cmd_help[]){
 			{ CMD_FORMAT, "F", "table (default) or csv: the "
 			  "figures, one line each (with --sensitivity: every "
-			  "out-of-fit figure under every move)" },
+			  "out-of-fit figure under every move); commit: each "
+			  "before/after change, measured and predicted, for a "
+			  "commit message" },
 			{ CMD_PARAM, "KEY", "with --sensitivity, also move KEY "
 			  "(nic.max_pps, cache.llc_lat; repeatable)" },
 			{ 0, NULL, NULL },
@@ -140,7 +148,7 @@ static const struct cmd_spec cmd_specs[] = {
 	{
 		.name = "calibrate", .operands = "FILE", .min_args = 1, .max_args = 1,
 		.options = CMD_DURATION | CMD_REPS | CMD_SEED | CMD_SET |
-			   CMD_JOBS | CMD_OUT | CMD_UPDATE,
+			   CMD_JOBS | CMD_OUT | CMD_UPDATE | CMD_QUIET,
 		.about =
 	"Fits the scenario's free parameters ([calibrate] free) on the measured\n"
 	"figures of its calibration cases ([calibrate] cases) only.  The fit\n"
@@ -399,6 +407,7 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 		}
 		return 0;
 	case CMD_SENSITIVITY: o->sensitivity = true; return 0;
+	case CMD_QUIET: o->rc.quiet = true; return 0;
 	case CMD_PARAM:
 		if (o->nr_params == CMD_MAX_PARAMS) {
 			fprintf(stderr, "ppsim %s: at most %d --param\n",
@@ -428,10 +437,20 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 			o->format = CMD_CSV;
 		else if (!strcmp(arg, "json") && !(spec->options & CMD_NO_JSON))
 			o->format = CMD_JSON;
+		else if (!strcmp(arg, "commit") &&
+			 (spec->options & CMD_COMMIT_FMT))
+			o->format = CMD_COMMIT;
 		else {
+			static const char *const choices[] = {
+				"table, csv or json", "table or csv",
+				"table, csv, json or commit",
+				"table, csv or commit",
+			};
+
 			fprintf(stderr, "ppsim %s: --format %s: expected %s\n",
-				spec->name, arg, spec->options & CMD_NO_JSON ?
-				"table or csv" : "table, csv or json");
+				spec->name, arg, choices[
+				!!(spec->options & CMD_NO_JSON) +
+				2 * !!(spec->options & CMD_COMMIT_FMT)]);
 			return -1;
 		}
 		return 0;

@@ -17,6 +17,7 @@ int validate_main(int argc, char **argv);
 int calibrate_main(int argc, char **argv);
 int sweep_main(int argc, char **argv);
 int merge_main(int argc, char **argv);
+int compare_main(int argc, char **argv);
 int bench_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
 int keys_main(int argc, char **argv);
@@ -27,9 +28,9 @@ enum cmd_opt {
 	CMD_QUEUES = 1 << 3, CMD_REPS = 1 << 4, CMD_SEED = 1 << 5,
 	CMD_SET = 1 << 6, CMD_JOBS = 1 << 7, CMD_FORMAT = 1 << 8,
 	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10, CMD_SENSITIVITY = 1 << 11,
-	CMD_PARAM = 1 << 12,
+	CMD_PARAM = 1 << 12, CMD_QUIET = 1 << 15,
 	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
-	/* from 1 << 24 up: the command-line work of issue 17 */
+	CMD_COMMIT_FMT = 1 << 17,	/* --format takes commit too */
 	CMD_DRY_RUN = 1 << 24, CMD_UPDATE = 1 << 25, CMD_MAN = 1 << 26,
 };
 
@@ -64,7 +65,7 @@ struct cmd_spec {
 #define CMD_MAX_NAMES	32	/* --case and --policy, each */
 #define CMD_ANY		(-1)
 
-enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON };
+enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON, CMD_COMMIT };
 
 /* What --emit-jobs writes: one command a line, or an sbatch script. */
 enum cmd_jobs { CMD_JOBS_NONE, CMD_JOBS_PARALLEL, CMD_JOBS_SLURM };

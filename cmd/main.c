@@ -33,6 +33,7 @@ static void usage(FILE *f)
 "  calibrate fit the scenario's free parameters on its calibration cases\n"
 "  sweep     run a scenario across the values of one or more keys\n"
 "  merge     join the CSV files of sweeps run separately\n"
+"  compare   two runs' rates side by side: the change, beyond the CIs or not\n"
 "  bench     how fast the simulator runs against a bare page_pool loop\n"
 "  trace     run a trace of page_pool operations through a kernel era\n"
 "  keys      list every scenario key, or explain one: ppsim keys nic.rx_ring\n"
@@ -94,6 +95,7 @@ int main(int argc, char **argv)
 		{ "calibrate", calibrate_main },
 		{ "sweep", sweep_main },
 		{ "merge", merge_main },
+		{ "compare", compare_main },
 		{ "bench", bench_main },
 		{ "trace", trace_main },
 		{ "keys", keys_main },

@@ -10,48 +10,16 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "cmd.h"
+#include "../input/csv.h"
 #include "../input/datadir.h"
 
-#define MERGE_LINE_MAX	4096	/* characters: a row is ~100 */
-
-/* The columns every ppsim CSV ends its header with (rep_csv_header). */
-static const char merge_tail[] =
-	"case,policy,metric,unit,value,ci95,measured,error_pct";
-
-/* The fields of a CSV line (RFC 4180: "..." with "" inside), or -1 if a
- * quote is not closed or is followed by something else than a comma. */
-static int csv_fields(const char *s)
-{
-	int n = 1;
-
-	while (*s) {
-		if (*s == '"') {
-			for (s++; *s && !(s[0] == '"' && s[1] != '"'); s++)
-				if (*s == '"')
-					s++;	/* "" inside quotes */
-			if (*s != '"' || (s[1] && s[1] != ','))
-				return -1;
-			s++;
-			continue;
-		}
-		n += *s++ == ',';
-	}
-	return n;
-}
-
-/* Whether a header is a ppsim CSV's: the swept keys, then merge_tail. */
-static bool is_ppsim_header(const char *h)
-{
-	size_t n = strlen(h), t = strlen(merge_tail);
-
-	return n >= t && !strcmp(h + n - t, merge_tail) &&
-	       (n == t || h[n - t - 1] == ',');
-}
+#define MERGE_LINE_MAX	CSV_LINE_MAX
 
 /*
  * Reads one file: checks it (header against *header, which the first file
- * sets; every row), and copies its rows (its header too if copy_header)
- * to out when out is not NULL.  Returns 0, or -1 with FILE:LINE: why.
+ * sets; every row), and copies its rows (its '#' provenance lines and
+ * header too if copy_header: the jobs of a sweep share them) to out when
+ * out is not NULL.  Returns 0, or -1 with FILE:LINE: why.
  */
 static int merge_file(const char *path, char *header, FILE *out,
 		      bool copy_header)
@@ -59,6 +27,7 @@ static int merge_file(const char *path, char *header, FILE *out,
 	char line[MERGE_LINE_MAX + 2];
 	FILE *f = datadir_open_regular(path);
 	int problem, nr = 0, fields = 0, rc = 0;
+	bool head = false;	/* the header was read */
 	long len;
 
 	if (!f) {
@@ -81,22 +50,26 @@ static int merge_file(const char *path, char *header, FILE *out,
 				      "newline at the end): an unfinished "
 				      "file?");
 			rc = -1;
-		} else if (nr == 1 && !is_ppsim_header(line)) {
+		} else if (!head && line[0] == '#') {
+			if (copy_header && out)	/* the preamble */
+				fprintf(out, "%s\n", line);
+		} else if (!head && !csv_is_ppsim_header(line)) {
 			datadir_error(path, nr, "not the header of a ppsim "
-				      "sweep CSV (..., %s)", merge_tail);
+				      "sweep CSV (..., %s)", csv_ppsim_tail);
 			rc = -1;
-		} else if (nr == 1 && *header && strcmp(header, line)) {
+		} else if (!head && *header && strcmp(header, line)) {
 			datadir_error(path, nr, "its columns differ from the "
 				      "first file's: not the same sweep");
 			rc = -1;
-		} else if (nr == 1) {
+		} else if (!head) {
+			head = true;
 			memcpy(header, line, (size_t)len + 1);	/* it fits */
-			fields = csv_fields(line);
+			fields = csv_split(line, NULL, 0);
 			if (copy_header && out)
 				fprintf(out, "%s\n", line);
-		} else if (csv_fields(line) != fields) {
+		} else if (csv_split(line, NULL, 0) != fields) {
 			datadir_error(path, nr, "%d fields where the header "
-				      "has %d", csv_fields(line), fields);
+				      "has %d", csv_split(line, NULL, 0), fields);
 			rc = -1;
 		} else if (out) {
 			fprintf(out, "%s\n", line);
@@ -106,8 +79,8 @@ static int merge_file(const char *path, char *header, FILE *out,
 		datadir_error(path, nr + 1, "read error: %s", strerror(errno));
 		rc = -1;
 	}
-	if (!rc && !nr) {
-		datadir_error(path, 1, "empty: not a ppsim CSV");
+	if (!rc && !head) {
+		datadir_error(path, nr + 1, "empty: not a ppsim CSV");
 		rc = -1;
 	}
 	fclose(f);

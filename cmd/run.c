@@ -18,56 +18,61 @@ static void file_name(const char *name, char *buf, size_t len)
 }
 
 /* Every case that compares policies across time gets its transient.  The
- * scenario's path, the case names and the titles go to gnuplot as
- * arguments, never as commands (plot.h). */
+ * case names and the titles go to gnuplot as arguments, never as
+ * commands (plot.h). */
 static int draw_plots(const char *dir, const struct rep_row *rows,
-		      int nr_rows, const struct cmd_opts *o)
+		      int nr_rows, const struct rep_prov *p)
 {
-	char data[4096], out[4096], title[4352], case_title[4480];
+	char data[4096], out[4096], title[512], case_title[640];
+	char reps[16], policies[256] = "", colours[256] = "";
 	const char *more[PLOT_MAX_ARGS];
 	char migrate[32];
 	int rc = 0;
 
 	if (!plot_available())
 		return 0;
-	snprintf(title, sizeof(title), "%.4000s (ppsim %s, seed %lu, %d reps)",
-		 o->file, PACKAGE_VERSION, o->rc.seed, o->rc.reps);
+	rep_plot_title(rows, nr_rows, p, title, sizeof(title));
+	rep_plot_policies(rows, nr_rows, policies, sizeof(policies), colours,
+			  sizeof(colours));
+	snprintf(reps, sizeof(reps), "%d", p->rc->reps);
 	snprintf(data, sizeof(data), "%.4000s/rates.csv", dir);
 	snprintf(out, sizeof(out), "%.4000s/rates", dir);
 	more[0] = rep_rate_label(rows, nr_rows);
-	rc |= plot_draw("rates.gp", data, out, title, more, 1);
+	more[1] = reps;
+	more[2] = policies;
+	more[3] = colours;
+	rc |= plot_draw("rates.gp", data, out, title, more, 4);
 	snprintf(data, sizeof(data), "%.4000s/split.csv", dir);
 	snprintf(out, sizeof(out), "%.4000s/split", dir);
 	rc |= plot_draw("split.gp", data, out, title, NULL, 0);
-	snprintf(data, sizeof(data), "%.4000s/transient.csv", dir);
-	for (int i = 0; i < nr_rows; i++) {
+	snprintf(data, sizeof(data), "%.4000s/transient-mean.csv", dir);
+	for (int i = 0, line = 0; i < nr_rows; i++) {
 		const struct scn_case *c = rows[i].c;
-		char policies[128] = "", lines[256] = "";
-		long line = 0;
+		char pols[128] = "", cols[128] = "", lines[256] = "";
 
-		/* the data lines rep_write_transient wrote before row i */
-		for (int j = 0; j < i; j++)
-			for (int r = 0; r < o->rc.reps; r++)
-				line += rows[j].res[r].nr_samples;
 		if (i && rows[i - 1].c == c)
 			continue;
+		/* the data lines of the case's policies, as
+		 * rep_write_transient_mean wrote them */
 		for (int j = i; j < nr_rows && rows[j].c == c; j++) {
-			int n = rows[j].res[0].nr_samples;
+			int n = rep_mean_samples(&rows[j], p->rc->reps);
 
-			if (n)
-				snprintf(policies + strlen(policies),
-					 sizeof(policies) - strlen(policies),
-					 "%s%s", *policies ? " " : "",
-					 rows[j].policy->name);
-			if (n)
+			if (n) {
+				snprintf(pols + strlen(pols),
+					 sizeof(pols) - strlen(pols), "%s%s",
+					 *pols ? " " : "", rows[j].policy->name);
+				snprintf(cols + strlen(cols),
+					 sizeof(cols) - strlen(cols), "%s#%06x",
+					 *cols ? " " : "",
+					 rep_policy_colour(rows[j].policy));
 				snprintf(lines + strlen(lines),
 					 sizeof(lines) - strlen(lines),
-					 "%s%ld %ld", *lines ? " " : "", line,
+					 "%s%d %d", *lines ? " " : "", line,
 					 line + n - 1);
-			for (int r = 0; r < o->rc.reps; r++)
-				line += rows[j].res[r].nr_samples;
+			}
+			line += n;
 		}
-		if (!*policies)
+		if (!*pols)
 			continue;
 		snprintf(migrate, sizeof(migrate), "%g",
 			 c->sim.load.migrate_at);
@@ -75,10 +80,13 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 			 title);
 		snprintf(out, sizeof(out), "%.4000s/transient-", dir);
 		file_name(c->name, out + strlen(out), sizeof(out) - strlen(out));
-		more[0] = policies;
+		more[0] = pols;
 		more[1] = migrate;
 		more[2] = lines;
-		rc |= plot_draw("transient.gp", data, out, case_title, more, 3);
+		more[3] = cols;
+		more[4] = reps;
+		more[5] = rep_rate_label(&rows[i], 1);
+		rc |= plot_draw("transient.gp", data, out, case_title, more, 6);
 	}
 	return rc ? -1 : 0;
 }
@@ -86,8 +94,9 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 /* One output file of DIR, written whole or not at all. */
 static int write_one(const char *dir, const char *name,
 		     void (*write)(FILE *f, const struct rep_row *rows,
-				   int nr_rows, int reps),
-		     const struct rep_row *rows, int nr_rows, int reps)
+				   int nr_rows, const struct rep_prov *p),
+		     const struct rep_row *rows, int nr_rows,
+		     const struct rep_prov *p)
 {
 	char path[4096];
 	struct outfile o;
@@ -95,22 +104,48 @@ static int write_one(const char *dir, const char *name,
 	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
 	if (!outfile_open(&o, path, "", "ppsim run"))
 		return -1;
-	write(o.f, rows, nr_rows, reps);
+	write(o.f, rows, nr_rows, p);
 	return outfile_commit(&o, "ppsim run");
 }
 
 static int write_out(const char *dir, const struct rep_row *rows,
-		     int nr_rows, const struct cmd_opts *o)
+		     int nr_rows, const struct rep_prov *p)
 {
-	int reps = o->rc.reps;
+	static const struct {
+		const char *name;
+		void (*write)(FILE *f, const struct rep_row *rows,
+			      int nr_rows, const struct rep_prov *p);
+	} files[] = {
+		{ "results.csv", rep_write_csv },
+		{ "resolved.ini", rep_write_resolved },
+		{ "transient.csv", rep_write_transient },
+		{ "transient-mean.csv", rep_write_transient_mean },
+		{ "rates.csv", rep_write_rates },
+		{ "split.csv", rep_write_split },
+	};
 
-	if (write_one(dir, "results.csv", rep_write_csv, rows, nr_rows, reps) ||
-	    write_one(dir, "transient.csv", rep_write_transient, rows,
-		      nr_rows, reps) ||
-	    write_one(dir, "rates.csv", rep_write_rates, rows, nr_rows, reps) ||
-	    write_one(dir, "split.csv", rep_write_split, rows, nr_rows, reps))
-		return -1;
-	return draw_plots(dir, rows, nr_rows, o);
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
+		if (write_one(dir, files[i].name, files[i].write, rows,
+			      nr_rows, p))
+			return -1;
+	return draw_plots(dir, rows, nr_rows, p);
+}
+
+/* The hardware profile a scenario includes (hw/NAME.ini), for titles. */
+static const char *machine_of(const struct scenario *scn, char *buf,
+			      size_t len)
+{
+	for (int i = 0; i < scn->nr_files; i++) {
+		const char *hw = strstr(scn->files[i], "hw/");
+		size_t n;
+
+		if (!hw)
+			continue;
+		n = strcspn(hw + 3, ".");
+		snprintf(buf, len, "%.*s", (int)n, hw + 3);
+		return buf;
+	}
+	return NULL;
 }
 
 /* ---- the command ---- */
@@ -121,6 +156,8 @@ struct rfile {
 	struct scenario *scn;
 	int first, nr;
 	char name[256];		/* its --out subdirectory with several */
+	char machine[SCN_NAME_MAX];
+	struct rep_prov prov;	/* what its outputs' headers say */
 };
 
 static int select_rows(struct scenario *scn, const struct cmd_opts *o,
@@ -177,12 +214,15 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 {
 	char prefix[4200];
 
-	if (o->format == CMD_CSV && nr_files > 1)
+	if (o->format == CMD_CSV && nr_files > 1) {
+		rep_preamble(stdout, &rf[0].prov, rows, rf[0].nr);
 		rep_csv_header(stdout, "file,");
+	}
 	if (o->format == CMD_JSON && nr_files > 1)
 		printf("[\n");
 	for (int f = 0, shown = 0; f < nr_files; f++) {
 		const struct rep_row *r = rows + rf[f].first;
+		const struct rep_prov *p = &rf[f].prov;
 
 		if (!rf[f].nr)
 			continue;
@@ -190,19 +230,24 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 			cmd_csv_field(prefix, sizeof(prefix), rf[f].path);
 			strcat(prefix, ",");
 			for (int i = 0; i < rf[f].nr; i++)
-				rep_csv_row(stdout, prefix, &r[i], o->rc.reps);
+				rep_csv_row(stdout, prefix, &r[i], o->rc.reps,
+					    rep_delta_pct(r, rf[f].nr, i,
+							  o->rc.reps),
+					    rep_altered(p));
 		} else if (o->format == CMD_CSV) {
-			rep_write_csv(stdout, r, rf[f].nr, o->rc.reps);
+			rep_write_csv(stdout, r, rf[f].nr, p);
 		} else if (o->format == CMD_JSON) {
 			if (shown)
 				printf(",\n");
-			rep_write_json(stdout, r, rf[f].nr, &o->rc,
-				       rf[f].path);
+			rep_write_json(stdout, r, rf[f].nr, p);
+		} else if (o->format == CMD_COMMIT) {
+			if (shown)
+				putchar('\n');
+			rep_write_commit(stdout, r, rf[f].nr, p);
 		} else {
 			if (shown)
 				putchar('\n');
-			rep_write_table(stdout, r, rf[f].nr, &o->rc,
-					rf[f].path);
+			rep_write_table(stdout, r, rf[f].nr, p);
 		}
 		shown++;
 	}
@@ -215,18 +260,16 @@ static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 		      int nr_files, const struct rep_row *rows)
 {
 	for (int f = 0; f < nr_files; f++) {
-		struct cmd_opts fo = *o;
 		char dir[4096];
 
 		if (!rf[f].nr)
 			continue;
-		fo.file = rf[f].path;
 		if (nr_files == 1)
 			snprintf(dir, sizeof(dir), "%s", o->out);
 		else
 			snprintf(dir, sizeof(dir), "%.3800s/%s", o->out,
 				 rf[f].name);
-		if (write_out(dir, rows + rf[f].first, rf[f].nr, &fo))
+		if (write_out(dir, rows + rf[f].first, rf[f].nr, &rf[f].prov))
 			return -1;
 	}
 	return 0;
@@ -267,6 +310,9 @@ int run_main(int argc, char **argv)
 		rf[f].first = nr_rows;
 		rf[f].nr = select_rows(rf[f].scn, &o, rows + nr_rows);
 		nr_rows += rf[f].nr;
+		rf[f].prov = (struct rep_prov){ "run", rf[f].path, &o.rc, o.set,
+			o.nr_set, machine_of(rf[f].scn, rf[f].machine,
+					     sizeof(rf[f].machine)) };
 	}
 	if (!nr_rows) {
 		fprintf(stderr, "ppsim run: no case matches the --case and "

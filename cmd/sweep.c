@@ -305,12 +305,13 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 	int w = rep_name_width(rows, pts[nr_points - 1].first_row +
 				     pts[nr_points - 1].nr_rows);
 
-	printf("# ppsim %s sweep %s  seed %lu  reps %d\n", PACKAGE_VERSION,
-	       o->file, o->rc.seed, o->rc.reps);
+	printf("# ppsim %s (git %s) sweep %s  seed %lu  reps %d\n",
+	       PACKAGE_VERSION, PPSIM_COMMIT, o->file, o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
-	printf("%-*s %-6s %7s %-4s %6s %7s %-9s %7s\n", w, "case", "policy",
-	       "rate", "unit", "ci95", "err%", "saturated", "local%");
+	printf("%-*s %-6s %7s %-4s %6s %7s %7s %-9s %7s\n", w, "case",
+	       "policy", "rate", "unit", "ci95", "err%", "delta%", "saturated",
+	       "local%");
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
@@ -318,6 +319,10 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 			struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
 			double err = (f.mean - rows[r].measured) /
 				     rows[r].measured * 100;
+			const struct rep_row *pr = &rows[pts[p].first_row];
+			int i = r - pts[p].first_row;
+			double delta = rep_delta_pct(pr, pts[p].nr_rows, i,
+						     o->rc.reps);
 			double local = 0;
 
 			point_values(o, p, set);
@@ -333,6 +338,12 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 				printf("%7s ", "-");
 			else
 				printf("%+7.1f ", err);
+			if (rep_baseline(pr, pts[p].nr_rows, i) == i)
+				printf("%7s ", "base");
+			else if (isnan(delta))
+				printf("%7s ", "-");
+			else
+				printf("%+7.1f ", delta);
 			printf("%-9s %7.1f\n", rep_saturated(&rows[r], o->rc.reps),
 			       100 * local);
 		}
@@ -348,11 +359,19 @@ static void write_csv(FILE *f, const struct sweep_opts *o,
 	for (int a = 0; a < o->nr_axes; a++)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 "%s,", o->axes[a].key);
+	/* the provenance every job of the sweep shares, so that ppsim merge
+	 * (which keeps the first file's) gives the direct sweep's bytes */
+	fprintf(f, "# ppsim %s (git %s)  sweep %s\n# seed %lu  reps %d\n",
+		PACKAGE_VERSION, PPSIM_COMMIT, o->file, o->rc.seed, o->rc.reps);
 	rep_csv_header(f, header);
-	for (int p = 0; p < nr_points; p++)
-		for (int r = pts[p].first_row;
-		     r < pts[p].first_row + pts[p].nr_rows; r++)
-			rep_csv_row(f, pts[p].prefix, &rows[r], o->rc.reps);
+	for (int p = 0; p < nr_points; p++) {
+		const struct rep_row *pr = &rows[pts[p].first_row];
+
+		for (int i = 0; i < pts[p].nr_rows; i++)
+			rep_csv_row(f, pts[p].prefix, &pr[i], o->rc.reps,
+				    rep_delta_pct(pr, pts[p].nr_rows, i,
+						  o->rc.reps), false);
+	}
 }
 
 /* The name of a row's line in the plot: case, policy, other keys. */
@@ -381,27 +400,46 @@ static bool has_series(const char *series, const char *name)
 	return false;
 }
 
+/* The measured figure of a row where its scenario measured it: at the
+ * swept key's value the scenario itself gives the case (base), else NAN. */
+static double measured_at(const struct scenario *base, const char *key,
+			  const struct rep_row *row, double x)
+{
+	double v;
+
+	for (int i = 0; base && i < base->nr_cases; i++)
+		if (!strcmp(base->cases[i].name, row->c->name))
+			return !scn_case_get(&base->cases[i], key, &v) &&
+			       fabs(v - x) <= 1e-9 * fabs(v) ? row->measured
+							     : NAN;
+	return NAN;
+}
+
 /* The rate against the first key, one line per case, policy and value of
- * the other keys: one data block per line, as gnuplot's index reads. */
+ * the other keys: one data block per line, as gnuplot's index reads; the
+ * line in its policy's colour, with the measured figure where the
+ * scenario was measured. */
 static int write_plot(const struct sweep_opts *o, const struct point *pts,
 		      int nr_points, const struct rep_row *rows)
 {
-	char path[4096], title[4352], out[4096], name[256], other[256];
+	char path[4096], title[512], out[4096], name[256], other[256];
+	char xlabel[128], reps[16];
 	int nr_rows = pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows;
 	/* every series name, one a line: names cannot hold a newline */
 	size_t cap = (size_t)nr_rows * (sizeof(name) + 1) + 1;
-	char *series = calloc(1, cap);
-	const char *more[3];
+	char *series = calloc(1, cap), *colours = calloc(1, (size_t)nr_rows * 8 + 1);
+	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0, NULL };
+	struct scenario *base = scn_load(o->file, NULL, 0, cmd_policies);
+	const char *more[5], *unit = scn_key_unit(o->axes[0].key);
 	struct outfile f;
-	int rc;
+	int rc = -1;
 
 	snprintf(path, sizeof(path), "%.2000s/sweep-rate.dat", o->out);
-	if (!series || !outfile_open(&f, path, "", "ppsim sweep")) {
-		free(series);
-		return -1;
-	}
-	fprintf(f.f, "# x rate ci95 (in each case's unit: Mpps, or Gbps for "
-		"TCP), one block per line of the plot\n");
+	if (!series || !colours || !outfile_open(&f, path, "", "ppsim sweep"))
+		goto done;
+	fprintf(f.f, "# x rate ci95 measured top (in each case's unit: Mpps, "
+		"or Gbps for TCP; top: how high the point, its CI or its "
+		"measurement reach), one block per line of the plot\n");
 	for (int p = 0; p < nr_points; p++) {
 		for (int r = pts[p].first_row;
 		     r < pts[p].first_row + pts[p].nr_rows; r++) {
@@ -411,42 +449,55 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 			snprintf(series + strlen(series),
 				 cap - strlen(series), "%s%s",
 				 *series ? "\n" : "", name);
+			sprintf(colours + strlen(colours), "%s#%06x",
+				*colours ? " " : "",
+				rep_policy_colour(rows[r].policy));
 			fprintf(f.f, "\n\n# %s\n", name);
 			for (int q = 0; q < nr_points; q++) {
 				for (int k = pts[q].first_row;
 				     k < pts[q].first_row + pts[q].nr_rows;
 				     k++) {
 					struct rep_figure fg;
+					double m, ci;
 
 					series_name(&pts[q], &rows[k], other,
 						    sizeof(other));
 					if (strcmp(name, other))
 						continue;
 					fg = rep_rate(&rows[k], o->rc.reps);
-					fprintf(f.f, "%.10g %.6g %.6g\n",
-						pts[q].x, fg.mean,
-						isnan(fg.ci95) ? 0 : fg.ci95);
+					ci = isnan(fg.ci95) ? 0 : fg.ci95;
+					m = measured_at(base, o->axes[0].key,
+							&rows[k], pts[q].x);
+					fprintf(f.f, "%.10g %.6g %.6g %.6g %.6g\n",
+						pts[q].x, fg.mean, ci, m,
+						fmax(fg.mean + ci,
+						     isnan(m) ? 0 : m));
 				}
 			}
 		}
 	}
-	if (outfile_commit(&f, "ppsim sweep")) {
-		free(series);
-		return -1;
-	}
-	if (!plot_available()) {
-		free(series);
-		return 0;
-	}
-	snprintf(title, sizeof(title), "%.4000s: rate against %s (ppsim %s, "
-		 "seed %lu)", o->file, o->axes[0].key, PACKAGE_VERSION,
-		 o->rc.seed);
+	if (outfile_commit(&f, "ppsim sweep"))
+		goto done;
+	rc = 0;
+	if (!plot_available())
+		goto done;
+	rep_plot_title(rows, nr_rows, &prov, title, sizeof(title));
+	snprintf(xlabel, sizeof(xlabel), "%s%s%s%s", o->axes[0].key,
+		 unit && *unit ? " (" : "", unit && *unit ? unit : "",
+		 unit && *unit ? ")" : "");
+	snprintf(reps, sizeof(reps), "%d", o->rc.reps);
 	snprintf(out, sizeof(out), "%.4000s/sweep", o->out);
 	more[0] = series;
-	more[1] = o->axes[0].key;
+	more[1] = xlabel;
 	more[2] = rep_rate_label(rows, nr_rows);
-	rc = plot_draw("sweep.gp", path, out, title, more, 3);
+	more[3] = colours;
+	more[4] = reps;
+	rc = plot_draw("sweep.gp", path, out, title, more, 5);
+done:
+	if (base)
+		scn_free(base);
 	free(series);
+	free(colours);
 	return rc;
 }
 

@@ -65,34 +65,69 @@ static int check_change(FILE *out, const char *what, double m0, double m1,
 	return ms != ps;
 }
 
-/* Each case's first measured policy against its others. */
+/* Each case's baseline policy (scn_baseline: baseline =, else its first)
+ * against its other measured ones; a case whose baseline has no
+ * measured figure has no before/after. */
 static int before_after(FILE *out, const struct vfile *vf,
 			const struct rep_row *rows, const struct vfigure *fig,
 			int w)
 {
+	const struct rep_row *vr = rows + vf->first;
 	int bad = 0, n = 0;
 
 	if (out)
 		fprintf(out, "# %s\n", vf->path);
-	for (int i = vf->first; i < vf->first + vf->nr; i++) {
-		int first = i;
+	for (int i = 0; i < vf->nr; i++) {
+		int b = rep_baseline(vr, vf->nr, i);
 		char what[160];
 
-		while (first > vf->first && rows[first - 1].c == rows[i].c)
-			first--;
-		if (first == i)
+		if (b < 0 || b == i)
 			continue;
 		snprintf(what, sizeof(what), "%-*s %s -> %s", w,
-			 rows[i].c->name, rows[first].policy->name,
-			 rows[i].policy->name);
-		bad += check_change(out, what, rows[first].measured,
-				    rows[i].measured, fig[first].pred.mean,
-				    fig[i].pred.mean);
+			 vr[i].c->name, vr[b].policy->name, vr[i].policy->name);
+		bad += check_change(out, what, vr[b].measured, vr[i].measured,
+				    fig[vf->first + b].pred.mean,
+				    fig[vf->first + i].pred.mean);
 		n++;
 	}
 	if (out && !n)
 		fprintf(out, "#   none: no case has two measured policies\n");
 	return bad;
+}
+
+/* --format commit: each before/after change, measured and predicted,
+ * within the 72 columns of a commit message. */
+static void print_commit(const struct cmd_opts *o, const struct vfile *vf,
+			 int nr_files, const struct rep_row *rows,
+			 const struct vfigure *fig)
+{
+	printf("ppsim %s validate, %d rep%s: before -> after, measured and "
+	       "predicted\n", PACKAGE_VERSION, o->rc.reps,
+	       o->rc.reps == 1 ? "" : "s");
+	printf("%-22s | %-15s | %8s | %9s\n", "Case", "Policies", "Measured",
+	       "Predicted");
+	printf("------------------------------------------------------------"
+	       "--\n");
+	for (int f = 0; f < nr_files; f++) {
+		const struct rep_row *vr = rows + vf[f].first;
+
+		for (int i = 0; i < vf[f].nr; i++) {
+			int b = rep_baseline(vr, vf[f].nr, i);
+			char pols[64];
+			double p0, p1;
+
+			if (b < 0 || b == i)
+				continue;
+			p0 = fig[vf[f].first + b].pred.mean;
+			p1 = fig[vf[f].first + i].pred.mean;
+			snprintf(pols, sizeof(pols), "%s -> %s",
+				 vr[b].policy->name, vr[i].policy->name);
+			printf("%-22.22s | %-15.15s | %+6.1f %% | %+7.1f %%\n",
+			       vr[i].c->name, pols,
+			       change_pct(vr[b].measured, vr[i].measured),
+			       change_pct(p0, p1));
+		}
+	}
 }
 
 /* The row of (case, policy) among a scenario's, or -1. */
@@ -213,8 +248,8 @@ static void print_table(const struct cmd_opts *o, const struct vfile *vf,
 {
 	int w = rep_name_width(rows, nr_rows);
 
-	printf("# ppsim %s validate  seed %lu  reps %d  %d file%s\n",
-	       PACKAGE_VERSION, o->rc.seed, o->rc.reps, nr_files,
+	printf("# ppsim %s (git %s) validate  seed %lu  reps %d  %d file%s\n",
+	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps, nr_files,
 	       nr_files > 1 ? "s" : "");
 	printf("%-*s %-6s %8s %9s %-4s %6s %7s %s\n", w, "case", "policy",
 	       "measured", "predicted", "unit", "ci95", "err%", "fit");
@@ -248,9 +283,13 @@ static void csv_text(const char *s)
 	putchar('"');
 }
 
-static void print_csv(const struct vfile *vf, int nr_files,
-		      const struct rep_row *rows, const struct vfigure *fig)
+static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
+		      int nr_files, const struct rep_row *rows,
+		      const struct vfigure *fig)
 {
+	printf("# ppsim %s (git %s) validate  seed %lu  reps %d  %d file%s\n",
+	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps,
+	       nr_files, nr_files > 1 ? "s" : "");
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
 	       "tolerance,over\n");
 	for (int f = 0; f < nr_files; f++) {
@@ -292,7 +331,9 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		}
 	}
 	/* the CSV holds the figures; the directions still decide the status */
-	out = o->format == CMD_CSV ? NULL : stdout;
+	out = o->format == CMD_TABLE ? stdout : NULL;
+	if (o->format == CMD_COMMIT)
+		print_commit(o, vf, nr_files, rows, fig);
 	if (out) {
 		print_table(o, vf, nr_files, rows, fig, nr_rows);
 		printf("#\n");
@@ -302,8 +343,8 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		printf("#\n# before/after, each case's first policy against "
 		       "the others (a change within %g %% is flat):\n",
 		       FLAT_PCT);
-	} else {
-		print_csv(vf, nr_files, rows, fig);
+	} else if (o->format == CMD_CSV) {
+		print_csv(o, vf, nr_files, rows, fig);
 	}
 	w = rep_name_width(rows, nr_rows);
 	for (int f = 0; f < nr_files; f++)

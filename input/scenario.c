@@ -23,7 +23,7 @@
 enum scn_store {
 	S_INT, S_U32, S_U64, S_DOUBLE,	/* numbers */
 	S_WORD,			/* one of a table of words, kept as an int */
-	S_POLICIES, S_MEASURED, S_TEXT,
+	S_POLICIES, S_MEASURED, S_POLICY, S_TEXT,
 };
 
 /* What a number measures: the suffixes it takes. */
@@ -154,6 +154,7 @@ K("case", "warmup", S_DOUBLE, U_TIME, sim.load.warmup, "20ms", 0, 3600, "s", "si
 K("case", "duration", S_DOUBLE, U_TIME, sim.load.duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
 K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples"),
 K("case", "policies", S_POLICIES, U_NONE, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
+K("case", "baseline", S_POLICY, U_NONE, baseline, "", 0, 0, "", "the policy the others are compared with (delta%), one of policies; by default the first"),
 K("case", "measured", S_MEASURED, U_NONE, measured, "", 0, 0, "", "measured rates, POLICY:VALUE ..., in the case's unit: Mpps (XDP), Gbps (TCP)"),
 KS("calibrate", "free", S_TEXT, U_NONE, free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
 KS("calibrate", "cases", S_TEXT, U_NONE, cases, "", 0, 0, "", "the cases they are fitted on (their measured figures)"),
@@ -400,6 +401,10 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 		return parse_policy_words(c, text, false, set, why, len);
 	case S_MEASURED:
 		return parse_policy_words(c, text, true, set, why, len);
+	case S_POLICY:
+		*(const struct pp_policy **)field = policy_named(set, text,
+								 why, len);
+		return *(const struct pp_policy **)field ? 0 : -1;
 	case S_TEXT:
 		if (strlen(text) >= SCN_TEXT_MAX) {
 			snprintf(why, len, "longer than %d characters",
@@ -1090,6 +1095,14 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 		CHECK(found, "case.measured", "measured figure for %s, which "
 		      "is not among the policies", c->measured[i].policy->name);
 	}
+	if (c->baseline) {
+		bool found = false;
+
+		for (int p = 0; p < c->nr_policies; p++)
+			found |= c->policies[p] == c->baseline;
+		CHECK(found, "case.baseline", "baseline %s is not among the "
+		      "policies", c->baseline->name);
+	}
 	return ok;
 }
 
@@ -1194,6 +1207,20 @@ bool scn_key_whole(const char *key)
 	return k && is_number(k) && k->store != S_DOUBLE;
 }
 
+const char *scn_key_unit(const char *key)
+{
+	static const char *const base[] = {
+		[U_TIME] = "s", [U_SIZE] = "B", [U_FREQ] = "Hz",
+		[U_BYTERATE] = "B/s", [U_BITRATE] = "bit/s",
+		[U_PKTRATE] = "packets/s",
+	};
+	const struct scn_key *k = find_dotted(key);
+
+	if (!k || !is_number(k))
+		return NULL;
+	return k->kind == U_NONE ? k->unit : base[k->kind];
+}
+
 void scn_format_value(const char *key, double v, char *buf, size_t len)
 {
 	const struct scn_key *k = find_dotted(key);
@@ -1239,7 +1266,7 @@ int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 		bool differ;
 
 		if (k->in_scenario || k->store == S_POLICIES ||
-		    k->store == S_MEASURED)
+		    k->store == S_MEASURED || k->store == S_POLICY)
 			continue;
 		if (is_number(k))
 			differ = load_number(k, fa) != load_number(k, fb);
@@ -1254,6 +1281,68 @@ int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 				 k->name);
 	}
 	return n;
+}
+
+const struct pp_policy *scn_baseline(const struct scn_case *c)
+{
+	return c->baseline ? c->baseline : c->policies[0];
+}
+
+/* A number as a file writes it, at full precision: a round trip through
+ * the parser gives the same double for any value ppsim printed. */
+static void write_number(FILE *f, const struct scn_key *k, double v)
+{
+	const struct suffix *sfx = suffixes[k->kind], *best = NULL;
+
+	for (; sfx->s; sfx++)
+		if (sfx->shown && (!best || fabs(v) >= sfx->mult))
+			best = sfx;
+	fprintf(f, "%.15g%s", v / best->mult, best->s);
+}
+
+void scn_write_case(FILE *f, const struct scn_case *c)
+{
+	fprintf(f, "[case %s]\n", c->name);
+	for (size_t i = 0; i < NR_KEYS; i++) {
+		const struct scn_key *k = &scn_keys[i];
+		const void *field = (const char *)c + k->offset;
+		bool plain = !strcmp(k->section, "case");
+
+		if (k->in_scenario)
+			continue;
+		if (k->store == S_POLICY && !c->baseline) {
+			fprintf(f, "; %s: %s (the first policy)\n", k->name,
+				scn_baseline(c)->name);
+			continue;
+		}
+		if (k->store == S_MEASURED && !c->nr_measured)
+			continue;	/* an empty list is no value */
+		fprintf(f, "%s%s%s = ", plain ? "" : k->section,
+			plain ? "" : ".", k->name);
+		switch (k->store) {
+		case S_WORD:
+			fputs(k->words[*(const int *)field], f);
+			break;
+		case S_POLICIES:
+			for (int p = 0; p < c->nr_policies; p++)
+				fprintf(f, "%s%s", p ? " " : "",
+					c->policies[p]->name);
+			break;
+		case S_MEASURED:
+			for (int p = 0; p < c->nr_measured; p++)
+				fprintf(f, "%s%s:%.15g", p ? " " : "",
+					c->measured[p].policy->name,
+					c->measured[p].value);
+			break;
+		case S_POLICY:
+			fputs(c->baseline->name, f);
+			break;
+		default:
+			write_number(f, k, load_number(k, field));
+			break;
+		}
+		fputc('\n', f);
+	}
 }
 
 static bool apply_overrides(struct loader *ld, struct scn_case *c,

@@ -37,6 +37,9 @@ struct scn_case {
 	struct sim_case sim;	/* what the engine runs: every key but these */
 	const struct pp_policy *policies[SCN_MAX_POLICIES];
 	int nr_policies;
+	const struct pp_policy *baseline;	/* the policy the others are
+						 * compared with (delta%);
+						 * NULL: policies[0] */
 	struct scn_measured measured[SCN_MAX_POLICIES];
 	int nr_measured;
 };
@@ -127,6 +130,10 @@ const char *scn_uncalibrated_profile(const struct scenario *scn);
  * nearest known name in hint ("" if none is near). */
 int scn_explain_key(FILE *f, const char *key, char *hint, size_t len);
 
+/* The unit scn_case_get() reads a numeric key in ("s", "B", "cycles",
+ * "" for a plain count), or NULL for another key. */
+const char *scn_key_unit(const char *key);
+
 /* v, in key's base unit, as a file writes it: in the key's unit with its
  * suffix ("20ns", "1.7GHz"), a bare number for plain ones. */
 void scn_format_value(const char *key, double v, char *buf, size_t len);
@@ -143,6 +150,15 @@ int scn_numeric_keys(const char *section, char (*keys)[SCN_KEY_MAX],
  * policies and measured); the first of them, as --set names it, in key. */
 int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 		  char *key, size_t len);
+
+/* The policy a case's others are compared with: baseline, else its
+ * first. */
+const struct pp_policy *scn_baseline(const struct scn_case *c);
+
+/* Writes every key's effective value in c as a scenario file would set it
+ * (a [case NAME] section, hardware keys dotted), at full precision: what
+ * ran, as gem5's config.ini says. */
+void scn_write_case(FILE *f, const struct scn_case *c);
 
 /* Prints every key: section, name, default, range, unit, help. */
 void scn_print_keys(FILE *f, bool man);

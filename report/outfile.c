@@ -150,10 +150,15 @@ void outfile_guard_std(void)
 
 int outfile_close_stdout(void)
 {
+	/* a write that failed before this flush (output past stdio's
+	 * buffer) left the error flag and its errno, which nothing since
+	 * has had reason to change; the flush itself writes nothing more */
+	int early = ferror(stdout) ? errno : 0;
+
 	errno = 0;
 	if (fflush(stdout) != EOF && !ferror(stdout))
 		return 0;
 	fprintf(stderr, "ppsim: standard output: %s: the output is "
-		"incomplete\n", strerror(errno ? errno : EIO));
+		"incomplete\n", strerror(errno ? errno : early ? early : EIO));
 	return -1;
 }

@@ -94,12 +94,12 @@ static void csv_num(FILE *f, double v)
 
 void rep_csv_header(FILE *f, const char *prefix)
 {
-	fprintf(f, "%scase,policy,metric,unit,value,ci95,measured,error_pct\n",
-		prefix);
+	fprintf(f, "%scase,policy,metric,unit,value,ci95,measured,error_pct,"
+		"delta_pct\n", prefix);
 }
 
 void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
-		 int reps)
+		 int reps, double delta, bool altered)
 {
 	for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
 		struct rep_figure fg = rep_figure(row, reps, m);
@@ -113,21 +113,89 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		csv_num(f, fg.mean);
 		csv_num(f, fg.ci95);
 		csv_num(f, is_rate ? row->measured : NAN);
-		csv_num(f, is_rate ? rep_error_pct(fg.mean, row->measured) : NAN);
+		csv_num(f, is_rate && !altered ?
+			rep_error_pct(fg.mean, row->measured) : NAN);
+		csv_num(f, is_rate ? delta : NAN);
 		fputc('\n', f);
 	}
 	fputs(prefix, f);
 	csv_text(f, row->c->name);
-	fprintf(f, ",%s,saturated,resource,%s,,,\n", row->policy->name,
+	fprintf(f, ",%s,saturated,resource,%s,,,,\n", row->policy->name,
 		rep_saturated(row, reps));
 }
 
-void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
-		      int reps)
+int rep_baseline(const struct rep_row *rows, int nr_rows, int i)
 {
+	const struct pp_policy *base = scn_baseline(rows[i].c);
+
+	for (int j = 0; j < nr_rows; j++)
+		if (rows[j].c == rows[i].c && rows[j].policy == base)
+			return j;
+	return -1;
+}
+
+double rep_delta_pct(const struct rep_row *rows, int nr_rows, int i,
+		     int reps)
+{
+	int b = rep_baseline(rows, nr_rows, i);
+	double base;
+
+	if (b < 0)
+		return NAN;
+	base = rep_rate(&rows[b], reps).mean;
+	return (rep_rate(&rows[i], reps).mean - base) / base * 100;
+}
+
+bool rep_altered(const struct rep_prov *p)
+{
+	for (int i = 0; i < p->nr_set; i++)
+		if (strcmp(p->set[i].key, "duration"))
+			return true;
+	return false;
+}
+
+/* The simulated time measured per case, as a file writes it; "varies"
+ * when the cases differ. */
+static void duration_of(const struct rep_row *rows, int nr_rows, char *buf,
+			size_t len)
+{
+	double d = rows[0].c->sim.load.duration;
+
+	for (int i = 1; i < nr_rows; i++)
+		if (rows[i].c->sim.load.duration != d) {
+			snprintf(buf, len, "varies");
+			return;
+		}
+	scn_format_value("duration", d, buf, len);
+}
+
+void rep_preamble(FILE *f, const struct rep_prov *p,
+		  const struct rep_row *rows, int nr_rows)
+{
+	char dur[32];
+
+	duration_of(rows, nr_rows, dur, sizeof(dur));
+	fprintf(f, "# ppsim %s (git %s)  %s %s\n# seed %lu  reps %d  "
+		"duration %s", PACKAGE_VERSION, PPSIM_COMMIT, p->command,
+		p->file, p->rc->seed, p->rc->reps, dur);
+	for (int i = 0; i < p->nr_set; i++)
+		fprintf(f, "%s%s=%s", i ? " " : "  set ", p->set[i].key,
+			p->set[i].value);
+	fputc('\n', f);
+	if (rep_altered(p))
+		fprintf(f, "# err%%: not computed: the overrides changed the "
+			"scenario the measurements were taken on\n");
+}
+
+void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
+		   const struct rep_prov *p)
+{
+	rep_preamble(f, p, rows, nr_rows);
 	rep_csv_header(f, "");
 	for (int i = 0; i < nr_rows; i++)
-		rep_csv_row(f, "", &rows[i], reps);
+		rep_csv_row(f, "", &rows[i], p->rc->reps,
+			    rep_delta_pct(rows, nr_rows, i, p->rc->reps),
+			    rep_altered(p));
 }
 
 static void json_num(FILE *f, const char *key, double v, bool last)
@@ -139,21 +207,37 @@ static void json_num(FILE *f, const char *key, double v, bool last)
 }
 
 void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
-		    const struct rep_opts *o, const char *file)
+		    const struct rep_prov *p)
 {
-	int reps = o->reps;
+	int reps = p->rc->reps;
+	bool altered = rep_altered(p);
+	char dur[32];
 
-	fprintf(f, "{\"ppsim\": \"%s\", \"scenario\": ", PACKAGE_VERSION);
-	json_text(f, file);
-	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"rows\": [\n", o->seed,
-		reps);
+	duration_of(rows, nr_rows, dur, sizeof(dur));
+	fprintf(f, "{\"ppsim\": \"%s\", \"commit\": \"%s\", "
+		"\"command\": \"%s\", \"scenario\": ", PACKAGE_VERSION,
+		PPSIM_COMMIT, p->command);
+	json_text(f, p->file);
+	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"duration\": \"%s\", "
+		"\"set\": [", p->rc->seed, reps, dur);
+	for (int i = 0; i < p->nr_set; i++) {
+		char kv[SCN_TEXT_MAX + SCN_KEY_MAX + 2];
+
+		snprintf(kv, sizeof(kv), "%s=%s", p->set[i].key,
+			 p->set[i].value);
+		fputs(i ? ", " : "", f);
+		json_text(f, kv);
+	}
+	fprintf(f, "], \"error_pct_computed\": %s, \"rows\": [\n",
+		altered ? "false" : "true");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 
 		fprintf(f, "  {\"case\": ");
 		json_text(f, row->c->name);
-		fprintf(f, ", \"policy\": \"%s\", \"saturated\": \"%s\", "
-			"\"metrics\": {\n", row->policy->name,
+		fprintf(f, ", \"policy\": \"%s\", \"baseline\": \"%s\", "
+			"\"saturated\": \"%s\", \"metrics\": {\n",
+			row->policy->name, scn_baseline(row->c)->name,
 			rep_saturated(row, reps));
 		for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
 			struct rep_figure fg = rep_figure(row, reps, m);
@@ -165,8 +249,11 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 			json_num(f, "ci95", fg.ci95, m != 0);
 			if (m == 0) {
 				json_num(f, "measured", row->measured, false);
-				json_num(f, "error_pct",
-					 rep_error_pct(fg.mean, row->measured), true);
+				json_num(f, "error_pct", altered ? NAN :
+					 rep_error_pct(fg.mean, row->measured),
+					 false);
+				json_num(f, "delta_pct", rep_delta_pct(rows,
+					 nr_rows, i, reps), true);
 			}
 			fprintf(f, "}%s\n", m + 1 < REP_NR_METRICS ? "," : "");
 		}
@@ -244,36 +331,41 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 }
 
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
-		     const struct rep_opts *o, const char *file)
+		     const struct rep_prov *p)
 {
-	int reps = o->reps, w = rep_name_width(rows, nr_rows), pw = 6;
+	int reps = p->rc->reps, w = rep_name_width(rows, nr_rows), pw = 6;
+	bool altered = rep_altered(p);
 
 	/* a kernel tree's policy is named by whoever configured ppsim */
 	for (int i = 0; i < nr_rows; i++)
 		if ((int)strlen(rows[i].policy->name) > pw)
 			pw = (int)strlen(rows[i].policy->name);
 
-	fprintf(f, "# ppsim %s  scenario %s  seed %lu  reps %d\n",
-		PACKAGE_VERSION, file, o->seed, reps);
+	rep_preamble(f, p, rows, nr_rows);
 	note_policies(f, rows, nr_rows);
-	fprintf(f, "%-*s %-*s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %6s "
-		"%-9s %7s %7s\n", w, "case", pw, "policy", "rate", "unit", "ci95",
-		"meas", "err%",
+	fprintf(f, "%-*s %-*s %7s %-4s %6s %6s %7s %7s %7s %7s %7s %7s %7s "
+		"%6s %-9s %7s %7s\n", w, "case", pw, "policy", "rate", "unit",
+		"ci95", "meas", "err%", "delta%",
 		"cpu_ns", "stall", "idle", "remote%", "local%", "cqe_r%",
 		"saturated", "pp_new", "pp_rel");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
-		char ci[16], meas[16], err[16];
+		char ci[16], meas[16], err[16], delta[16];
 
 		fmt_or_dash(ci, sizeof(ci), "%.2f", rate.ci95);
 		fmt_or_dash(meas, sizeof(meas), "%.2f", row->measured);
-		fmt_or_dash(err, sizeof(err), "%+.1f",
+		fmt_or_dash(err, sizeof(err), "%+.1f", altered ? NAN :
 			    rep_error_pct(rate.mean, row->measured));
-		fprintf(f, "%-*s %-*s %7.2f %-4s %6s %6s %7s %7.1f %7.1f "
+		if (rep_baseline(rows, nr_rows, i) == i)
+			snprintf(delta, sizeof(delta), "base");
+		else
+			fmt_or_dash(delta, sizeof(delta), "%+.1f",
+				    rep_delta_pct(rows, nr_rows, i, reps));
+		fprintf(f, "%-*s %-*s %7.2f %-4s %6s %6s %7s %7s %7.1f %7.1f "
 			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
 			w, row->c->name, pw, row->policy->name, rate.mean,
-			sim_rate_unit(&row->c->sim), ci, meas, err,
+			sim_rate_unit(&row->c->sim), ci, meas, err, delta,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
 			rep_figure(row, reps, REP_IDLE).mean,
@@ -287,13 +379,17 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 	fprintf(f, "# remote%%: packet reads served by the other socket; "
 		"local%%: packets in a page on NAPI's node;\n# pp_new/pp_rel: "
 		"pages page_pool took from / gave back to the allocator per "
-		"packet.  All columns: ppsim(1).\n");
+		"packet;\n# delta%%: the rate against the case's baseline "
+		"policy (base).  All columns: ppsim(1).\n");
 	write_return_paths(f, rows, nr_rows, reps, w, pw);
 }
 
 void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
-			    int reps)
+			 const struct rep_prov *p)
 {
+	int reps = p->rc->reps;
+
+	rep_preamble(f, p, rows, nr_rows);
 	fprintf(f, "case,policy,rep,t_s,rate_mpps,local_pages\n");
 	for (int i = 0; i < nr_rows; i++)
 		for (int r = 0; r < reps; r++) {
@@ -311,6 +407,104 @@ void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 		}
 }
 
+int rep_mean_samples(const struct rep_row *row, int reps)
+{
+	int n = row->res[0].nr_samples;
+
+	for (int r = 1; r < reps; r++)
+		if (row->res[r].nr_samples < n)
+			n = row->res[r].nr_samples;
+	return n;
+}
+
+void rep_write_transient_mean(FILE *f, const struct rep_row *rows,
+			      int nr_rows, const struct rep_prov *p)
+{
+	int reps = p->rc->reps;
+
+	rep_preamble(f, p, rows, nr_rows);
+	fprintf(f, "case,policy,t_s,rate,unit,local_pages\n");
+	for (int i = 0; i < nr_rows; i++) {
+		int n = rep_mean_samples(&rows[i], reps);
+
+		for (int s = 0; s < n; s++) {
+			double t = 0, rate = 0, local = 0;
+
+			for (int r = 0; r < reps; r++) {
+				const struct sim_result *res = &rows[i].res[r];
+				/* a TCP case's samples count packets: its
+				 * payload per packet is the run's */
+				double scale = res->gbps > 0 && res->pps > 0 ?
+					       res->gbps / res->pps : 1e-6;
+
+				t += res->samples[s].t / reps;
+				rate += res->samples[s].pps * scale / reps;
+				local += res->samples[s].local / reps;
+			}
+			csv_text(f, rows[i].c->name);
+			fprintf(f, ",%s,%.6f,%.6g,%s", rows[i].policy->name, t,
+				rate, sim_rate_unit(&rows[i].c->sim));
+			csv_num(f, local);
+			fputc('\n', f);
+		}
+	}
+}
+
+void rep_plot_policies(const struct rep_row *rows, int nr_rows,
+		       char *names, size_t nlen, char *colours, size_t clen)
+{
+	*names = *colours = '\0';
+	for (int i = 0; i < nr_rows; i++) {
+		bool seen = false;
+
+		for (int j = 0; j < i; j++)
+			seen |= rows[j].policy == rows[i].policy;
+		if (seen)
+			continue;
+		snprintf(names + strlen(names), nlen - strlen(names), "%s%s",
+			 *names ? " " : "", rows[i].policy->name);
+		snprintf(colours + strlen(colours), clen - strlen(colours),
+			 "%s#%06x", *colours ? " " : "",
+			 rep_policy_colour(rows[i].policy));
+	}
+}
+
+void rep_plot_title(const struct rep_row *rows, int nr_rows,
+		    const struct rep_prov *p, char *buf, size_t len)
+{
+	static const char *const names[] = {
+		[RXQ_XDP_DROP] = "XDP_DROP", [RXQ_XDP_TX] = "XDP_TX",
+		[RXQ_XDP_REDIRECT] = "XDP_REDIRECT", [RXQ_TCP] = "TCP",
+	};
+	const struct sim_case *s0 = &rows[0].c->sim;
+	bool seen[sizeof(names) / sizeof(names[0])] = { false };
+	int size = s0->rxq.pkt_size;
+	size_t n = 0;
+
+	for (int i = 0; i < nr_rows; i++) {
+		seen[rows[i].c->sim.rxq.workload] = true;
+		if (rows[i].c->sim.rxq.pkt_size != size)
+			size = 0;
+	}
+	buf[0] = '\0';
+	for (size_t w = 0; w < sizeof(names) / sizeof(names[0]); w++)
+		if (seen[w] && n < len)
+			n += (size_t)snprintf(buf + n, len - n, "%s%s",
+					      n ? ", " : "", names[w]);
+	if (size && n < len)
+		n += (size_t)snprintf(buf + n, len - n, " %d B", size);
+	if (n < len && p->machine)
+		n += (size_t)snprintf(buf + n, len - n, " on %s", p->machine);
+	else if (n < len)
+		n += (size_t)snprintf(buf + n, len - n, " on %d x %d cores, "
+				      "%.2g GHz", s0->mem.sockets,
+				      s0->mem.cores, s0->mem.freq / 1e9);
+	if (n < len)
+		snprintf(buf + n, len - n, " (ppsim %s, %d rep%s)",
+			 PACKAGE_VERSION, p->rc->reps,
+			 p->rc->reps == 1 ? "" : "s");
+}
+
 /* The first fields of a plot table's row: the plot's label (case and
  * policy), the case, the policy. */
 static void plot_row_names(FILE *f, const struct rep_row *row)
@@ -325,27 +519,82 @@ static void plot_row_names(FILE *f, const struct rep_row *row)
 	fprintf(f, ",%s", row->policy->name);
 }
 
-/* The flat tables the plot scripts read: rates.csv ... */
-void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
-		     int reps)
+unsigned int rep_policy_colour(const struct pp_policy *pol)
 {
-	fprintf(f, "label,case,policy,measured,predicted,ci95,unit\n");
-	for (int i = 0; i < nr_rows; i++) {
+	/* the eras keep theirs in every plot; a kernel tree's follows from
+	 * its name, so that it too is the same in every plot (Paul Tol's
+	 * bright scheme: told apart by colour-blind readers too) */
+	static const struct { const char *name; unsigned int rgb; } eras[] = {
+		{ "v5.4", 0x4477aa }, { "v5.5", 0xee6677 },
+		{ "v6.1", 0x228833 }, { "v6.12", 0xccbb44 },
+	};
+	static const unsigned int others[] = {
+		0x66ccee, 0xaa3377, 0x332288, 0x999933, 0x882255, 0x44aa99,
+	};
+	unsigned int h = 5381;
+
+	for (size_t i = 0; i < sizeof(eras) / sizeof(eras[0]); i++)
+		if (!strcmp(pol->name, eras[i].name))
+			return eras[i].rgb;
+	for (const char *s = pol->name; *s; s++)
+		h = h * 33 + (unsigned char)*s;
+	return others[h % (sizeof(others) / sizeof(others[0]))];
+}
+
+/* The flat tables the plot scripts read: rates.csv, one bar a row, the
+ * bars of a case side by side around its group's x ... */
+void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
+		     const struct rep_prov *p)
+{
+	int reps = p->rc->reps, group = -1, most = 1;
+
+	for (int i = 0, n = 0; i < nr_rows; i++) {
+		n = i && rows[i - 1].c == rows[i].c ? n + 1 : 1;
+		most = n > most ? n : most;
+	}
+	rep_preamble(f, p, rows, nr_rows);
+	fprintf(f, "label,case,policy,measured,predicted,ci95,unit,delta_pct,"
+		"group,x,width,colour,delta_text,tic,top\n");
+	for (int i = 0, slot = 0, n = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
+		double delta = rep_delta_pct(rows, nr_rows, i, reps);
+		double width = 0.8 / most;
 
+		if (!i || rows[i - 1].c != row->c) {
+			group++;
+			slot = 0;
+			for (n = 0; i + n < nr_rows && rows[i + n].c == row->c;)
+				n++;
+		}
 		plot_row_names(f, row);
 		csv_num(f, row->measured);
 		csv_num(f, rate.mean);
 		csv_num(f, isnan(rate.ci95) ? 0 : rate.ci95);
-		fprintf(f, ",%s\n", sim_rate_unit(&row->c->sim));
+		fprintf(f, ",%s", sim_rate_unit(&row->c->sim));
+		csv_num(f, delta);
+		fprintf(f, ",%d,%.4f,%.4f,%u,", group,
+			group + (slot - (n - 1) / 2.0) * width, width,
+			rep_policy_colour(row->policy));
+		if (!isnan(delta) && rep_baseline(rows, nr_rows, i) != i)
+			fprintf(f, "%+.1f %%", delta);
+		fputc(',', f);
+		csv_text(f, row->c->name);	/* at the group's x */
+		/* how high the bar, its CI or its measurement reach */
+		csv_num(f, fmax(rate.mean + (isnan(rate.ci95) ? 0 : rate.ci95),
+				isnan(row->measured) ? 0 : row->measured));
+		fputc('\n', f);
+		slot++;
 	}
 }
 
 /* ... and split.csv. */
 void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
-		     int reps)
+		     const struct rep_prov *p)
 {
+	int reps = p->rc->reps;
+
+	rep_preamble(f, p, rows, nr_rows);
 	fprintf(f, "label,case,policy,cpu_ns,stall_ns,idle_ns\n");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
@@ -355,6 +604,99 @@ void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
 			rep_figure(row, reps, REP_IDLE).mean);
+	}
+}
+
+void rep_write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
+			const struct rep_prov *p)
+{
+	rep_preamble(f, p, rows, nr_rows);
+	fprintf(f, "# every key of every case that ran, as it ran: ppsim run "
+		"reads this file too\n");
+	for (int i = 0; i < nr_rows; i++) {
+		if (i && rows[i - 1].c == rows[i].c)
+			continue;
+		fputc('\n', f);
+		scn_write_case(f, rows[i].c);
+	}
+}
+
+/* A rate as the commit table shows it: "10.95 Mpps". */
+static int commit_rate(char *buf, size_t len, double v, const char *unit)
+{
+	return snprintf(buf, len, "%.2f %s", v, unit);
+}
+
+void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
+		      const struct rep_prov *p)
+{
+	int reps = p->rc->reps, wc = 4, wr = 6;
+	const char *base = strrchr(p->file, '/');
+	bool blocks = false;
+
+	/* the widest case and rate, the case cut so that a line stays
+	 * within the 72 columns a commit message has */
+	for (int i = 0; i < nr_rows; i++) {
+		char buf[64];
+		int n = commit_rate(buf, sizeof(buf),
+				    rep_rate(&rows[i], reps).mean,
+				    sim_rate_unit(&rows[i].c->sim));
+
+		wr = n > wr ? n : wr;
+		n = (int)strlen(rows[i].c->name);
+		wc = n > wc ? n : wc;
+	}
+	if (wc > 72 - 2 * wr - 4 * 3 - 7 - 8)
+		wc = 72 - 2 * wr - 4 * 3 - 7 - 8;
+	for (int i = 0; i < nr_rows; i++) {
+		const struct pp_policy *after = rows[i].policy;
+		bool seen = false;
+
+		/* one table per policy compared with a baseline */
+		for (int j = 0; j < i; j++)
+			seen |= rows[j].policy == after;
+		if (seen)
+			continue;
+		for (int j = i; j < nr_rows && !blocks; j++)
+			if (rows[j].policy == after &&
+			    rep_baseline(rows, nr_rows, j) >= 0 &&
+			    rep_baseline(rows, nr_rows, j) != j)
+				blocks = true;
+		if (!blocks)
+			continue;
+		fprintf(f, "ppsim %s, %s, %d rep%s, predicted%s:\n",
+			PACKAGE_VERSION, base ? base + 1 : p->file, reps,
+			reps == 1 ? "" : "s", rep_altered(p) ?
+			" with --set" : "");
+		fprintf(f, "%-*s | %-*s | %-*s | %7s | %s\n", wc, "Case", wr,
+			"Before", wr, "After", "Change", "Measured");
+		for (int k = 0; k < wc + 2 * wr + 3 * 4 + 7 + 8; k++)
+			fputc('-', f);
+		fputc('\n', f);
+		for (int j = i; j < nr_rows; j++) {
+			int b = rep_baseline(rows, nr_rows, j);
+			char before[64], aft[64], meas[16] = "-";
+
+			if (rows[j].policy != after || b < 0 || b == j)
+				continue;
+			commit_rate(before, sizeof(before),
+				    rep_rate(&rows[b], reps).mean,
+				    sim_rate_unit(&rows[j].c->sim));
+			commit_rate(aft, sizeof(aft),
+				    rep_rate(&rows[j], reps).mean,
+				    sim_rate_unit(&rows[j].c->sim));
+			if (!isnan(rows[b].measured) &&
+			    !isnan(rows[j].measured))
+				snprintf(meas, sizeof(meas), "%+.1f %%",
+					 (rows[j].measured - rows[b].measured) /
+					 rows[b].measured * 100);
+			fprintf(f, "%-*.*s | %*s | %*s | %+5.1f %% | %s\n", wc,
+				wc, rows[j].c->name, wr, before, wr, aft,
+				rep_delta_pct(rows, nr_rows, j, reps), meas);
+		}
+		fprintf(f, "Before: %s, after: %s.\n\n",
+			scn_baseline(rows[i].c)->name, after->name);
+		blocks = false;
 	}
 }
 

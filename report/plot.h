@@ -17,7 +17,7 @@
  * once. */
 bool plot_available(void);
 
-#define PLOT_MAX_ARGS	3	/* MORE after DATA OUT TITLE */
+#define PLOT_MAX_ARGS	6	/* MORE after DATA OUT TITLE */
 
 /* Runs plots/script (e.g. "rates.gp") on data, once for out.png and once
  * for out.svg (out given without extension), each written whole or not

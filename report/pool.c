@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "report.h"
 
@@ -18,11 +19,27 @@ struct job {
 	int pid, fd;
 };
 
-static void progress(int done, int total, const struct job *j)
+static double now(void)
 {
-	if (!isatty(STDERR_FILENO))
-		return;
-	fprintf(stderr, "\r\033[K[%d/%d] %s %s rep %d", done, total,
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A bar over every (row, replication), with the percentage and the time
+ * left at the pace so far; on stderr only when it is a terminal (never
+ * in a pipe, a log or a test), and erased when all is done. */
+static void progress(int done, int total, double start, const struct job *j)
+{
+	enum { WIDTH = 24 };
+	double spent = now() - start;
+	long left = lround(spent / done * (total - done));
+	int fill = done * WIDTH / total;
+
+	fprintf(stderr, "\r\033[K[%.*s%*s] %3d%% %d/%d ETA %ld:%02ld  %s %s "
+		"rep %d", fill, "========================", WIDTH - fill, "",
+		done * 100 / total, done, total, left / 60, left % 60,
 		j->row->c->name, j->row->policy->name, j->rep + 1);
 	if (done == total)
 		fprintf(stderr, "\r\033[K");
@@ -53,6 +70,8 @@ int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
 	struct job *running = calloc((size_t)jobs, sizeof(*running));
 	struct pollfd *pfd = calloc((size_t)jobs, sizeof(*pfd));
 	int nr_running = 0;
+	bool bar = !rc->quiet && isatty(STDERR_FILENO);
+	double start = now();
 
 	if (!running || !pfd) {
 		fprintf(stderr, "ppsim: out of memory\n");
@@ -90,7 +109,9 @@ int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
 		memmove(&running[k], &running[k + 1],
 			(size_t)(nr_running - k - 1) * sizeof(*running));
 		nr_running--;
-		progress(++done, total, &j);
+		done++;
+		if (bar)
+			progress(done, total, start, &j);
 	}
 	for (int i = 0; i < nr_rows; i++) {
 		for (int r = 0; r < reps; r++) {

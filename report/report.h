@@ -33,6 +33,7 @@ struct rep_opts {
 	int reps;		/* replications */
 	int jobs;		/* simulations at once */
 	unsigned long seed;	/* the first seed */
+	bool quiet;		/* no progress bar, even on a terminal */
 };
 
 /*
@@ -86,27 +87,79 @@ const char *rep_saturated(const struct rep_row *row, int reps);
 double rep_measured(const struct scn_case *c,
 		    const struct pp_policy *policy);
 
+/* The row rows[i] is compared with: its case's baseline policy
+ * (scn_baseline), or -1 when that row is not among rows. */
+int rep_baseline(const struct rep_row *rows, int nr_rows, int i);
+/* rows[i]'s rate against its baseline row's in %: NAN without one. */
+double rep_delta_pct(const struct rep_row *rows, int nr_rows, int i,
+		     int reps);
+
+/* Where an output's figures come from: what its header says. */
+struct rep_prov {
+	const char *command;	/* "run", "sweep" */
+	const char *file;	/* the scenario */
+	const struct rep_opts *rc;
+	const struct scn_override *set;	/* --set, --duration, --queues */
+	int nr_set;
+	const char *machine;	/* the hardware profile's name, for plots */
+};
+
+/* Whether the command line changed the scenario the measurements were
+ * taken on (any override but the duration): err% is then not computed,
+ * and the outputs say why. */
+bool rep_altered(const struct rep_prov *p);
+/* The provenance as '# ' lines: version, commit, command, scenario,
+ * seed, replications, duration, every override. */
+void rep_preamble(FILE *f, const struct rep_prov *p,
+		  const struct rep_row *rows, int nr_rows);
+
 /* The CSV header and a row's metric lines, each line starting with
- * prefix (extra leading columns, e.g. swept values: "256,"). */
+ * prefix (extra leading columns, e.g. swept values: "256,"); delta: the
+ * rate's delta_pct (NAN: none); altered: no error_pct. */
 void rep_csv_header(FILE *f, const char *prefix);
 void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
-		 int reps);
+		 int reps, double delta, bool altered);
 
-/* ppsim run's outputs; file names the scenario in headers. */
+/* ppsim run's outputs, each with its provenance. */
 void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
-		   int reps);
+		   const struct rep_prov *p);
 void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
-		    const struct rep_opts *o, const char *file);
+		    const struct rep_prov *p);
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
-		     const struct rep_opts *o, const char *file);
+		     const struct rep_prov *p);
+/* The seed's commit-message layout: per comparison with the baseline,
+ * Case | Before | After | Change, at most 72 columns. */
+void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
+		      const struct rep_prov *p);
 /* Every replication's samples across the migration. */
 void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
-			 int reps);
+			 const struct rep_prov *p);
+/* The mean of the replications' samples, sample by sample, as far as
+ * every replication has them: transient-mean.csv, which
+ * plots/transient.gp reads; and how many samples a row has there. */
+void rep_write_transient_mean(FILE *f, const struct rep_row *rows,
+			      int nr_rows, const struct rep_prov *p);
+int rep_mean_samples(const struct rep_row *row, int reps);
+/* A plot's title: the workloads, packet sizes and machine of the rows,
+ * the version, the replications (never a path: a title is read on a
+ * slide). */
+void rep_plot_title(const struct rep_row *rows, int nr_rows,
+		    const struct rep_prov *p, char *buf, size_t len);
+/* The rows' policies in order, space-separated, and their colours
+ * (#rrggbb), for the plot scripts' legends. */
+void rep_plot_policies(const struct rep_row *rows, int nr_rows,
+		       char *names, size_t nlen, char *colours, size_t clen);
 /* The flat tables plots/rates.gp and plots/split.gp read. */
 void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
-		     int reps);
+		     const struct rep_prov *p);
 void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
-		     int reps);
+		     const struct rep_prov *p);
+/* Every key's effective value of every case the rows ran, after the
+ * provenance: DIR/resolved.ini. */
+void rep_write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
+			const struct rep_prov *p);
+/* A policy's colour in every plot (0xRRGGBB): the same in all. */
+unsigned int rep_policy_colour(const struct pp_policy *pol);
 /* The width of the case column: the longest case name, 12 at least, so
  * that the columns after it stay aligned. */
 int rep_name_width(const struct rep_row *rows, int nr_rows);

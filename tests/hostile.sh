@@ -42,10 +42,12 @@ check "merge refuses a truncated row instead of gluing it to the next file" \
 check "merge prints nothing when a file is bad" test ! -s "$tmp/stdout"
 check "merge refuses the same file twice" \
 	fails 2 'the same file as .*a.csv' "$ppsim" merge "$tmp/a.csv" "$tmp/b.csv" "$tmp/a.csv"
-sed '2s/,rate,/,rate,x,/' "$tmp/a.csv" >"$tmp/extra.csv"
+# the first row after the '#' provenance lines and the header
+row=$(($(grep -c '^#' "$tmp/a.csv") + 2))
+sed "${row}s/,rate,/,rate,x,/" "$tmp/a.csv" >"$tmp/extra.csv"
 check "merge counts the fields of every row" \
-	fails 2 'extra.csv:2: 10 fields where the header has 9' "$ppsim" merge "$tmp/extra.csv"
-awk 'BEGIN { printf "nic.rx_ring,case,policy,metric,unit,value,ci95,measured,error_pct\n"; for (i = 0; i < 5000; i++) printf "x"; print "" }' >"$tmp/long.csv"
+	fails 2 "extra.csv:$row: 11 fields where the header has 10" "$ppsim" merge "$tmp/extra.csv"
+awk 'BEGIN { printf "nic.rx_ring,case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct\n"; for (i = 0; i < 5000; i++) printf "x"; print "" }' >"$tmp/long.csv"
 check "merge bounds its lines" \
 	fails 2 'long.csv:2: line longer than' "$ppsim" merge "$tmp/long.csv"
 

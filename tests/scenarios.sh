@@ -63,7 +63,7 @@ if [ $? -eq 2 ] && grep -q "^--case nope: no such case in " "$tmp/out"; then ok 
 # end to end: the seed's ordering, the CSV columns, the explanation
 "$ppsim" run "$tiny" --format csv --out "$tmp/o" >"$tmp/a.csv" 2>"$tmp/out"
 rc=$?
-head -1 "$tmp/a.csv" | grep -q '^case,policy,metric,unit,value,ci95,measured,error_pct$' &&
+grep -v '^#' "$tmp/a.csv" | head -1 | grep -q '^case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct$' &&
 	[ $rc -eq 0 ] && ok "CSV header" || not_ok "CSV header (exit $rc)"
 rate() { awk -F, -v c="$1" -v p="$2" '$1 == c && $2 == p && $3 == "rate" { print $5 }' "$tmp/a.csv"; }
 # the NIC's completion lines a packet: one each, fewer with CQE compression
@@ -82,10 +82,10 @@ local55=$(awk -F, '$1 == "far-drop" && $2 == "v5.5" && $3 == "local_pages" { pri
 [ "$remote" = 100 ] && [ "$local55" = 100 ] && ok "far v5.4 reads remote packets, far v5.5 local pages" ||
 	not_ok "far v5.4 reads remote packets ($remote), far v5.5 local pages ($local55)"
 grep -q '^far-tx,v5.5,saturated,resource,cpu,' "$tmp/a.csv" && ok "saturated resource named" || not_ok "saturated resource named"
-[ -s "$tmp/o/transient.csv" ] && head -1 "$tmp/o/transient.csv" | grep -q '^case,policy,rep,t_s,rate_mpps,local_pages$' &&
+[ -s "$tmp/o/transient.csv" ] && grep -v '^#' "$tmp/o/transient.csv" | head -1 | grep -q '^case,policy,rep,t_s,rate_mpps,local_pages$' &&
 	ok "transient written" || not_ok "transient written"
 
-head -1 "$tmp/o/rates.csv" | grep -qx 'label,case,policy,measured,predicted,ci95,unit' &&
+grep -v '^#' "$tmp/o/rates.csv" | head -1 | grep -qx 'label,case,policy,measured,predicted,ci95,unit,delta_pct,group,x,width,colour,delta_text,tic,top' &&
 	grep -q '^far-drop v5.4,far-drop,v5.4,4.4,' "$tmp/o/rates.csv" && ok "plot data written" || not_ok "plot data written"
 if command -v gnuplot >/dev/null 2>&1; then
 	[ -s "$tmp/o/rates.png" ] && [ -s "$tmp/o/split.svg" ] && [ -s "$tmp/o/transient-far-drop.png" ] &&
@@ -147,7 +147,7 @@ t2=$(awk -F, '$3 == "rate" { print $5 }' "$tmp/t2.csv")
 "$ppsim" run "$tiny" --case far-drop --policy v5.5 --reps 1 --set queues=4 \
 	--set pcie.bw=1GB/s --set sample=200us --out "$tmp/st" >/dev/null 2>"$tmp/out"
 rc=$?
-[ $rc -eq 0 ] && awk -F, 'NR > 1 { n++; if ($5 <= 0) stalled++ } END { exit !(n >= 30 && !stalled) }' \
+[ $rc -eq 0 ] && awk -F, '/^#/ { next } !head++ { next } { n++; if ($5 <= 0) stalled++ } END { exit !(n >= 30 && !stalled) }' \
 	"$tmp/st/transient.csv" && ok "PCIe-bound on both nodes: no sample without packets" ||
 	not_ok "PCIe-bound on both nodes: a sample without packets (exit $rc: $(tr '\n' ' ' <"$tmp/st/transient.csv"))"
 
@@ -191,8 +191,8 @@ rc=$?
 	not_ok "same seed: identical CSV (exit $rc)"
 "$ppsim" run "$tiny" --format csv --seed 7 >"$tmp/c.csv" 2>"$tmp/out"
 rc=$?
-cut -d, -f1-4 "$tmp/a.csv" >"$tmp/a.rows"
-cut -d, -f1-4 "$tmp/c.csv" >"$tmp/c.rows"
+grep -v '^#' "$tmp/a.csv" | cut -d, -f1-4 >"$tmp/a.rows"
+grep -v '^#' "$tmp/c.csv" | cut -d, -f1-4 >"$tmp/c.rows"
 if [ $rc -eq 0 ] && cmp -s "$tmp/a.rows" "$tmp/c.rows" &&
    ! cmp -s "$tmp/a.csv" "$tmp/c.csv"; then
 	ok "another seed: other figures"

@@ -10,7 +10,7 @@ echo "1..16"
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
 check "a 2 x 2 sweep on two workers" test $? -eq 0
 check "one CSV: the swept keys first, then run's columns" \
-	grep -qx 'nic.rx_ring,driver.budget,case,policy,metric,unit,value,ci95,measured,error_pct' "$tmp/s.csv"
+	grep -qx 'nic.rx_ring,driver.budget,case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct' "$tmp/s.csv"
 check "every point and policy has its rate" \
 	sh -c "test \$(grep -c ',far-drop,v5.[45],rate,Mpps,' '$tmp/s.csv') -eq 8"
 check "the same CSV in DIR" cmp "$tmp/s.csv" "$tmp/o/sweep.csv"
@@ -31,7 +31,7 @@ jobs_rc=$?
 "$ppsim" merge "$tmp/sweep-001.csv" "$tmp/sweep-002.csv" >"$tmp/merged.csv" 2>>"$tmp/out"
 check "merge joins the jobs' CSVs under one header" sh -c "test $jobs_rc -eq 0 && test $? -eq 0 && test \$(grep -c '^nic.rx_ring,' '$tmp/merged.csv') -eq 1 && grep -q '^256,far-drop' '$tmp/merged.csv' && grep -q '^1024,far-drop' '$tmp/merged.csv'"
 "$ppsim" merge "$tmp/sweep-001.csv" "$tmp/s.csv" >/dev/null 2>"$tmp/out"
-check "merge refuses CSVs of other sweeps" sh -c "test $? -eq 2 && grep -q 's.csv:1: its columns differ' '$tmp/out'"
+check "merge refuses CSVs of other sweeps" sh -c "test $? -eq 2 && grep -q 's.csv:3: its columns differ' '$tmp/out'"
 
 "$ppsim" sweep "$tiny" nope >/dev/null 2>"$tmp/out"
 check "an unknown named sweep is named" sh -c "test $? -eq 2 && grep -q 'has no \[sweep nope\]; it has: ring' '$tmp/out'"

@@ -72,10 +72,11 @@ check "two files: the overall line says 6 figures" grep -q '^# out of the fit, o
 rc=$?
 check "--format csv: a header and one line a figure, the same status" sh -c "
 	test $rc -eq 1 &&
-	head -1 '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over' &&
+	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  seed 1  reps 1  2 files\$' &&
+	sed -n 2p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over' &&
 	test \$(grep -c '^$tmp/tiny.ini,' '$tmp/out') -eq 4 &&
 	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0\$' '$tmp/out') -eq 1 &&
-	test \$(wc -l <'$tmp/out') -eq 9"
+	test \$(wc -l <'$tmp/out') -eq 10"
 
 # ---- directions: measured figures made up to go against the model ----
 "$ppsim" validate "$src/tests/scenarios/opposite.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"

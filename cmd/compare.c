@@ -1,0 +1,241 @@
+/*
+ * ppsim compare A.csv B.csv: two runs' rates side by side (perf diff's
+ * idea), matched on the swept values, case and policy; the change from A
+ * to B and whether it is larger than both runs' 95 % confidence
+ * intervals together (the intervals do not overlap).  Reads the CSV of
+ * ppsim run --format csv, results.csv of --out, or a sweep's.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+#include "../input/csv.h"
+#include "../input/datadir.h"
+
+#define CMP_MAX_FIELDS	64
+
+/* One rate of a file: what it is, and its figure. */
+struct cmp_row {
+	char key[CSV_LINE_MAX];	/* swept values, case, policy: its label */
+	char unit[16];
+	double value, ci95;	/* ci95 NAN: one replication */
+	int line;
+	bool matched;
+};
+
+struct cmp_file {
+	const char *path;
+	char header[CSV_LINE_MAX + 2];
+	struct cmp_row *rows;
+	int nr;
+};
+
+/* A number field, or -1 (said at path:line) if it is not one; an empty
+ * field is NAN when empty_ok. */
+static int number(const char *path, int line, const char *what,
+		  const char *s, bool empty_ok, double *v)
+{
+	char *end;
+
+	if (!*s && empty_ok) {
+		*v = NAN;
+		return 0;
+	}
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(*v) || *v < 0) {
+		datadir_error(path, line, "%s '%s' is not a number ppsim "
+			      "writes", what, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* One data line: its rate row, if it is one.  Returns 0 or -1 (said). */
+static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
+{
+	char *f[CMP_MAX_FIELDS];
+	int n = csv_split(line, f, CMP_MAX_FIELDS), k = nf - 9;
+	struct cmp_row *r, *grown;
+	size_t used = 0;
+
+	if (n != nf) {
+		datadir_error(cf->path, nr, "%d fields where the header has "
+			      "%d", n, nf);
+		return -1;
+	}
+	if (strcmp(f[k + 2], "rate"))
+		return 0;	/* the other metrics: not compared */
+	grown = realloc(cf->rows, (size_t)(cf->nr + 1) * sizeof(*cf->rows));
+	if (!grown) {
+		fprintf(stderr, "ppsim compare: out of memory\n");
+		return -1;
+	}
+	cf->rows = grown;
+	r = &cf->rows[cf->nr];
+	*r = (struct cmp_row){ .line = nr };
+	for (int i = 0; i < k + 2; i++)	/* the swept values, case, policy */
+		used += (size_t)snprintf(r->key + used, sizeof(r->key) - used,
+					 "%s%s", i ? " " : "", f[i]);
+	if (strlen(f[k + 3]) >= sizeof(r->unit)) {
+		datadir_error(cf->path, nr, "unit '%s' is not one ppsim "
+			      "writes", f[k + 3]);
+		return -1;
+	}
+	snprintf(r->unit, sizeof(r->unit), "%s", f[k + 3]);
+	if (number(cf->path, nr, "value", f[k + 4], false, &r->value) ||
+	    number(cf->path, nr, "ci95", f[k + 5], true, &r->ci95))
+		return -1;
+	for (int i = 0; i < cf->nr; i++)
+		if (!strcmp(cf->rows[i].key, r->key)) {
+			datadir_error(cf->path, nr, "the rate of %s again "
+				      "(first at line %d)", r->key,
+				      cf->rows[i].line);
+			return -1;
+		}
+	cf->nr++;
+	return 0;
+}
+
+/* Reads a ppsim CSV's rates.  Returns 0, or -1 with FILE:LINE: why. */
+static int read_file(struct cmp_file *cf)
+{
+	char line[CSV_LINE_MAX + 2], copy[CSV_LINE_MAX + 2];
+	FILE *f = datadir_open_regular(cf->path);
+	int problem, nr = 0, nf = 0, rc = 0;
+	long len;
+
+	if (!f) {
+		fprintf(stderr, "%s: cannot open: %s\n", cf->path,
+			datadir_strerror(errno));
+		return -1;
+	}
+	while (!rc && (len = datadir_getline(f, line, sizeof(line),
+					     &problem)) >= 0) {
+		nr++;
+		if (problem == LINE_NUL || problem == LINE_TOO_LONG ||
+		    len > CSV_LINE_MAX) {
+			datadir_error(cf->path, nr, problem == LINE_NUL ?
+				      "NUL byte: not a text file" :
+				      "line longer than %d characters: not a "
+				      "ppsim CSV", CSV_LINE_MAX);
+			rc = -1;
+		} else if (feof(f)) {
+			datadir_error(cf->path, nr, "the line is cut short (no "
+				      "newline at the end): an unfinished "
+				      "file?");
+			rc = -1;
+		} else if (!nf && line[0] == '#') {
+			continue;	/* provenance */
+		} else if (!nf) {
+			nf = csv_split(line, NULL, 0);
+			if (!csv_is_ppsim_header(line) ||
+			    nf > CMP_MAX_FIELDS) {
+				datadir_error(cf->path, nr, "not the header of "
+					      "a ppsim CSV (..., %s)",
+					      csv_ppsim_tail);
+				rc = -1;
+			}
+			memcpy(cf->header, line, (size_t)len + 1);
+		} else {
+			memcpy(copy, line, (size_t)len + 1);
+			rc = take_row(cf, copy, nr, nf);
+		}
+	}
+	if (!rc && ferror(f)) {
+		datadir_error(cf->path, nr + 1, "read error: %s",
+			      strerror(errno));
+		rc = -1;
+	}
+	if (!rc && !cf->nr) {
+		datadir_error(cf->path, nr + 1, "no rate: not a ppsim CSV");
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
+
+static void print_pair(int w, const struct cmp_row *a,
+		       const struct cmp_row *b)
+{
+	const struct cmp_row *r = a ? a : b;
+	char va[32] = "-", vb[32] = "-", delta[16] = "-";
+	const char *beyond = a && b ? "-" : a ? "only A" : "only B";
+
+	if (a)
+		snprintf(va, sizeof(va), isnan(a->ci95) ? "%.2f" :
+			 "%.2f ±%.2f", a->value, a->ci95);
+	if (b)
+		snprintf(vb, sizeof(vb), isnan(b->ci95) ? "%.2f" :
+			 "%.2f ±%.2f", b->value, b->ci95);
+	if (a && b && a->value > 0)
+		snprintf(delta, sizeof(delta), "%+.1f",
+			 (b->value - a->value) / a->value * 100);
+	if (a && b && !isnan(a->ci95) && !isnan(b->ci95))
+		beyond = fabs(b->value - a->value) > a->ci95 + b->ci95 ?
+			 "yes" : "no";
+	/* ± is two bytes and one column */
+	printf("%-*s %-4s %*s %*s %7s  %s\n", w, r->key, r->unit,
+	       14 + (a && !isnan(a->ci95)), va, 14 + (b && !isnan(b->ci95)),
+	       vb, delta, beyond);
+}
+
+int compare_main(int argc, char **argv)
+{
+	struct cmp_file cf[2] = { { .path = argv[1] }, { .path = argv[2] } };
+	int status = 0, w = 12;
+
+	if (argc == 2 && (!strcmp(argv[1], "--help") ||
+			  !strcmp(argv[1], "-h"))) {
+		printf("Usage: ppsim compare A.csv B.csv\n\nTwo runs' rates "
+		       "side by side (ppsim run --format csv, results.csv of "
+		       "--out, or a sweep's CSV), matched on the swept values, "
+		       "case and policy: the change from A to B in %%, and "
+		       "whether it is beyond both runs' 95 %% confidence "
+		       "intervals (they do not overlap; '-' without "
+		       "replications).\n");
+		return 0;
+	}
+	if (argc != 3) {
+		fprintf(stderr, "Usage: ppsim compare A.csv B.csv\n");
+		return 2;
+	}
+	for (int i = 0; i < 2; i++)
+		if (read_file(&cf[i]))
+			status = 2;
+	if (!status && strcmp(cf[0].header, cf[1].header)) {
+		fprintf(stderr, "%s: its columns differ from %s's: not runs "
+			"of the same sweep keys\n", cf[1].path, cf[0].path);
+		status = 2;
+	}
+	if (status)
+		goto done;
+	for (int i = 0; i < 2; i++)
+		for (int r = 0; r < cf[i].nr; r++)
+			if ((int)strlen(cf[i].rows[r].key) > w)
+				w = (int)strlen(cf[i].rows[r].key);
+	printf("# A: %s\n# B: %s\n", cf[0].path, cf[1].path);
+	printf("%-*s %-4s %14s %14s %7s  %s\n", w, "rate of", "unit", "A",
+	       "B", "delta%", "beyond CIs");
+	for (int r = 0; r < cf[0].nr; r++) {
+		struct cmp_row *a = &cf[0].rows[r], *b = NULL;
+
+		for (int s = 0; s < cf[1].nr && !b; s++)
+			if (!strcmp(cf[1].rows[s].key, a->key))
+				b = &cf[1].rows[s];
+		if (b)
+			b->matched = true;
+		print_pair(w, a, b);
+	}
+	for (int s = 0; s < cf[1].nr; s++)
+		if (!cf[1].rows[s].matched)
+			print_pair(w, NULL, &cf[1].rows[s]);
+	printf("# beyond CIs: |B - A| larger than the two 95 %% confidence "
+	       "half-widths together\n");
+done:
+	free(cf[0].rows);
+	free(cf[1].rows);
+	return status;
+}

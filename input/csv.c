@@ -1,0 +1,50 @@
+#include <string.h>
+#include "csv.h"
+
+const char csv_ppsim_tail[] =
+	"case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct";
+
+bool csv_is_ppsim_header(const char *h)
+{
+	size_t n = strlen(h), t = strlen(csv_ppsim_tail);
+
+	return n >= t && !strcmp(h + n - t, csv_ppsim_tail) &&
+	       (n == t || h[n - t - 1] == ',');
+}
+
+int csv_split(char *line, char **fields, int max)
+{
+	char *s = line, *w = line;
+	int n = 0;
+
+	for (;;) {
+		if (fields && n == max)
+			return -1;
+		if (fields)
+			fields[n] = w;
+		n++;
+		if (*s == '"') {
+			for (s++; *s && !(s[0] == '"' && s[1] != '"'); s++) {
+				if (*s == '"')
+					s++;	/* "" inside quotes */
+				if (fields)
+					*w++ = *s;
+			}
+			if (*s != '"' || (s[1] && s[1] != ','))
+				return -1;
+			s++;
+		} else {
+			for (; *s && *s != ','; s++)
+				if (fields)
+					*w++ = *s;
+		}
+		if (!*s)
+			break;
+		s++;	/* the comma */
+		if (fields)
+			*w++ = '\0';
+	}
+	if (fields)
+		*w = '\0';
+	return n;
+}

@@ -1,0 +1,29 @@
+/*
+ * ppsim's own CSV files read back (ppsim merge, ppsim compare): RFC 4180
+ * fields ("..." with "" inside), '#' provenance lines before the header,
+ * the header ending with the columns rep_csv_header() writes.
+ */
+#ifndef PPSIM_CSV_H
+#define PPSIM_CSV_H
+
+#include <stdbool.h>
+
+#define CSV_LINE_MAX	4096	/* characters: a row is ~100 */
+
+/* The columns every ppsim results CSV ends its header with; a sweep's
+ * swept keys come before them. */
+extern const char csv_ppsim_tail[];
+
+/* Whether a header line is a ppsim CSV's: KEY,... then csv_ppsim_tail. */
+bool csv_is_ppsim_header(const char *h);
+
+/*
+ * Splits line into its fields: with fields NULL only counts them, else
+ * rewrites line in place (quotes taken off, "" made ") and points
+ * fields[0..] into it, at most max.  Returns the number of fields, or -1
+ * when a quote is not closed, is followed by something else than a
+ * comma, or there are more than max.
+ */
+int csv_split(char *line, char **fields, int max);
+
+#endif

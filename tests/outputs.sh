@@ -1,0 +1,108 @@
+#!/bin/sh
+# What run, validate and compare say about before and after: delta%
+# against the baseline policy (the key baseline), --format commit, ppsim
+# compare, the provenance (the CSV's '#' lines, err% withheld under
+# --set, resolved.ini read back), and the progress bar only on a
+# terminal.  Speaks TAP.
+. "$(dirname "$0")/tap.sh"
+tiny=$src/tests/scenarios/tiny.ini
+echo "1..17"
+
+# fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
+fails() {
+	want=$1 pattern=$2
+	shift 2
+	timeout 60 "$@" >"$tmp/stdout" 2>"$tmp/out"
+	rc=$?
+	echo "exit $rc, wanted $want" >"$tmp/check"
+	[ $rc -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"
+}
+# rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
+# 8 error_pct, 9 delta_pct)
+rate() { awk -F, -v c="$2" -v p="$3" -v f="$4" '$1 == c && $2 == p && $3 == "rate" { print $f }' "$1"; }
+
+# ---- delta% against the first policy ----
+"$ppsim" run "$tiny" --reps 2 --format csv >"$tmp/a.csv" 2>"$tmp/out"
+check "delta_pct: (v5.5 - v5.4) / v5.4 in %, the baseline's 0" \
+	awk -v a="$(rate "$tmp/a.csv" far-drop v5.4 5)" -v b="$(rate "$tmp/a.csv" far-drop v5.5 5)" \
+	    -v d="$(rate "$tmp/a.csv" far-drop v5.5 9)" -v z="$(rate "$tmp/a.csv" far-drop v5.4 9)" \
+	    'BEGIN { want = (b - a) / a * 100; exit !(a > 0 && z == 0 && d - want < 1e-3 && want - d < 1e-3 && d > 1) }'
+"$ppsim" run "$tiny" --reps 1 --case far-drop >"$tmp/t.txt" 2>"$tmp/out"
+check "the table: base on the baseline's row, the change on the other's" \
+	sh -c "grep -Eq '^far-drop +v5.4 .* base ' '$tmp/t.txt' && grep -Eq '^far-drop +v5.5 .* \+[0-9.]+ ' '$tmp/t.txt'"
+
+# ---- baseline = POLICY ----
+sed 's/^policies = v5.4 v5.5$/policies = v5.4 v5.5\nbaseline = v5.5/' "$tiny" >"$tmp/base.ini"
+sed -i "s#\.\./\.\./scenarios#$src/scenarios#" "$tmp/base.ini"
+"$ppsim" run "$tmp/base.ini" --reps 2 --format csv >"$tmp/b.csv" 2>"$tmp/out"
+check "baseline = v5.5: v5.4's change is against v5.5" \
+	awk -v d4="$(rate "$tmp/b.csv" far-drop v5.4 9)" -v d5="$(rate "$tmp/b.csv" far-drop v5.5 9)" \
+	    'BEGIN { exit !(d5 == 0 && d4 < -1) }'
+sed 's/^baseline = v5.5$/baseline = v9.9/' "$tmp/base.ini" >"$tmp/bad.ini"
+line=$(grep -n '^baseline' "$tmp/bad.ini" | cut -d: -f1)
+check "baseline naming an unknown policy: FILE:LINE, exit 2" \
+	fails 2 "bad.ini:$line: baseline: unknown policy 'v9.9'" "$ppsim" run "$tmp/bad.ini"
+sed 's/^baseline = v5.5$/baseline = v6.1/' "$tmp/base.ini" >"$tmp/out-of.ini"
+check "baseline not among the case's policies: FILE:LINE, exit 2" \
+	fails 2 "out-of.ini:$line: baseline v6.1 is not among the policies" "$ppsim" run "$tmp/out-of.ini"
+
+# ---- --format commit ----
+"$ppsim" run "$tiny" --reps 1 --format commit >"$tmp/c.txt" 2>"$tmp/out"
+check "--format commit: Before | After, at most 72 columns" \
+	sh -c "grep -q '^Case .*| Before .*| After ' '$tmp/c.txt' && grep -Eq '^far-drop +\| +[0-9.]+ Mpps \| +[0-9.]+ Mpps \| +\+[0-9.]+ % \| \+31.8 %' '$tmp/c.txt' && awk 'length > 72 { exit 1 }' '$tmp/c.txt'"
+"$ppsim" validate "$tiny" --reps 1 --format commit >"$tmp/v.txt" 2>"$tmp/out"
+check "validate --format commit: measured and predicted changes" \
+	grep -Eq '^far-drop +\| v5.4 -> v5.5 +\| +\+31.8 % \| +\+[0-9.]+ %$' "$tmp/v.txt"
+
+# ---- compare ----
+"$ppsim" run "$tiny" --reps 2 --set nic.rx_ring=256 --format csv >"$tmp/r256.csv" 2>"$tmp/out"
+# B: another machine's run, one rate made 1.5 times A's (beyond any CI)
+awk -F, -v OFS=, '$1 == "far-drop" && $2 == "v5.5" && $3 == "rate" { $5 *= 1.5 } 1' "$tmp/r256.csv" >"$tmp/b2.csv"
+"$ppsim" compare "$tmp/a.csv" "$tmp/b2.csv" >"$tmp/cmp.txt" 2>"$tmp/out"
+# every row's change and verdict, from the two CSVs' own figures
+awk -F, 'FNR == 1 { f++ } $3 == "rate" { v[f, $1 " " $2] = $5; c[f, $1 " " $2] = $6 }
+	 END { for (k in v) { split(k, p, SUBSEP); if (p[1] != 1) continue; r = p[2]
+		a = v[1, r]; b = v[2, r]; d = b - a; if (d < 0) d = -d
+		printf "%s %.1f %s\n", r, (b - a) / a * 100, (d > c[1, r] + c[2, r]) ? "yes" : "no" } }' \
+	"$tmp/a.csv" "$tmp/b2.csv" | sort >"$tmp/want"
+awk '$2 ~ /^v5/ { printf "%s %s %.1f %s\n", $1, $2, $(NF - 1), $NF }' "$tmp/cmp.txt" | sort >"$tmp/got"
+check "compare: every rate of A beside B's, the change and the CIs' verdict" \
+	sh -c "test \$(wc -l <'$tmp/want') -eq 6 && grep -q ' yes$' '$tmp/want' && grep -q ' no$' '$tmp/want' && diff '$tmp/want' '$tmp/got'"
+check "compare: six rows of each, matched" \
+	test "$(grep -c -e ' v5.4 ' -e ' v5.5 ' "$tmp/cmp.txt")" -eq 6
+row=$(($(grep -c '^#' "$tmp/a.csv") + 2))
+sed "${row}s/,Mpps,[0-9.]*,/,Mpps,fast,/" "$tmp/a.csv" >"$tmp/word.csv"
+check "compare: a value that is not a number is FILE:LINE, exit 2" \
+	fails 2 "word.csv:$row: value 'fast' is not a number" "$ppsim" compare "$tmp/a.csv" "$tmp/word.csv"
+check "compare: a file that is not a ppsim CSV, exit 2" \
+	fails 2 'passwd:1: not the header of a ppsim CSV' "$ppsim" compare /etc/passwd "$tmp/a.csv"
+sed "${row}s/,rate,/,rate,x,/" "$tmp/a.csv" >"$tmp/fields.csv"
+check "compare: a row with a field too many, exit 2" \
+	fails 2 "fields.csv:$row: 10 fields where the header has 9" "$ppsim" compare "$tmp/fields.csv" "$tmp/a.csv"
+
+# ---- provenance ----
+check "the CSV starts with '# ' provenance: version, git commit, seed" \
+	sh -c "head -2 '$tmp/r256.csv' | grep -q '^# ppsim .* (git [^)]*)  run ' && sed -n 2p '$tmp/r256.csv' | grep -q '^# seed 1  reps 2  duration 4ms  set nic.rx_ring=256$'"
+check "--set changed the machine: no error_pct, and a note saying why" \
+	sh -c "test -z \"\$(awk -F, '\$3 == \"rate\" && \$8 != \"\"' '$tmp/r256.csv')\" && grep -q '^# err%: not computed' '$tmp/r256.csv' && test -n \"\$(awk -F, '\$3 == \"rate\" && \$8 != \"\"' '$tmp/a.csv')\""
+"$ppsim" run "$tiny" --reps 1 --set nic.rx_ring=512 --format csv --out "$tmp/o" >"$tmp/o.csv" 2>"$tmp/out"
+"$ppsim" run "$tmp/o/resolved.ini" --reps 1 --format csv >"$tmp/back.csv" 2>>"$tmp/out"
+check "resolved.ini: every key as it ran; read back, the same figures" \
+	sh -c "grep -q '^nic.rx_ring = 512$' '$tmp/o/resolved.ini' && grep -q '^# seed 1  reps 1' '$tmp/o/resolved.ini' && test -s '$tmp/back.csv' && grep -v '^#' '$tmp/back.csv' | cut -d, -f1-7 >'$tmp/back.f' && grep -v '^#' '$tmp/o.csv' | cut -d, -f1-7 | cmp - '$tmp/back.f'"
+
+# ---- the sweep plot's data: the measured figure where it was measured ----
+"$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --case far-drop --reps 1 --out "$tmp/sw" >/dev/null 2>"$tmp/out"
+check "sweep-rate.dat: the measurement at the scenario's own rx_ring only" \
+	awk '/^# far-drop v5.4$/ { s = 1; next } /^#/ { s = 0 } s && $1 == 256 { a = $4 } s && $1 == 1024 { b = $4 }
+	     END { exit !(a == "nan" && b == 4.4) }' "$tmp/sw/sweep-rate.dat"
+
+# ---- progress: on a terminal only, --quiet silences it ----
+if command -v script >/dev/null; then
+	script -qec "'$ppsim' run '$tiny' --reps 2 -j 2 >/dev/null" /dev/null >"$tmp/tty" 2>&1
+	script -qec "'$ppsim' run '$tiny' --reps 2 -j 2 --quiet >/dev/null" /dev/null >"$tmp/quiet" 2>&1
+	"$ppsim" run "$tiny" --reps 2 -j 2 >/dev/null 2>"$tmp/pipe"
+	check "a bar with % and ETA on a terminal; none with --quiet or in a pipe" \
+		sh -c "grep -q '100% 12/12 ETA' '$tmp/tty' && ! grep -q ETA '$tmp/quiet' && ! grep -q ETA '$tmp/pipe'"
+else
+	ok "# SKIP script(1) not installed: no terminal to test the bar on"
+fi

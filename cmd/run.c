@@ -215,7 +215,10 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 	char prefix[4200];
 
 	if (o->format == CMD_CSV && nr_files > 1) {
-		rep_preamble(stdout, &rf[0].prov, rows, rf[0].nr);
+		for (int f = 0; f < nr_files; f++)	/* every file's */
+			if (rf[f].nr)
+				rep_preamble(stdout, &rf[f].prov,
+					     rows + rf[f].first, rf[f].nr);
 		rep_csv_header(stdout, "file,");
 	}
 	if (o->format == CMD_JSON && nr_files > 1)

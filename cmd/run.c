@@ -243,9 +243,7 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 			if (shown)
 				printf(",\n");
 			rep_write_json(stdout, r, rf[f].nr, p);
-		} else if (o->format == CMD_COMMIT) {
-			if (shown)
-				putchar('\n');
+		} else if (o->format == CMD_COMMIT) {	/* ends in a blank line */
 			rep_write_commit(stdout, r, rf[f].nr, p);
 		} else {
 			if (shown)

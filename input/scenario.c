@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <errno.h>
 #include <ini.h>
 #include <libgen.h>
@@ -154,6 +155,8 @@ K("case", "warmup", S_DOUBLE, U_TIME, sim.load.warmup, "20ms", 0, 3600, "s", "si
 K("case", "duration", S_DOUBLE, U_TIME, sim.load.duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
 K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples"),
 K("case", "policies", S_POLICIES, U_NONE, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
+K("case", "label", S_TEXT, U_NONE, label, "", 0, 0, "", "the case's cells in --format commit, '|' between columns (Far | Drop), as many as label_columns has; by default its name"),
+K("case", "label_columns", S_TEXT, U_NONE, label_columns, "", 0, 0, "", "the headers of the label's columns in --format commit (NUMA | XDP), as the seed's commit message has them; by default Case"),
 K("case", "baseline", S_POLICY, U_NONE, baseline, "", 0, 0, "", "the policy the others are compared with (delta%), one of policies; by default the first"),
 K("case", "measured", S_MEASURED, U_NONE, measured, "", 0, 0, "", "measured rates, POLICY:VALUE ..., in the case's unit: Mpps (XDP), Gbps (TCP)"),
 KS("calibrate", "free", S_TEXT, U_NONE, free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
@@ -1103,7 +1106,39 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 		CHECK(found, "case.baseline", "baseline %s is not among the "
 		      "policies", c->baseline->name);
 	}
+	{
+		char cells[SCN_MAX_LABELS + 1][SCN_NAME_MAX];
+		int nl = scn_label_cells(c->label, cells, SCN_MAX_LABELS + 1);
+		int nc = scn_label_cells(c->label_columns, cells,
+					 SCN_MAX_LABELS + 1);
+
+		CHECK(nc <= SCN_MAX_LABELS, "case.label_columns", "%d columns, "
+		      "at most %d", nc, SCN_MAX_LABELS);
+		CHECK(nl == nc || nl == 0 || (!nc && nl == 1), "case.label",
+		      "'%s' has %d cells, label_columns '%s' %d", c->label,
+		      nl, c->label_columns, nc);
+	}
 	return ok;
+}
+
+int scn_label_cells(const char *label, char cells[][SCN_NAME_MAX], int max)
+{
+	int n = 0;
+
+	while (*label && n < max) {
+		size_t len = strcspn(label, "|"), b = 0;
+
+		while (b < len && isspace((unsigned char)label[b]))
+			b++;
+		while (len > b && isspace((unsigned char)label[len - 1]))
+			len--;
+		snprintf(cells[n++], SCN_NAME_MAX, "%.*s", (int)(len - b),
+			 label + b);
+		label += strcspn(label, "|");
+		if (*label)
+			label++;
+	}
+	return n;
 }
 
 /* ---- keys across cases ---- */
@@ -1315,7 +1350,8 @@ void scn_write_case(FILE *f, const struct scn_case *c)
 				scn_baseline(c)->name);
 			continue;
 		}
-		if (k->store == S_MEASURED && !c->nr_measured)
+		if ((k->store == S_MEASURED && !c->nr_measured) ||
+		    (k->store == S_TEXT && !*(const char *)field))
 			continue;	/* an empty list is no value */
 		fprintf(f, "%s%s%s = ", plain ? "" : k->section,
 			plain ? "" : ".", k->name);
@@ -1336,6 +1372,9 @@ void scn_write_case(FILE *f, const struct scn_case *c)
 			break;
 		case S_POLICY:
 			fputs(c->baseline->name, f);
+			break;
+		case S_TEXT:
+			fputs((const char *)field, f);
 			break;
 		default:
 			write_number(f, k, load_number(k, field));

@@ -42,7 +42,16 @@ struct scn_case {
 						 * NULL: policies[0] */
 	struct scn_measured measured[SCN_MAX_POLICIES];
 	int nr_measured;
+	/* --format commit: the case's cells and their headers, '|' between
+	 * columns ("Far | Drop" under "NUMA | XDP"); empty: its name */
+	char label[SCN_TEXT_MAX];
+	char label_columns[SCN_TEXT_MAX];
 };
+
+/* The cells of a label ("Far | Drop"), trimmed, at most max of them;
+ * returns how many. */
+#define SCN_MAX_LABELS	4
+int scn_label_cells(const char *label, char cells[][SCN_NAME_MAX], int max);
 
 /* [calibrate]: what ppsim calibrate fits and ppsim validate accepts, the
  * same for the whole scenario. */

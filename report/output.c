@@ -627,15 +627,35 @@ static int commit_rate(char *buf, size_t len, double v, const char *unit)
 	return snprintf(buf, len, "%.2f %s", v, unit);
 }
 
+/* A row's label cells under the scenario's label columns; without a
+ * label, its name in the first. */
+static int commit_cells(const struct rep_row *row,
+			char cells[][SCN_NAME_MAX])
+{
+	if (!*row->c->label_columns || !*row->c->label) {
+		snprintf(cells[0], SCN_NAME_MAX, "%.*s", SCN_NAME_MAX - 1,
+			 *row->c->label ? row->c->label : row->c->name);
+		return 1;
+	}
+	return scn_label_cells(row->c->label, cells, SCN_MAX_LABELS);
+}
+
 void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 		      const struct rep_prov *p)
 {
-	int reps = p->rc->reps, wc = 4, wr = 6;
+	char head[SCN_MAX_LABELS][SCN_NAME_MAX], cells[SCN_MAX_LABELS][SCN_NAME_MAX];
+	int reps = p->rc->reps, wl[SCN_MAX_LABELS], nl, wr = 6, width;
 	const char *base = strrchr(p->file, '/');
 	bool blocks = false;
 
-	/* the widest case and rate, the case cut so that a line stays
-	 * within the 72 columns a commit message has */
+	nl = *rows[0].c->label_columns ?
+	     scn_label_cells(rows[0].c->label_columns, head, SCN_MAX_LABELS) : 1;
+	if (nl == 1 && !*rows[0].c->label_columns)
+		snprintf(head[0], SCN_NAME_MAX, "Case");
+	for (int k = 0; k < nl; k++)
+		wl[k] = (int)strlen(head[k]);
+	/* the widest cells and rate, each label column cut so that a line
+	 * stays within the 72 columns a commit message has */
 	for (int i = 0; i < nr_rows; i++) {
 		char buf[64];
 		int n = commit_rate(buf, sizeof(buf),
@@ -643,11 +663,17 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 				    sim_rate_unit(&rows[i].c->sim));
 
 		wr = n > wr ? n : wr;
-		n = (int)strlen(rows[i].c->name);
-		wc = n > wc ? n : wc;
+		n = commit_cells(&rows[i], cells);
+		for (int k = 0; k < n && k < nl; k++)
+			if ((int)strlen(cells[k]) > wl[k])
+				wl[k] = (int)strlen(cells[k]);
 	}
-	if (wc > 72 - 2 * wr - 4 * 3 - 7 - 8)
-		wc = 72 - 2 * wr - 4 * 3 - 7 - 8;
+	for (int k = 0; k < nl; k++)
+		if (wl[k] > (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3)
+			wl[k] = (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3;
+	width = 2 * wr + 3 * 3 + 7 + 8;
+	for (int k = 0; k < nl; k++)
+		width += wl[k] + 3;
 	for (int i = 0; i < nr_rows; i++) {
 		const struct pp_policy *after = rows[i].policy;
 		bool seen = false;
@@ -668,13 +694,15 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 			PACKAGE_VERSION, base ? base + 1 : p->file, reps,
 			reps == 1 ? "" : "s", rep_altered(p) ?
 			" with --set" : "");
-		fprintf(f, "%-*s | %-*s | %-*s | %7s | %s\n", wc, "Case", wr,
-			"Before", wr, "After", "Change", "Measured");
-		for (int k = 0; k < wc + 2 * wr + 3 * 4 + 7 + 8; k++)
+		for (int k = 0; k < nl; k++)
+			fprintf(f, "%-*.*s | ", wl[k], wl[k], head[k]);
+		fprintf(f, "%-*s | %-*s | %7s | %s\n", wr, "Before", wr,
+			"After", "Change", "Measured");
+		for (int k = 0; k < width; k++)
 			fputc('-', f);
 		fputc('\n', f);
 		for (int j = i; j < nr_rows; j++) {
-			int b = rep_baseline(rows, nr_rows, j);
+			int b = rep_baseline(rows, nr_rows, j), n;
 			char before[64], aft[64], meas[16] = "-";
 
 			if (rows[j].policy != after || b < 0 || b == j)
@@ -690,9 +718,13 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 				snprintf(meas, sizeof(meas), "%+.1f %%",
 					 (rows[j].measured - rows[b].measured) /
 					 rows[b].measured * 100);
-			fprintf(f, "%-*.*s | %*s | %*s | %+5.1f %% | %s\n", wc,
-				wc, rows[j].c->name, wr, before, wr, aft,
-				rep_delta_pct(rows, nr_rows, j, reps), meas);
+			n = commit_cells(&rows[j], cells);
+			for (int k = 0; k < nl; k++)
+				fprintf(f, "%-*.*s | ", wl[k], wl[k],
+					k < n ? cells[k] : "");
+			fprintf(f, "%*s | %*s | %+5.1f %% | %s\n", wr, before,
+				wr, aft, rep_delta_pct(rows, nr_rows, j, reps),
+				meas);
 		}
 		fprintf(f, "Before: %s, after: %s.\n\n",
 			scn_baseline(rows[i].c)->name, after->name);

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..17"
+echo "1..19"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -50,6 +50,18 @@ check "baseline not among the case's policies: FILE:LINE, exit 2" \
 "$ppsim" run "$tiny" --reps 1 --format commit >"$tmp/c.txt" 2>"$tmp/out"
 check "--format commit: Before | After, at most 72 columns" \
 	sh -c "grep -q '^Case .*| Before .*| After ' '$tmp/c.txt' && grep -Eq '^far-drop +\| +[0-9.]+ Mpps \| +[0-9.]+ Mpps \| +\+[0-9.]+ % \| \+31.8 %' '$tmp/c.txt' && awk 'length > 72 { exit 1 }' '$tmp/c.txt'"
+# the seed's own columns: label_columns over every case's label cells
+sed -e 's/^policies = v5.4 v5.5$/policies = v5.4 v5.5\nlabel_columns = NUMA | XDP/' \
+    -e 's/^\[case far-drop\]$/[case far-drop]\nlabel = Far | Drop/' \
+    -e 's/^\[case close-drop\]$/[case close-drop]\nlabel = Close | Drop/' \
+    -e "s#\.\./\.\./scenarios#$src/scenarios#" "$tiny" >"$tmp/label.ini"
+"$ppsim" run "$tmp/label.ini" --reps 1 --format commit >"$tmp/l.txt" 2>"$tmp/out"
+check "--format commit with labels: NUMA | XDP | Before | After" \
+	sh -c "grep -Eq '^NUMA +\| XDP +\| Before ' '$tmp/l.txt' && grep -Eq '^Far +\| Drop +\| +[0-9.]+ Mpps \| +[0-9.]+ Mpps \| +\+[0-9.]+ % \| \+31.8 %' '$tmp/l.txt'"
+sed 's/^label = Far | Drop$/label = Far/' "$tmp/label.ini" >"$tmp/label-bad.ini"
+line=$(grep -n '^label = Far$' "$tmp/label-bad.ini" | cut -d: -f1)
+check "a label with fewer cells than label_columns: FILE:LINE, exit 2" \
+	fails 2 "label-bad.ini:$line: 'Far' has 1 cells, label_columns 'NUMA \| XDP' 2" "$ppsim" run "$tmp/label-bad.ini"
 "$ppsim" validate "$tiny" --reps 1 --format commit >"$tmp/v.txt" 2>"$tmp/out"
 check "validate --format commit: measured and predicted changes" \
 	grep -Eq '^far-drop +\| v5.4 -> v5.5 +\| +\+31.8 % \| +\+[0-9.]+ %$' "$tmp/v.txt"

@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..59"
+echo "1..61"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -123,6 +123,14 @@ expect 0 '^2 2$' "run FILE FILE: a table section a file" -- sh -c "
 expect 0 '^file,case,policy,metric' "run FILE FILE --format csv: a file column" -- sh -c "
 	'$ppsim' run '$tiny' '$src/tests/scenarios/fit.ini' --case close-drop --reps 1 --duration 1ms --format csv 2>/dev/null >'$tmp/two.csv' &&
 	grep -q '^$src/tests/scenarios/fit.ini,close-drop,v5.5,rate,' '$tmp/two.csv' && grep -v '^#' '$tmp/two.csv' | head -1"
+
+expect 0 '^2 2 \[ \]$' "run FILE FILE --format json: an array, one object a file" -- sh -c "
+	'$ppsim' run '$tiny' '$src/tests/scenarios/fit.ini' --case close-drop --reps 1 --duration 1ms --format json 2>/dev/null >'$tmp/two.json' &&
+	echo \$(grep -c '^{\"ppsim\"' '$tmp/two.json') \$(grep -c '\"rows\": \[' '$tmp/two.json') \$(head -1 '$tmp/two.json') \$(tail -1 '$tmp/two.json')"
+expect 0 '^ok$' "run FILE FILE --out DIR: each file's outputs in DIR/NAME" -- sh -c "
+	'$ppsim' run '$tiny' '$src/tests/scenarios/fit.ini' --case close-drop --reps 1 --duration 1ms --out '$tmp/two-out' >/dev/null 2>&1 &&
+	test -s '$tmp/two-out/tiny/results.csv' && test -s '$tmp/two-out/fit/results.csv' &&
+	grep -q 'run .*tiny.ini' '$tmp/two-out/tiny/results.csv' && grep -q 'run .*fit.ini' '$tmp/two-out/fit/results.csv' && echo ok"
 
 # a user's scenario outside the tree includes a shipped profile by name
 mkdir "$tmp/home" && printf '[global]\ninclude = hw/e5-2603v4-2s.ini\nwarmup = 1ms\nduration = 1ms\npolicies = v5.5\n[case c]\nworkload = xdp_drop\n' >"$tmp/home/mine.ini"

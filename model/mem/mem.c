@@ -162,12 +162,16 @@ static inline void vacate(struct way *w)
  * first of them), as its stamp is 0. */
 static inline struct way *victim(struct way *set, uint32_t ways)
 {
-	struct way *best = set;
+	uint32_t best = 0, oldest = set[0].stamp;
 
-	for (uint32_t i = 1; i < ways; i++)
-		if (set[i].stamp < best->stamp)
-			best = &set[i];
-	return best;
+	for (uint32_t i = 1; i < ways; i++) {
+		uint32_t stamp = set[i].stamp;
+
+		/* without a branch: which way wins is a coin toss */
+		best = stamp < oldest ? i : best;
+		oldest = stamp < oldest ? stamp : oldest;
+	}
+	return &set[best];
 }
 
 struct mem *mem_create(const struct mem_config *cfg, const char **err)
@@ -347,11 +351,13 @@ static inline struct way *priv_set(const struct mem *m, int core,
 	return &m->priv[core].set[ln->pset];
 }
 
-/* The line's private copy is gone (its way is the caller's business). */
+/* The line's private copy is gone (its way is the caller's business).
+ * Two stores and no load: the state of a line evicted from a private
+ * cache is seldom in the host's caches. */
 static inline void priv_forget(struct mem_line *ln)
 {
 	ln->core = 0;
-	ln->flags &= (uint8_t)~LN_CORE_DIRTY;
+	ln->flags = LN_KNOWN;	/* the line is known, and clean there */
 }
 
 /* Drop a line from one socket: its LLC and any private copy there. */
@@ -444,7 +450,8 @@ static enum mem_place place_of(const struct mem_line *ln, int core, int s)
 }
 
 /* Bring the line to core's socket s and private cache after a miss. */
-static void fetch(struct mem *m, int core, int s, uint32_t line,
+static inline __attribute__((always_inline)) void
+fetch(struct mem *m, int core, int s, uint32_t line,
 		  struct mem_line *ln, enum mem_place p)
 {
 	if (p == MEM_RCACHE) {
@@ -642,6 +649,11 @@ void mem_set_clock(struct mem *m, uint32_t clock)
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
 		m->priv[c].clock = clock;
 	m->review = 1;	/* at the next access */
+}
+
+void mem_prefetch(const struct mem *m, uint32_t line)
+{
+	__builtin_prefetch(&m->lines[line], 1);
 }
 
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)

@@ -159,19 +159,33 @@ static inline void vacate(struct way *w)
 }
 
 /* The LRU way among the first ways of a set: an empty one first (the
- * first of them), as its stamp is 0. */
+ * first of them), as its stamp is 0.  Two searches side by side, even
+ * ways and odd ways, without branches (which way wins is a coin toss):
+ * one alone is a chain of dependent compares as long as the set.  Only
+ * empty ways share a stamp; then the first wins. */
 static inline struct way *victim(struct way *set, uint32_t ways)
 {
-	uint32_t best = 0, oldest = set[0].stamp;
+	uint32_t even = 0, odd = 1, i;
+	uint32_t e_old = set[0].stamp, o_old = ways > 1 ? set[1].stamp
+						      : UINT32_MAX;
 
-	for (uint32_t i = 1; i < ways; i++) {
-		uint32_t stamp = set[i].stamp;
+	for (i = 2; i + 1 < ways; i += 2) {
+		uint32_t e = set[i].stamp, o = set[i + 1].stamp;
 
-		/* without a branch: which way wins is a coin toss */
-		best = stamp < oldest ? i : best;
-		oldest = stamp < oldest ? stamp : oldest;
+		even = e < e_old ? i : even;
+		e_old = e < e_old ? e : e_old;
+		odd = o < o_old ? i + 1 : odd;
+		o_old = o < o_old ? o : o_old;
 	}
-	return &set[best];
+	if (i < ways) {
+		uint32_t e = set[i].stamp;
+
+		even = e < e_old ? i : even;
+		e_old = e < e_old ? e : e_old;
+	}
+	if (o_old < e_old || (o_old == e_old && odd < even))
+		return &set[odd];
+	return &set[even];
 }
 
 struct mem *mem_create(const struct mem_config *cfg, const char **err)

@@ -36,18 +36,19 @@ bench() {
 echo "# ppsim benchmarks, $(date -u +%Y-%m-%d), $(nproc) cores, $("$ppsim" --version)"
 echo
 echo "## simulation speed: the seed's cases, 1 s simulated (+20 ms warmup)"
-printf '%-10s %-7s %12s %8s %12s %8s %8s %9s %9s\n' case policy packets \
-	wall_s Mpkt/wall_s bare_ns sim_ns overhead peak_MiB
+printf '%-10s %-7s %12s %8s %12s %8s %8s %9s %8s %8s %8s %9s\n' case policy \
+	packets wall_s Mpkt/wall_s bare_ns sim_ns overhead bare_cpu sim_cpu \
+	cpu_ovh peak_MiB
 for spec in "close-drop v5.5" "close-drop v5.4" "far-drop v5.4" \
 	    "far-drop v5.5" "close-tx v5.5" "far-tx v5.4"; do
 	set -- $spec
 	bench "$seed" "$1" "$2" 1 1s
-	awk -F, '{ printf "%-10s %-7s %12s %8.2f %12.2f %8.2f %8.1f %9.1f %9s\n",
-		   $1, $2, $5, $6, $7, $8, $9, $10, $11 }' "$tmp/line"
+	awk -F, '{ printf "%-10s %-7s %12s %8.2f %12.2f %8.2f %8.1f %9.1f %8.2f %8.1f %8.1f %9s\n",
+		   $1, $2, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14 }' "$tmp/line"
 done
 echo
 echo "## cost against simulated time and queues (close-drop, v5.5, bench/queues.ini)"
-echo "## wall s (wall ns per simulated packet); peak MiB of the largest run"
+echo "## wall s (CPU ns per simulated packet); peak MiB of the largest run"
 printf '%-7s' queues
 for t in $times; do printf ' %20s' "$t"; done
 printf ' %9s\n' peak_MiB
@@ -56,8 +57,8 @@ for q in 1 2 6 12; do
 	peak=0
 	for t in $times; do
 		bench "$src/bench/queues.ini" close-drop v5.5 "$q" "$t"
-		awk -F, '{ printf " %11.2f (%5.0f ns)", $6, $9 }' "$tmp/line"
-		peak=$(awk -F, -v p="$peak" '{ print ($11 > p ? $11 : p) }' "$tmp/line")
+		awk -F, '{ printf " %11.2f (%5.0f ns)", $6, $12 }' "$tmp/line"
+		peak=$(awk -F, -v p="$peak" '{ print ($14 > p ? $14 : p) }' "$tmp/line")
 	done
 	printf ' %9s\n' "$peak"
 done

@@ -133,7 +133,7 @@ static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 		      uint64_t seed, struct sim_result *r)
 {
 	struct world w = { .c = c, .res = r };
-	struct timespec t0, t1;
+	struct timespec t0, t1, c0, c1;
 	const char *err = NULL;
 	char platform[64], why[200];
 	int platform_fd;
@@ -219,10 +219,14 @@ static void child_run(const struct sim_case *c, const struct pp_policy *pol,
 	start_actor("monitor", sg_host_by_name("nic"), monitor_actor, &w,
 		    false, NULL);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
 	simgrid_run();
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	r->wall_s = (double)(t1.tv_sec - t0.tv_sec) +
 		    (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+	r->cpu_s = (double)(c1.tv_sec - c0.tv_sec) +
+		   (double)(c1.tv_nsec - c0.tv_nsec) * 1e-9;
 	r->sim_packets = (double)w.b.q.rx_packets;
 	monitor_summarize(&w);
 	if (check_pages(&w, why, sizeof(why))) {

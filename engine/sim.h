@@ -136,6 +136,8 @@ struct sim_result {
 				 * by the other socket */
 	/* for benchmarks, never printed by run: they vary from run to run */
 	double wall_s;		/* wall-clock seconds the simulation took */
+	double cpu_s;		/* CPU seconds it took: on a shared machine,
+				 * without the time it waited for a CPU */
 	double sim_packets;	/* packets handled over the whole run */
 	int nr_samples;
 	struct sim_sample samples[SIM_MAX_SAMPLES];

@@ -6,17 +6,19 @@
 
 #define NO_LINE	UINT32_MAX
 
-/* A line's state starts zeroed (see grow_lines): it learns its node and
- * kind from its region when first used. */
+/* A line's state starts zeroed (see grow_lines): it learns its node,
+ * kind and sets when first used. */
 struct mem_line {
+	uint32_t lset;		/* its set's first way in every LLC */
+	uint32_t pset;		/* and in every private cache (set_of) */
+	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t node;		/* home node */
 	uint8_t kind;		/* enum mem_kind */
 	uint8_t llc;		/* sockets whose LLC holds the line */
 	uint8_t dirty;		/* socket + 1 whose caches hold it modified */
-	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t pway;		/* its way there */
-	uint8_t way[MEM_MAX_SOCKETS];	/* its way in each LLC holding it */
 	uint8_t flags;		/* LN_* */
+	uint8_t way[MEM_MAX_SOCKETS];	/* its way in each LLC holding it */
 };
 
 #define LN_KNOWN	1	/* node and kind are set */
@@ -31,7 +33,7 @@ struct region {
 /* A way of a set: the line it holds and when it was last used. */
 struct way {
 	uint32_t line;		/* NO_LINE if empty */
-	uint32_t stamp;
+	uint32_t stamp;		/* 0 if empty: the first victim */
 };
 
 struct cache {
@@ -59,6 +61,8 @@ struct mem {
 	int last_core;
 	bool last_wrote;
 	uint32_t review;	/* accesses until the clocks are looked at */
+	double cycles[MEM_NR_PLACES];	/* a CPU access's latency by place */
+	double snoop_cycles;	/* from another core's private cache */
 	struct mem_stats st;
 };
 
@@ -111,13 +115,16 @@ static uint32_t set_index(const struct cache *c, uint32_t h)
  * a hash of the whole line would lose, is aliasing by page offset: the
  * packet lines of a ring of pages, all at the same offset (the driver's
  * headroom), share nsets / 64 sets of the cache, not all of them.
+ *
+ * Every cache of a kind has the same sets, so a line learns its set
+ * once (learn), as the index of the set's first way.
  */
-static struct way *set_of(const struct cache *c, uint32_t line)
+static uint32_t set_of(const struct cache *c, uint32_t line)
 {
 	uint32_t h = (line / MEM_PAGE_LINES) * 0x9e3779b1u;
 
 	h = (h ^ (h >> 15)) * MEM_PAGE_LINES + line % MEM_PAGE_LINES;
-	return &c->set[(size_t)set_index(c, h) * c->ways];
+	return set_index(c, h) * c->ways;
 }
 
 /* Before the clock wraps (a long run makes billions of touches): each
@@ -135,34 +142,50 @@ static void renumber(struct cache *c)
 				rank[i] += set[j].stamp < set[i].stamp;
 		}
 		for (uint32_t i = 0; i < c->ways; i++)
-			set[i].stamp = rank[i];
+			set[i].stamp = set[i].line == NO_LINE ? 0 : rank[i];
 	}
 	c->clock = c->ways;
 }
 
-static void touch(struct cache *c, struct way *w)
+static inline void touch(struct cache *c, struct way *w)
 {
 	w->stamp = ++c->clock;
 }
 
-/* The LRU way among the first ways of line's set: an empty one first. */
-static struct way *victim(struct cache *c, uint32_t line, uint32_t ways)
+/* A way loses its line. */
+static inline void vacate(struct way *w)
 {
-	struct way *set = set_of(c, line), *best = set;
-
-	for (uint32_t i = 0; i < ways; i++) {
-		if (set[i].line == NO_LINE)
-			return &set[i];
-		if (set[i].stamp < best->stamp)
-			best = &set[i];
-	}
-	return best;
+	*w = (struct way){ NO_LINE, 0 };
 }
 
-/* Where a line sits in a cache that holds it: its set and remembered way. */
-static struct way *way_of(const struct cache *c, uint32_t line, uint8_t way)
+/* The LRU way among the first ways of a set: an empty one first (the
+ * first of them), as its stamp is 0.  Two searches side by side, even
+ * ways and odd ways, without branches (which way wins is a coin toss):
+ * one alone is a chain of dependent compares as long as the set.  Only
+ * empty ways share a stamp; then the first wins. */
+static inline struct way *victim(struct way *set, uint32_t ways)
 {
-	return &set_of(c, line)[way];
+	uint32_t even = 0, odd = 1, i;
+	uint32_t e_old = set[0].stamp, o_old = ways > 1 ? set[1].stamp
+						      : UINT32_MAX;
+
+	for (i = 2; i + 1 < ways; i += 2) {
+		uint32_t e = set[i].stamp, o = set[i + 1].stamp;
+
+		even = e < e_old ? i : even;
+		e_old = e < e_old ? e : e_old;
+		odd = o < o_old ? i + 1 : odd;
+		o_old = o < o_old ? o : o_old;
+	}
+	if (i < ways) {
+		uint32_t e = set[i].stamp;
+
+		even = e < e_old ? i : even;
+		e_old = e < e_old ? e : e_old;
+	}
+	if (o_old < e_old || (o_old == e_old && odd < even))
+		return &set[odd];
+	return &set[even];
 }
 
 struct mem *mem_create(const struct mem_config *cfg, const char **err)
@@ -191,6 +214,14 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		return NULL;
 	}
 	m->cfg = *cfg;
+	/* in core cycles: a private hit is clocked by the core, the rest
+	 * is not */
+	m->cycles[MEM_PRIV] = cfg->l2_cycles;
+	m->cycles[MEM_LLC] = cfg->llc_lat * cfg->freq;
+	m->cycles[MEM_RCACHE] = cfg->rllc_lat * cfg->freq;
+	m->cycles[MEM_DRAM] = cfg->dram_lat * cfg->freq;
+	m->cycles[MEM_RDRAM] = cfg->rdram_lat * cfg->freq;
+	m->snoop_cycles = cfg->snoop_lat * cfg->freq;
 	m->last_line = NO_LINE;
 	m->review = 1;
 	m->priv = calloc((size_t)cores, sizeof(*m->priv));
@@ -267,6 +298,7 @@ uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		abort();
 	m->regions[m->nr_regions++] = (struct region){ first, end,
 		(uint8_t)node, (uint8_t)kind };
+
 	m->nr_lines = end;
 	return first;
 }
@@ -286,46 +318,72 @@ static const struct region *region_of(const struct mem *m, uint32_t line)
 	return &m->regions[lo];
 }
 
-static __attribute__((noinline)) void learn(struct mem *m, uint32_t line)
+static __attribute__((noinline)) void learn(struct mem *m,
+					     struct mem_line *ln,
+					     uint32_t line)
 {
 	const struct region *r = region_of(m, line);
 
-	m->lines[line].node = r->node;
-	m->lines[line].kind = r->kind;
-	m->lines[line].flags |= LN_KNOWN;
+	ln->node = r->node;
+	ln->kind = r->kind;
+	ln->lset = set_of(&m->llc[0], line);
+	ln->pset = set_of(&m->priv[0], line);
+	ln->flags |= LN_KNOWN;
 }
 
-/* The line's state, its node and kind learnt the first time. */
-static struct mem_line *state(struct mem *m, uint32_t line)
+/* The state of a line some cache holds: it is known. */
+static inline struct mem_line *held(const struct mem *m, uint32_t line)
 {
-	if (!(m->lines[line].flags & LN_KNOWN))
-		learn(m, line);
 	return &m->lines[line];
 }
 
-static int socket_of(const struct mem *m, int core)
+/* The line's state, its node, kind and sets learnt the first time. */
+static inline struct mem_line *state(struct mem *m, uint32_t line)
+{
+	struct mem_line *ln = held(m, line);
+
+	if (!(ln->flags & LN_KNOWN))
+		learn(m, ln, line);
+	return ln;
+}
+
+static inline int socket_of(const struct mem *m, int core)
 {
 	return m->socket[core];
 }
 
-/* The line's private copy is gone (its way is the caller's business). */
-static void priv_forget(struct mem_line *ln)
+/* The line's ways in socket s's LLC and in core's private cache. */
+static inline struct way *llc_set(const struct mem *m, int s,
+				  const struct mem_line *ln)
+{
+	return &m->llc[s].set[ln->lset];
+}
+
+static inline struct way *priv_set(const struct mem *m, int core,
+				   const struct mem_line *ln)
+{
+	return &m->priv[core].set[ln->pset];
+}
+
+/* The line's private copy is gone (its way is the caller's business).
+ * Two stores and no load: the state of a line evicted from a private
+ * cache is seldom in the host's caches. */
+static inline void priv_forget(struct mem_line *ln)
 {
 	ln->core = 0;
-	ln->flags &= (uint8_t)~LN_CORE_DIRTY;
+	ln->flags = LN_KNOWN;	/* the line is known, and clean there */
 }
 
 /* Drop a line from one socket: its LLC and any private copy there. */
-static void drop_from_socket(struct mem *m, struct mem_line *ln,
-			     uint32_t line, int s)
+static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 {
 	if (ln->llc & (1u << s))
-		way_of(&m->llc[s], line, ln->way[s])->line = NO_LINE;
+		vacate(&llc_set(m, s, ln)[ln->way[s]]);
 	ln->llc &= (uint8_t)~(1u << s);
 	if (ln->dirty == s + 1)
 		ln->dirty = 0;
 	if (ln->core && socket_of(m, ln->core - 1) == s) {
-		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);
 	}
 }
@@ -337,64 +395,64 @@ static void writeback(struct mem *m, const struct mem_line *ln, int from)
 		m->st.qpi_bytes[ln->node] += MEM_LINE;
 }
 
-/* Make room for line in socket s's LLC, among its first ways ways. */
-static void llc_fill(struct mem *m, int s, uint32_t line, uint32_t ways)
+/* Make room for line (state ln) in socket s's LLC, among its first ways
+ * ways. */
+static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
+		     uint32_t ways)
 {
 	struct cache *c = &m->llc[s];
-	struct way *w = victim(c, line, ways);
+	struct way *set = llc_set(m, s, ln), *w = victim(set, ways);
 
 	if (w->line != NO_LINE) {
-		struct mem_line *old = &m->lines[w->line];
+		struct mem_line *old = held(m, w->line);
 
 		if (old->dirty == s + 1)
 			writeback(m, old, s);
 		/* inclusive: the private copy goes too */
-		drop_from_socket(m, old, w->line, s);
+		drop_from_socket(m, old, s);
 	}
 	w->line = line;
 	touch(c, w);
-	m->lines[line].llc |= (uint8_t)(1u << s);
-	m->lines[line].way[s] = (uint8_t)(w - set_of(c, line));
+	ln->llc |= (uint8_t)(1u << s);
+	ln->way[s] = (uint8_t)(w - set);
 }
 
-static void llc_touch(struct mem *m, int s, uint32_t line)
+static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 {
-	touch(&m->llc[s], way_of(&m->llc[s], line, m->lines[line].way[s]));
+	touch(&m->llc[s], &llc_set(m, s, ln)[ln->way[s]]);
 }
 
-static void priv_touch(struct mem *m, int core, uint32_t line)
+static inline void priv_touch(struct mem *m, int core,
+			      const struct mem_line *ln)
 {
-	touch(&m->priv[core], way_of(&m->priv[core], line,
-				      m->lines[line].pway));
+	touch(&m->priv[core], &priv_set(m, core, ln)[ln->pway]);
 }
 
-static void priv_fill(struct mem *m, int core, uint32_t line)
+static void priv_fill(struct mem *m, int core, uint32_t line,
+		      struct mem_line *ln)
 {
 	struct cache *c = &m->priv[core];
-	struct mem_line *ln = &m->lines[line];
-	struct way *w;
+	struct way *set = priv_set(m, core, ln), *w;
 
 	if (ln->core == core + 1) {
-		priv_touch(m, core, line);
+		touch(c, &set[ln->pway]);
 		return;
 	}
 	if (ln->core)	/* the model keeps one private holder */
-		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 	priv_forget(ln);	/* a new holder starts clean */
-	w = victim(c, line, c->ways);
+	w = victim(set, c->ways);
 	if (w->line != NO_LINE)
-		priv_forget(&m->lines[w->line]);	/* stays in the LLC */
+		priv_forget(held(m, w->line));	/* stays in the LLC */
 	w->line = line;
 	touch(c, w);
 	ln->core = (uint16_t)(core + 1);
-	ln->pway = (uint8_t)(w - set_of(c, line));
+	ln->pway = (uint8_t)(w - set);
 }
 
-static enum mem_place place_of(const struct mem *m, int core, uint32_t line)
+/* Where core (of socket s) finds a line. */
+static enum mem_place place_of(const struct mem_line *ln, int core, int s)
 {
-	const struct mem_line *ln = &m->lines[line];
-	int s = socket_of(m, core);
-
 	if (ln->core == core + 1 && (!ln->dirty || ln->dirty == s + 1))
 		return MEM_PRIV;
 	if ((ln->dirty && ln->dirty != s + 1) || (ln->llc & ~(1u << s)))
@@ -405,24 +463,11 @@ static enum mem_place place_of(const struct mem *m, int core, uint32_t line)
 	return ln->node == s ? MEM_DRAM : MEM_RDRAM;
 }
 
-/* In core cycles: a private hit is clocked by the core, the rest is not. */
-static double latency(const struct mem *m, enum mem_place p)
+/* Bring the line to core's socket s and private cache after a miss. */
+static inline __attribute__((always_inline)) void
+fetch(struct mem *m, int core, int s, uint32_t line,
+		  struct mem_line *ln, enum mem_place p)
 {
-	switch (p) {
-	case MEM_PRIV: return m->cfg.l2_cycles;
-	case MEM_LLC: return m->cfg.llc_lat * m->cfg.freq;
-	case MEM_RCACHE: return m->cfg.rllc_lat * m->cfg.freq;
-	case MEM_DRAM: return m->cfg.dram_lat * m->cfg.freq;
-	default: return m->cfg.rdram_lat * m->cfg.freq;
-	}
-}
-
-/* Bring the line to core's socket and private cache after a miss. */
-static void fetch(struct mem *m, int core, uint32_t line, enum mem_place p)
-{
-	struct mem_line *ln = &m->lines[line];
-	int s = socket_of(m, core);
-
 	if (p == MEM_RCACHE) {
 		m->st.qpi_bytes[s] += MEM_LINE;
 		if (ln->dirty) {	/* the owner writes it back, shared */
@@ -435,18 +480,19 @@ static void fetch(struct mem *m, int core, uint32_t line, enum mem_place p)
 			m->st.qpi_bytes[s] += MEM_LINE;
 	}
 	if (!(ln->llc & (1u << s)))
-		llc_fill(m, s, line, m->llc[s].ways);
+		llc_fill(m, s, line, ln, m->llc[s].ways);
 	else
-		llc_touch(m, s, line);
-	priv_fill(m, core, line);
+		llc_touch(m, s, ln);
+	priv_fill(m, core, line, ln);
 }
 
-static bool again(const struct mem *m, int core, uint32_t line)
+static inline bool again(const struct mem *m, int core, uint32_t line)
 {
 	return line == m->last_line && core == m->last_core;
 }
 
-static void remember(struct mem *m, int core, uint32_t line, bool wrote)
+static inline void remember(struct mem *m, int core, uint32_t line,
+			    bool wrote)
 {
 	m->last_line = line;
 	m->last_core = core;
@@ -469,45 +515,45 @@ static __attribute__((noinline)) void review_clocks(struct mem *m)
 			renumber(&m->priv[c]);
 }
 
-static void mind_clocks(struct mem *m)
+static inline void mind_clocks(struct mem *m)
 {
 	if (!--m->review)
 		review_clocks(m);
 }
 
-/* What a CPU access from core costs where the line is (cycles): a line
- * another core of this socket holds modified comes from that core's
- * private cache, not the LLC, a cross-core transfer. */
-static double cpu_latency(const struct mem *m, int core, uint32_t line,
-			  enum mem_place p)
+/* What a CPU access from core (of socket s) costs where the line is
+ * (cycles): a line another core of this socket holds modified comes from
+ * that core's private cache, not the LLC, a cross-core transfer. */
+static double cpu_latency(const struct mem *m, const struct mem_line *ln,
+			  int core, int s, enum mem_place p)
 {
-	const struct mem_line *ln = &m->lines[line];
-
 	if (p == MEM_LLC && (ln->flags & LN_CORE_DIRTY) &&
-	    ln->core != core + 1 &&
-	    socket_of(m, ln->core - 1) == socket_of(m, core))
-		return m->cfg.snoop_lat * m->cfg.freq;
-	return latency(m, p);
+	    ln->core != core + 1 && socket_of(m, ln->core - 1) == s)
+		return m->snoop_cycles;
+	return m->cycles[p];
 }
 
 double mem_cpu_read(struct mem *m, int core, uint32_t line)
 {
+	struct mem_line *ln;
 	enum mem_place p;
+	int s;
 	double lat;
 
 	if (again(m, core, line)) {
-		m->st.cpu_reads[m->lines[line].kind][MEM_PRIV]++;
+		m->st.cpu_reads[held(m, line)->kind][MEM_PRIV]++;
 		return m->cfg.l2_cycles;
 	}
-	state(m, line);
+	ln = state(m, line);
 	mind_clocks(m);
-	p = place_of(m, core, line);
-	lat = cpu_latency(m, core, line, p);
-	m->st.cpu_reads[m->lines[line].kind][p]++;
+	s = socket_of(m, core);
+	p = place_of(ln, core, s);
+	lat = cpu_latency(m, ln, core, s, p);
+	m->st.cpu_reads[ln->kind][p]++;
 	if (p == MEM_PRIV)
-		priv_touch(m, core, line);
+		priv_touch(m, core, ln);
 	else
-		fetch(m, core, line, p);
+		fetch(m, core, s, line, ln, p);
 	remember(m, core, line, false);
 	return lat;
 }
@@ -525,25 +571,25 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	}
 	remember(m, core, line, true);
 	mind_clocks(m);
-	p = place_of(m, core, line);
+	p = place_of(ln, core, s);
 	m->st.cpu_writes[ln->kind][p]++;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
-		priv_touch(m, core, line);
+		priv_touch(m, core, ln);
 		ln->flags |= LN_CORE_DIRTY;
-		return latency(m, p);
+		return m->cycles[p];
 	}
-	lat = cpu_latency(m, core, line, p);
+	lat = cpu_latency(m, ln, core, s, p);
 	/* read for ownership: every other socket's copy goes */
-	for (int t = 0; t < m->cfg.sockets; t++) {
-		if (t != s && (ln->llc & (1u << t))) {
-			drop_from_socket(m, ln, line, t);
-			m->st.qpi_bytes[t] += MEM_LINE;
-		}
+	for (unsigned o = ln->llc & ~(1u << s); o; o &= o - 1) {
+		int t = __builtin_ctz(o);
+
+		drop_from_socket(m, ln, t);
+		m->st.qpi_bytes[t] += MEM_LINE;
 	}
 	if (p == MEM_PRIV)
-		priv_touch(m, core, line);
+		priv_touch(m, core, ln);
 	else
-		fetch(m, core, line, p == MEM_RCACHE ? MEM_LLC : p);
+		fetch(m, core, s, line, ln, p == MEM_RCACHE ? MEM_LLC : p);
 	ln->dirty = (uint8_t)(s + 1);
 	ln->flags |= LN_CORE_DIRTY;
 	return lat;
@@ -558,30 +604,31 @@ double mem_nic_write(struct mem *m, uint32_t line)
 	m->st.nic_writes[ln->kind]++;
 	m->last_line = NO_LINE;
 	mind_clocks(m);
-	for (int t = 0; t < m->cfg.sockets; t++) {
-		if (t != n && (ln->llc & (1u << t))) {
-			drop_from_socket(m, ln, line, t);
-			m->st.nic_snoops++;
-			m->st.qpi_bytes[t] += MEM_LINE;
-			extra = 2 * m->cfg.qpi_lat;
-		}
+	for (unsigned o = ln->llc & ~(1u << n); o; o &= o - 1) {
+		int t = __builtin_ctz(o);
+
+		drop_from_socket(m, ln, t);
+		m->st.nic_snoops++;
+		m->st.qpi_bytes[t] += MEM_LINE;
+		extra = 2 * m->cfg.qpi_lat;
 	}
 	if (ln->core) {	/* a private copy on the NIC's socket */
-		way_of(&m->priv[ln->core - 1], line, ln->pway)->line = NO_LINE;
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);
 	}
 	if (ln->node == n && m->cfg.ddio_ways) {
 		if (ln->llc & (1u << n)) {
-			llc_touch(m, n, line);	/* write update */
+			llc_touch(m, n, ln);	/* write update */
 			m->st.nic_update++;
-		} else
-			llc_fill(m, n, line, (uint32_t)m->cfg.ddio_ways);
+		} else {
+			llc_fill(m, n, line, ln, (uint32_t)m->cfg.ddio_ways);
+		}
 		ln->dirty = (uint8_t)(n + 1);
 		m->st.nic_ddio++;
 		return extra;
 	}
 	if (ln->llc & (1u << n))
-		drop_from_socket(m, ln, line, n);
+		drop_from_socket(m, ln, n);
 	m->st.dram_bytes[ln->node] += MEM_LINE;
 	if (ln->node != n)
 		m->st.qpi_bytes[ln->node] += MEM_LINE;
@@ -618,12 +665,17 @@ void mem_set_clock(struct mem *m, uint32_t clock)
 	m->review = 1;	/* at the next access */
 }
 
+void mem_prefetch(const struct mem *m, uint32_t line)
+{
+	__builtin_prefetch(&m->lines[line], 1);
+}
+
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 {
-	if (!(m->lines[line].flags & LN_KNOWN))	/* never touched: in DRAM */
+	if (!(held(m, line)->flags & LN_KNOWN))	/* never touched: in DRAM */
 		return region_of(m, line)->node == socket_of(m, core) ?
 		       MEM_DRAM : MEM_RDRAM;
-	return place_of(m, core, line);
+	return place_of(held(m, line), core, socket_of(m, core));
 }
 
 const struct mem_stats *mem_stats(const struct mem *m)

@@ -116,6 +116,11 @@ double mem_nic_read(struct mem *m, uint32_t line);
  * four billion accesses. */
 void mem_set_clock(struct mem *m, uint32_t clock);
 
+/* A hint, no access: line will be looked at soon, so the host starts
+ * fetching the model's state of it (a packet line's state is seldom in
+ * the host's caches). */
+void mem_prefetch(const struct mem *m, uint32_t line);
+
 /* Where a CPU read from core would be served now (no state change). */
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
 

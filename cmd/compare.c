@@ -104,30 +104,16 @@ static int read_file(struct cmp_file *cf)
 {
 	char line[CSV_LINE_MAX + 2], copy[CSV_LINE_MAX + 2];
 	FILE *f = datadir_open_regular(cf->path);
-	int problem, nr = 0, nf = 0, rc = 0;
-	long len;
+	int nr = 0, nf = 0, rc = 0;
 
 	if (!f) {
 		fprintf(stderr, "%s: cannot open: %s\n", cf->path,
 			datadir_strerror(errno));
 		return -1;
 	}
-	while (!rc && (len = datadir_getline(f, line, sizeof(line),
-					     &problem)) >= 0) {
-		nr++;
-		if (problem == LINE_NUL || problem == LINE_TOO_LONG ||
-		    len > CSV_LINE_MAX) {
-			datadir_error(cf->path, nr, problem == LINE_NUL ?
-				      "NUL byte: not a text file" :
-				      "line longer than %d characters: not a "
-				      "ppsim CSV", CSV_LINE_MAX);
-			rc = -1;
-		} else if (feof(f)) {
-			datadir_error(cf->path, nr, "the line is cut short (no "
-				      "newline at the end): an unfinished "
-				      "file?");
-			rc = -1;
-		} else if (!nf && line[0] == '#') {
+	while (!rc && (rc = csv_getline(cf->path, f, line, &nr)) > 0) {
+		rc = 0;
+		if (!nf && line[0] == '#') {
 			continue;	/* provenance */
 		} else if (!nf) {
 			nf = csv_split(line, NULL, 0);
@@ -138,9 +124,9 @@ static int read_file(struct cmp_file *cf)
 					      csv_ppsim_tail);
 				rc = -1;
 			}
-			memcpy(cf->header, line, (size_t)len + 1);
+			memcpy(cf->header, line, strlen(line) + 1);
 		} else {
-			memcpy(copy, line, (size_t)len + 1);
+			memcpy(copy, line, strlen(line) + 1);
 			rc = take_row(cf, copy, nr, nf);
 		}
 	}

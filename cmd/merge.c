@@ -13,8 +13,6 @@
 #include "../input/csv.h"
 #include "../input/datadir.h"
 
-#define MERGE_LINE_MAX	CSV_LINE_MAX
-
 /*
  * Reads one file: checks it (header against *header, which the first file
  * sets; every row), and copies its rows (its '#' provenance lines and
@@ -24,33 +22,19 @@
 static int merge_file(const char *path, char *header, FILE *out,
 		      bool copy_header)
 {
-	char line[MERGE_LINE_MAX + 2];
+	char line[CSV_LINE_MAX + 2];
 	FILE *f = datadir_open_regular(path);
-	int problem, nr = 0, fields = 0, rc = 0;
+	int nr = 0, fields = 0, rc = 0;
 	bool head = false;	/* the header was read */
-	long len;
 
 	if (!f) {
 		fprintf(stderr, "%s: cannot open: %s\n", path,
 			datadir_strerror(errno));
 		return -1;
 	}
-	while (!rc && (len = datadir_getline(f, line, sizeof(line),
-					     &problem)) >= 0) {
-		nr++;
-		if (problem == LINE_NUL || problem == LINE_TOO_LONG ||
-		    len > MERGE_LINE_MAX) {
-			datadir_error(path, nr, problem == LINE_NUL ?
-				      "NUL byte: not a text file" :
-				      "line longer than %d characters: not a "
-				      "ppsim CSV", MERGE_LINE_MAX);
-			rc = -1;
-		} else if (feof(f)) {	/* the last line had no newline */
-			datadir_error(path, nr, "the line is cut short (no "
-				      "newline at the end): an unfinished "
-				      "file?");
-			rc = -1;
-		} else if (!head && line[0] == '#') {
+	while (!rc && (rc = csv_getline(path, f, line, &nr)) > 0) {
+		rc = 0;
+		if (!head && line[0] == '#') {
 			if (copy_header && out)	/* the preamble */
 				fprintf(out, "%s\n", line);
 		} else if (!head && !csv_is_ppsim_header(line)) {
@@ -63,7 +47,7 @@ static int merge_file(const char *path, char *header, FILE *out,
 			rc = -1;
 		} else if (!head) {
 			head = true;
-			memcpy(header, line, (size_t)len + 1);	/* it fits */
+			memcpy(header, line, strlen(line) + 1);	/* it fits */
 			fields = csv_split(line, NULL, 0);
 			if (copy_header && out)
 				fprintf(out, "%s\n", line);
@@ -89,7 +73,7 @@ static int merge_file(const char *path, char *header, FILE *out,
 
 int merge_main(int argc, char **argv)
 {
-	char header[MERGE_LINE_MAX + 2] = "";
+	char header[CSV_LINE_MAX + 2] = "";
 	struct stat *seen;
 	struct cmd_opts o;
 	int status = 0, help;

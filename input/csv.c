@@ -1,5 +1,6 @@
 #include <string.h>
 #include "csv.h"
+#include "datadir.h"
 
 const char csv_ppsim_tail[] =
 	"case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct";
@@ -47,4 +48,28 @@ int csv_split(char *line, char **fields, int max)
 	if (fields)
 		*w = '\0';
 	return n;
+}
+
+int csv_getline(const char *path, FILE *f, char *line, int *nr)
+{
+	int problem;
+	long len = datadir_getline(f, line, CSV_LINE_MAX + 2, &problem);
+
+	if (len < 0)
+		return 0;
+	++*nr;
+	if (problem == LINE_NUL || problem == LINE_TOO_LONG ||
+	    len > CSV_LINE_MAX) {
+		datadir_error(path, *nr, problem == LINE_NUL ?
+			      "NUL byte: not a text file" :
+			      "line longer than %d characters: not a ppsim CSV",
+			      CSV_LINE_MAX);
+		return -1;
+	}
+	if (feof(f)) {
+		datadir_error(path, *nr, "the line is cut short (no newline "
+			      "at the end): an unfinished file?");
+		return -1;
+	}
+	return 1;
 }

@@ -7,6 +7,7 @@
 #define PPSIM_CSV_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 #define CSV_LINE_MAX	4096	/* characters: a row is ~100 */
 
@@ -25,5 +26,13 @@ bool csv_is_ppsim_header(const char *h);
  * comma, or there are more than max.
  */
 int csv_split(char *line, char **fields, int max);
+
+/*
+ * The next line of path's f into line (CSV_LINE_MAX + 2 bytes, without
+ * its newline), *nr counting lines.  Returns 1, 0 at the end, or -1 with
+ * FILE:LINE: why on stderr: a NUL byte, a line longer than CSV_LINE_MAX,
+ * a last line without its newline (an unfinished file).
+ */
+int csv_getline(const char *path, FILE *f, char *line, int *nr);
 
 #endif

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,36 @@ bool plot_available(void)
 static void plain_path(const char *path, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s%.4090s", path[0] == '/' ? "" : "./", path);
+}
+
+/*
+ * Whether gnuplot wrote the image whole: it does not report a failed
+ * write (a full disk leaves a cut or empty file and exit 0), so the file's
+ * end is checked: a PNG ends with its IEND chunk, an SVG with </svg>.
+ */
+static bool image_whole(const char *path, bool png)
+{
+	static const unsigned char iend[] = { 0, 0, 0, 0, 'I', 'E', 'N', 'D',
+					      0xae, 0x42, 0x60, 0x82 };
+	unsigned char tail[16];
+	FILE *f = fopen(path, "rb");
+	size_t n = 0;
+	long size;
+
+	if (!f)
+		return false;
+	if (!fseek(f, 0, SEEK_END) && (size = ftell(f)) >= (long)sizeof(tail) &&
+	    !fseek(f, size - (long)sizeof(tail), SEEK_SET))
+		n = fread(tail, 1, sizeof(tail), f);
+	fclose(f);
+	if (n != sizeof(tail))
+		return false;
+	if (png)
+		return !memcmp(tail + sizeof(tail) - sizeof(iend), iend,
+			       sizeof(iend));
+	while (n && (tail[n - 1] == '\n' || tail[n - 1] == ' '))
+		n--;
+	return n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
 }
 
 static int run_gnuplot(const char *const *argv)
@@ -75,6 +106,12 @@ int plot_draw(const char *script, const char *data, const char *out,
 			outfile_abort(&o);
 			fprintf(stderr, "ppsim: gnuplot failed on %s for "
 				"%s\n", path, image);
+			return -1;
+		}
+		if (!image_whole(o.tmp, i == 0)) {
+			outfile_abort(&o);
+			fprintf(stderr, "ppsim: %s: gnuplot did not write it "
+				"whole (a full disk?)\n", image);
 			return -1;
 		}
 		if (outfile_commit(&o, "ppsim"))

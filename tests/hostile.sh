@@ -164,6 +164,11 @@ check "run on a full disk: no partial file" \
 full timeout 60 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --out "$tmp/full2"
 check "sweep on a full disk: exit 1, the file named, none left" \
 	sh -c "test $rc -eq 1 && grep -q 'full2/sweep.csv: File too large: not written' '$tmp/out' && test -z \"\$(ls -A '$tmp/full2')\""
+# 15 KB a file: the CSVs fit, the rates plot's PNG does not; gnuplot says
+# nothing of a failed write, ppsim finds the image cut
+blocks=30 full timeout 60 "$ppsim" run "$tiny" --reps 1 --duration 1ms --out "$tmp/full3"
+check "a plot cut by a full disk: exit 1, the image named, not left" \
+	sh -c "test $rc -eq 1 && grep -q 'full3/rates.png: gnuplot did not write it whole' '$tmp/out' && test -s '$tmp/full3/results.csv' && test ! -e '$tmp/full3/rates.png'"
 check "calibrate --out /dev/full is refused before the fit, /dev/full kept" \
 	sh -c "! '$ppsim' calibrate '$src/tests/scenarios/fit.ini' --out /dev/full 2>'$tmp/out'; test \$? -eq 0 && test -c /dev/full && grep -q 'not a regular file' '$tmp/out' && ! grep -q iteration '$tmp/out'"
 

@@ -42,7 +42,8 @@ struct sparam {
 	int most;		/* the figure that moved most, either way */
 	int order;		/* found in this order: ties keep it */
 	bool named;		/* by --param */
-	bool failed[2];		/* its refit or simulations failed */
+	bool failed[2];		/* its refit or simulations failed, or */
+	char refused[2][256];	/* the scenario's checks refuse the move: why */
 	bool rough[2];		/* a refit ran out of iterations */
 	double *pred[2];	/* every out-of-fit figure's prediction */
 };
@@ -107,14 +108,13 @@ static void apply_move(struct sens *s, const struct sparam *sp,
 	}
 }
 
-/* Every move is a value the key and the case accept, said as FILE:LINE
- * of the case; returns the number of errors. */
-static int check_moves(struct sens *s)
+/* A move the key or a case does not accept (cost.pp_ring x0.75 under
+ * cost.pp_lock) is not made: refused, with the first case's FILE:LINE and
+ * why, shown in the table instead of its figures. */
+static void check_moves(struct sens *s)
 {
-	int bad = 0;
-
 	for (int k = 0; k < s->nr_params; k++) {
-		const struct sparam *sp = &s->params[k];
+		struct sparam *sp = &s->params[k];
 
 		for (int f = 0; f < s->nr_files; f++) {
 			const struct sfile *sf = &s->files[f];
@@ -132,22 +132,22 @@ static int check_moves(struct sens *s)
 					scn_case_get(c, sp->key, &v);
 					m = moved_value(sp->key, v,
 							sens_factor[d]);
-					if (!scn_case_put(&probe, sp->key, m,
+					if (sp->refused[d][0] ||
+					    !scn_case_put(&probe, sp->key, m,
 							  why, sizeof(why)))
 						continue;
 					scn_format_value(sp->key, m, text,
 							 sizeof(text));
-					fprintf(stderr, "%s:%d: --sensitivity: "
-						"%s x%.2f = %s in case %s: "
-						"%s\n", c->file, c->line,
-						sp->key, sens_factor[d], text,
-						c->name, why);
-					bad++;
+					snprintf(sp->refused[d],
+						 sizeof(sp->refused[d]),
+						 "%s:%d: %s = %s in case %s: "
+						 "%s", c->file, c->line,
+						 sp->key, text, c->name, why);
+					sp->failed[d] = true;
 				}
 			}
 		}
 	}
-	return bad;
 }
 
 /* Adds key if it is a prior of some file: returns 0, 1 if it is none's,
@@ -417,12 +417,14 @@ static void print_table(const struct sens *s)
 		printf("%-*s %9s", w, sp->key, sp->value);
 		for (int d = 0; d < 2; d++)
 			if (sp->failed[d])
-				printf(" %8s", "failed");
+				printf(" %8s", sp->refused[d][0] ? "refused"
+								 : "failed");
 			else
 				printf(" %8.1f", sp->move[d]);
 		for (int d = 0; d < 2; d++)
 			if (sp->failed[d])
-				printf(" %8s", "failed");
+				printf(" %8s", sp->refused[d][0] ? "refused"
+								 : "failed");
 			else
 				printf(" %+8.1f", sp->mae[d] - s->base_mae);
 		if (sp->most >= 0 && largest_move(sp) > 0)
@@ -432,6 +434,13 @@ static void print_table(const struct sens *s)
 		else
 			printf("  -\n");
 	}
+	for (int k = 0; k < s->nr_params; k++)
+		for (int d = 0; d < 2; d++)
+			if (s->params[k].refused[d][0])
+				printf("# %s x%.2f: refused by the scenario's "
+				       "checks, not run: %s\n",
+				       s->params[k].key, sens_factor[d],
+				       s->params[k].refused[d]);
 	for (int k = 0; k < s->nr_params; k++)
 		for (int d = 0; d < 2; d++)
 			if (s->params[k].rough[d])
@@ -519,8 +528,9 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 		fprintf(stderr, "ppsim validate: out of memory\n");
 		goto done;
 	}
-	if (setup(&s, scn) || find_params(&s) || check_moves(&s))
+	if (setup(&s, scn) || find_params(&s))
 		goto done;
+	check_moves(&s);
 	status = 1;
 	s.base = calloc((size_t)s.nr_rows, sizeof(*s.base));
 	if (!s.base)
@@ -546,6 +556,8 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 					     sizeof(*sp->pred[d]));
 			if (!sp->pred[d])
 				goto done;
+			if (sp->refused[d][0])
+				continue;
 			apply_move(&s, sp, sens_factor[d], changed);
 			sp->failed[d] = predict(&s, changed, sp->pred[d], what,
 						&sp->rough[d]);

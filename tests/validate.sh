@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..25"
+echo "1..26"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -112,6 +112,15 @@ check "--sensitivity --param: a row more, the largest movement first" sh -c "
 		{ m = \$3 > \$4 ? \$3 : \$4; if (NR > 1 && m > last) exit 1; last = m }
 		END { exit NR != 2 || last > 1 }' &&
 	grep -Eq '^model.win_ring +102 +[0-9.]+ +[0-9.]+ .* far-drop v5.5\$' '$tmp/out'"
+# a move the scenario's checks refuse (pp_ring under pp_lock) is not made,
+# and said so; the others run
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
+	--param cost.pp_ring >"$tmp/out" 2>>"$tmp/err"
+rc=$?
+check "--sensitivity: a move the checks refuse is shown refused, the rest run" sh -c "
+	test $rc -eq 0 && grep -Eq '^cost.pp_ring +44.5 +refused +[0-9.]+ +refused ' '$tmp/out' &&
+	grep -q '^# cost.pp_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: .*pp_lock 37 is more than pp_ring' '$tmp/out' &&
+	grep -Eq '^cost.xdp +15 +[0-9.]+ ' '$tmp/out'"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --param nic.no_such >"$tmp/out" 2>&1
 rc=$?
 check "--param of an unknown key is bad input" sh -c "test $rc -eq 2 &&

@@ -76,6 +76,13 @@ const char *datadir_strerror(int err)
 	       strerror(err);
 }
 
+/* A scenario or a trace is text someone wrote: one this large is
+ * something else (/proc/kcore says it is 128 TiB), and reading it to the
+ * end would take hours. */
+#define DATADIR_MAX_SIZE	(64L << 20)
+/* and a line this long is not one (stdin from /dev/zero has no end) */
+#define DATADIR_MAX_LINE	(1L << 20)
+
 long datadir_getline(FILE *f, char *buf, size_t size, int *problem)
 {
 	size_t n = 0;
@@ -90,16 +97,15 @@ long datadir_getline(FILE *f, char *buf, size_t size, int *problem)
 			buf[n++] = (char)c;
 		else if (*problem == LINE_OK)
 			*problem = LINE_TOO_LONG;
-		len++;
+		if (++len >= DATADIR_MAX_LINE) {
+			if (*problem == LINE_OK)
+				*problem = LINE_TOO_LONG;
+			break;
+		}
 	}
 	buf[n] = '\0';
 	return c == EOF && len == 0 ? -1 : len;
 }
-
-/* A scenario or a trace is text someone wrote: one this large is
- * something else (/proc/kcore says it is 128 TiB), and reading it to the
- * end would take hours. */
-#define DATADIR_MAX_SIZE	(64L << 20)
 
 static FILE *open_text(const char *path)
 {

@@ -28,6 +28,8 @@ check "trace refuses a FIFO" \
 	fails 2 'fifo: cannot open: not a regular file' "$ppsim" trace --policy v5.4 "$tmp/fifo"
 check "merge refuses a FIFO" \
 	fails 2 'fifo: cannot open: not a regular file' "$ppsim" merge "$tmp/fifo"
+check "trace - from /dev/zero: a line with no end is given up on, exit 2" \
+	fails 2 '<stdin>:1: line longer than' sh -c "exec timeout 20 '$ppsim' trace --policy v5.4 - </dev/zero"
 check "merge refuses /dev/zero (and does not grow)" \
 	fails 2 '/dev/zero: cannot open: not a regular file' "$ppsim" merge /dev/zero
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256 --case far-drop --format csv >"$tmp/a.csv" 2>"$tmp/out"

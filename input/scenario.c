@@ -742,6 +742,19 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 			 "line longer than %d characters", SCN_LINE_MAX);
 		return str;
 	}
+	for (const char *p = s; *p; p++) {
+		/* they would reach a terminal, or split an output's line */
+		if ((*p > 0 && *p < ' ' && *p != '\t') || *p == 0x7f) {
+			error_at(ld, ld->file, ld->line, "control character "
+				 "0x%02x", *p);
+			return str;
+		}
+	}
+	if (*s == '[' && strchr(s, ']') &&
+	    strchr(s, ']') != s + strlen(s) - 1) {
+		error_at(ld, ld->file, ld->line, "']' inside a section name");
+		return str;
+	}
 	if (*s == '[' ? s[strlen(s) - 1] != ']' : !strchr(s, '=') ||
 	    *s == '=') {
 		error_at(ld, ld->file, ld->line, *s == '[' ?
@@ -1395,7 +1408,7 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			.file = set[i].file ? set[i].file : "--set",
 			.line = set[i].file ? set[i].line : i + 1,
 		};
-		const char *dot = strchr(set[i].key, '.');
+		const char *dot = strchr(set[i].key, '.'), *p;
 
 		if (dot) {
 			snprintf(a.section, sizeof(a.section), "%.*s",
@@ -1406,6 +1419,25 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			snprintf(a.key, sizeof(a.key), "%s", set[i].key);
 		}
 		snprintf(a.value, sizeof(a.value), "%s", set[i].value);
+		/* an override is written back into the outputs' provenance
+		 * and resolved.ini: it must make one line a file may hold */
+		if (strlen(set[i].key) + 3 + strlen(set[i].value) >
+		    SCN_LINE_MAX) {
+			error_at(ld, a.file, a.line, "%s: longer than a "
+				 "scenario line (%d characters)", set[i].key,
+				 SCN_LINE_MAX);
+			ok = false;
+			continue;
+		}
+		p = set[i].value;
+		while (*p && !((*p > 0 && *p < ' ' && *p != '\t') || *p == 0x7f))
+			p++;
+		if (*p) {
+			error_at(ld, a.file, a.line, "%s: control character "
+				 "0x%02x", set[i].key, *p);
+			ok = false;
+			continue;
+		}
 		if (!section_known(a.section)) {
 			error_at(ld, a.file, a.line, "%s: unknown section '%s'",
 				 set[i].key, a.section);

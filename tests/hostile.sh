@@ -28,6 +28,17 @@ check "trace refuses a FIFO" \
 	fails 2 'fifo: cannot open: not a regular file' "$ppsim" trace --policy v5.4 "$tmp/fifo"
 check "merge refuses a FIFO" \
 	fails 2 'fifo: cannot open: not a regular file' "$ppsim" merge "$tmp/fifo"
+# text that would split an output's line or reach a terminal
+printf '[global]\n[case a]b]\nworkload = xdp_tx\n' >"$tmp/br.ini"
+check "[case a]b]: a ']' inside a section name is FILE:LINE, exit 2" \
+	fails 2 'br.ini:2: .\]. inside a section name' "$ppsim" run "$tmp/br.ini" --dry-run
+printf '[global]\n[case a\033[31mb]\n' >"$tmp/esc.ini"
+check "a control character in a scenario is FILE:LINE, exit 2" \
+	fails 2 'esc.ini:2: control character 0x1b' "$ppsim" run "$tmp/esc.ini" --dry-run
+check "--set with a newline in its value: said, exit 2, nothing written" \
+	fails 2 '--set:1: label: control character 0x0a' "$ppsim" run "$tiny" --set "$(printf 'label=a\n[case x]')" --dry-run
+check "--set longer than a scenario line: said, exit 2" \
+	fails 2 '--set:1: label: longer than a scenario line' "$ppsim" run "$tiny" --set "label=$(printf '%0300d' 0)" --dry-run
 check "trace - from /dev/zero: a line with no end is given up on, exit 2" \
 	fails 2 '<stdin>:1: line longer than' sh -c "exec timeout 20 '$ppsim' trace --policy v5.4 - </dev/zero"
 check "merge refuses /dev/zero (and does not grow)" \

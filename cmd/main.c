@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,9 +40,10 @@ static void usage(FILE *f)
 "  keys      list every scenario key, or explain one: ppsim keys nic.rx_ring\n"
 "  help      describe a command: ppsim help run (as ppsim run --help)\n"
 "\n"
-"Every command that simulates takes --duration, --set KEY=VALUE, --reps\n"
-"(default %d), --seed and -j alike; run, validate, sweep and bench take\n"
-"--case and --policy too (repeatable; calibrate fits on its own cases).\n"
+"run, validate, sweep and calibrate take --duration, --set KEY=VALUE,\n"
+"--reps (default %d), --seed and -j alike, and all but calibrate (which\n"
+"fits on its own cases) --case and --policy (repeatable); bench times\n"
+"one run of one case: --case, --policy, --queues, --duration.\n"
 "'ppsim COMMAND --help' describes a command; ppsim(1) describes them all.\n"
 "Shipped files are looked up in %s when not found as given.\n",
 		CMD_REPS_DEFAULT, datadir_path());
@@ -124,7 +126,17 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return finish(0);
 		}
-		if (argc > 3 || !cmd_spec(argv[2])) {
+		bool known = false;
+
+		for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]);
+		     i++)
+			known |= argc == 3 && !strcmp(argv[2], commands[i].name);
+		if (argc == 3 && (!strcmp(argv[2], "help") ||
+				  !strcmp(argv[2], "--help"))) {
+			usage(stdout);
+			return finish(0);
+		}
+		if (argc > 3 || !known) {
 			fprintf(stderr, "ppsim help: %s%s%s\n", argc > 3 ?
 				"expected one COMMAND" : "unknown command '",
 				argc > 3 ? "" : argv[2], argc > 3 ? "" : "'");

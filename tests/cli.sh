@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..61"
+echo "1..63"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -90,6 +90,9 @@ for c in run validate calibrate sweep merge bench trace keys; do
 		'$ppsim' $c --help >'$tmp/h' && test \$(wc -l <'$tmp/h') -ge 5 &&
 		'$ppsim' help $c | cmp - '$tmp/h' && head -1 '$tmp/h'"
 done
+expect 0 "^Usage: ppsim compare A.csv B.csv" "help compare: as compare --help" -- sh -c "
+	'$ppsim' compare --help >'$tmp/h' && '$ppsim' help compare | cmp - '$tmp/h' && head -1 '$tmp/h'"
+expect 0 "^Usage: ppsim \[--help\]" "help help: the commands" -- "$ppsim" help help
 expect 2 "ppsim help: unknown command 'frob'" "help of an unknown command" -- "$ppsim" help frob
 expect 2 "^ppsim run: unknown option '--frob'" "an unknown option" -- "$ppsim" run "$tiny" --frob
 expect 2 "^ppsim validate: --reps needs a value" "an option without its value" -- "$ppsim" validate "$tiny" --reps

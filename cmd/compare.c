@@ -18,7 +18,7 @@
 
 /* One rate of a file: what it is, and its figure. */
 struct cmp_row {
-	char key[CSV_LINE_MAX];	/* swept values, case, policy: its label */
+	char *key;		/* swept values, case, policy: its label */
 	char unit[16];
 	double value, ci95;	/* ci95 NAN: one replication */
 	int line;
@@ -29,7 +29,8 @@ struct cmp_file {
 	const char *path;
 	char header[CSV_LINE_MAX + 2];
 	struct cmp_row *rows;
-	int nr;
+	int nr, room;
+	struct cmp_row **sorted;	/* rows by key: matched by bsearch */
 };
 
 /* A number field, or -1 (said at path:line) if it is not one; an empty
@@ -68,17 +69,31 @@ static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
 	}
 	if (strcmp(f[k + 2], "rate"))
 		return 0;	/* the other metrics: not compared */
-	grown = realloc(cf->rows, (size_t)(cf->nr + 1) * sizeof(*cf->rows));
-	if (!grown) {
-		fprintf(stderr, "ppsim compare: out of memory\n");
-		return -1;
+	if (cf->nr == cf->room) {
+		int room = cf->room ? 2 * cf->room : 64;
+
+		grown = realloc(cf->rows, (size_t)room * sizeof(*cf->rows));
+		if (!grown) {
+			fprintf(stderr, "ppsim compare: out of memory\n");
+			return -1;
+		}
+		cf->rows = grown;
+		cf->room = room;
 	}
-	cf->rows = grown;
 	r = &cf->rows[cf->nr];
 	*r = (struct cmp_row){ .line = nr };
 	for (int i = 0; i < k + 2; i++)	/* the swept values, case, policy */
-		used += (size_t)snprintf(r->key + used, sizeof(r->key) - used,
-					 "%s%s", i ? " " : "", f[i]);
+		used += strlen(f[i]) + 1;
+	r->key = malloc(used);
+	if (!r->key) {
+		fprintf(stderr, "ppsim compare: out of memory\n");
+		return -1;
+	}
+	cf->nr++;	/* its key freed with the rest */
+	used = 0;
+	for (int i = 0; i < k + 2; i++)
+		used += (size_t)sprintf(r->key + used, "%s%s", i ? " " : "",
+					f[i]);
 	if (strlen(f[k + 3]) >= sizeof(r->unit)) {
 		datadir_error(cf->path, nr, "unit '%s' is not one ppsim "
 			      "writes", f[k + 3]);
@@ -88,15 +103,55 @@ static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
 	if (number(cf->path, nr, "value", f[k + 4], false, &r->value) ||
 	    number(cf->path, nr, "ci95", f[k + 5], true, &r->ci95))
 		return -1;
+	return 0;
+}
+
+static int by_key_only(const void *a, const void *b)
+{
+	return strcmp((*(const struct cmp_row *const *)a)->key,
+		      (*(const struct cmp_row *const *)b)->key);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct cmp_row *ra = *(const struct cmp_row *const *)a;
+	const struct cmp_row *rb = *(const struct cmp_row *const *)b;
+	int c = strcmp(ra->key, rb->key);
+
+	return c ? c : ra->line - rb->line;
+}
+
+/* The rows sorted by key, so that a match is a bsearch (files of a large
+ * sweep have tens of thousands); a key twice is an error at its second
+ * line.  Returns 0 or -1 (said). */
+static int sort_rows(struct cmp_file *cf)
+{
+	cf->sorted = malloc((size_t)cf->nr * sizeof(*cf->sorted));
+	if (!cf->sorted) {
+		fprintf(stderr, "ppsim compare: out of memory\n");
+		return -1;
+	}
 	for (int i = 0; i < cf->nr; i++)
-		if (!strcmp(cf->rows[i].key, r->key)) {
-			datadir_error(cf->path, nr, "the rate of %s again "
-				      "(first at line %d)", r->key,
-				      cf->rows[i].line);
+		cf->sorted[i] = &cf->rows[i];
+	qsort(cf->sorted, (size_t)cf->nr, sizeof(*cf->sorted), by_key);
+	for (int i = 1; i < cf->nr; i++)
+		if (!strcmp(cf->sorted[i]->key, cf->sorted[i - 1]->key)) {
+			datadir_error(cf->path, cf->sorted[i]->line, "the rate "
+				      "of %s again (first at line %d)",
+				      cf->sorted[i]->key,
+				      cf->sorted[i - 1]->line);
 			return -1;
 		}
-	cf->nr++;
 	return 0;
+}
+
+static struct cmp_row *find_row(const struct cmp_file *cf, const char *key)
+{
+	struct cmp_row probe = { .key = (char *)key, .line = 0 }, *p = &probe;
+	struct cmp_row **hit = bsearch(&p, cf->sorted, (size_t)cf->nr,
+				       sizeof(*cf->sorted), by_key_only);
+
+	return hit ? *hit : NULL;
 }
 
 /* Reads a ppsim CSV's rates.  Returns 0, or -1 with FILE:LINE: why. */
@@ -189,12 +244,23 @@ int compare_main(int argc, char **argv)
 		return 2;
 	}
 	for (int i = 0; i < 2; i++)
-		if (read_file(&cf[i]))
+		if (read_file(&cf[i]) || sort_rows(&cf[i]))
 			status = 2;
 	if (!status && strcmp(cf[0].header, cf[1].header)) {
 		fprintf(stderr, "%s: its columns differ from %s's: not runs "
 			"of the same sweep keys\n", cf[1].path, cf[0].path);
 		status = 2;
+	}
+	for (int r = 0; !status && r < cf[0].nr; r++) {
+		const struct cmp_row *a = &cf[0].rows[r];
+		const struct cmp_row *b = find_row(&cf[1], a->key);
+
+		if (b && strcmp(a->unit, b->unit)) {
+			datadir_error(cf[1].path, b->line, "the rate of %s in "
+				      "%s, %s has it in %s", b->key, b->unit,
+				      cf[0].path, a->unit);
+			status = 2;
+		}
 	}
 	if (status)
 		goto done;
@@ -208,9 +274,7 @@ int compare_main(int argc, char **argv)
 	for (int r = 0; r < cf[0].nr; r++) {
 		struct cmp_row *a = &cf[0].rows[r], *b = NULL;
 
-		for (int s = 0; s < cf[1].nr && !b; s++)
-			if (!strcmp(cf[1].rows[s].key, a->key))
-				b = &cf[1].rows[s];
+		b = find_row(&cf[1], a->key);
 		if (b)
 			b->matched = true;
 		print_pair(w, a, b);
@@ -221,7 +285,11 @@ int compare_main(int argc, char **argv)
 	printf("# beyond CIs: |B - A| larger than the two 95 %% confidence "
 	       "half-widths together\n");
 done:
-	free(cf[0].rows);
-	free(cf[1].rows);
+	for (int i = 0; i < 2; i++) {
+		for (int r = 0; r < cf[i].nr; r++)
+			free(cf[i].rows[r].key);
+		free(cf[i].rows);
+		free(cf[i].sorted);
+	}
 	return status;
 }

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..19"
+echo "1..21"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -91,6 +91,14 @@ check "compare: a file that is not a ppsim CSV, exit 2" \
 sed "${row}s/,rate,/,rate,x,/" "$tmp/a.csv" >"$tmp/fields.csv"
 check "compare: a row with a field too many, exit 2" \
 	fails 2 "fields.csv:$row: 10 fields where the header has 9" "$ppsim" compare "$tmp/fields.csv" "$tmp/a.csv"
+# the same rate twice in a file; B's rate in another unit than A's
+last=$(grep -c '' "$tmp/a.csv")
+{ cat "$tmp/a.csv"; sed -n "${row}p" "$tmp/a.csv"; } >"$tmp/twice.csv"
+check "compare: a rate twice is FILE:LINE of the second, exit 2" \
+	fails 2 "twice.csv:$((last + 1)): the rate of .* again \(first at line $row\)" "$ppsim" compare "$tmp/twice.csv" "$tmp/a.csv"
+sed "${row}s/,rate,Mpps,/,rate,Gbps,/" "$tmp/a.csv" >"$tmp/unit.csv"
+check "compare: B's rate in another unit than A's: FILE:LINE, exit 2" \
+	fails 2 "unit.csv:$row: the rate of .* in Gbps, .*a.csv has it in Mpps" "$ppsim" compare "$tmp/a.csv" "$tmp/unit.csv"
 
 # ---- provenance ----
 check "the CSV starts with '# ' provenance: version, git commit, seed" \

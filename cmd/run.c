@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -319,6 +320,23 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "ppsim run: no case matches the --case and "
 			"--policy given\n");
 		goto done;
+	}
+	if (o.format == CMD_COMMIT) {	/* a table needs a before and after */
+		bool pair = false;
+
+		for (int f = 0; f < o.nr_args; f++)
+			for (int i = 0; i < rf[f].nr; i++) {
+				int b = rep_baseline(rows + rf[f].first,
+						     rf[f].nr, i);
+
+				pair |= b >= 0 && b != i;
+			}
+		if (!pair) {
+			fprintf(stderr, "ppsim run: --format commit: no case "
+				"runs its baseline policy and another: nothing "
+				"to compare\n");
+			goto done;
+		}
 	}
 	/* a bad --out is found now, not after the simulations */
 	if (o.out && ((o.nr_args > 1 && out_names(rf, o.nr_args)) ||

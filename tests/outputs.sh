@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..21"
+echo "1..22"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -50,6 +50,8 @@ check "baseline not among the case's policies: FILE:LINE, exit 2" \
 "$ppsim" run "$tiny" --reps 1 --format commit >"$tmp/c.txt" 2>"$tmp/out"
 check "--format commit: Before | After, at most 72 columns" \
 	sh -c "grep -q '^Case .*| Before .*| After ' '$tmp/c.txt' && grep -Eq '^far-drop +\| +[0-9.]+ Mpps \| +[0-9.]+ Mpps \| +\+[0-9.]+ % \| \+31.8 %' '$tmp/c.txt' && awk 'length > 72 { exit 1 }' '$tmp/c.txt'"
+check "--format commit with one policy: nothing to compare, said, exit 2" \
+	fails 2 'no case runs its baseline policy and another' "$ppsim" run "$tiny" --policy v5.5 --format commit
 # the seed's own columns: label_columns over every case's label cells
 sed -e 's/^policies = v5.4 v5.5$/policies = v5.4 v5.5\nlabel_columns = NUMA | XDP/' \
     -e 's/^\[case far-drop\]$/[case far-drop]\nlabel = Far | Drop/' \

@@ -354,15 +354,22 @@ static void write_csv(FILE *f, const struct sweep_opts *o,
 		      const struct point *pts, int nr_points,
 		      const struct rep_row *rows)
 {
-	char header[512] = "";
+	char header[512] = "", file[PATH_MAX];
 
 	for (int a = 0; a < o->nr_axes; a++)
 		snprintf(header + strlen(header), sizeof(header) - strlen(header),
 			 "%s,", o->axes[a].key);
 	/* the provenance every job of the sweep shares, so that ppsim merge
-	 * (which keeps the first file's) gives the direct sweep's bytes */
-	fprintf(f, "# ppsim %s (git %s)  sweep %s\n# seed %lu  reps %d\n",
-		PACKAGE_VERSION, PPSIM_COMMIT, o->file, o->rc.seed, o->rc.reps);
+	 * (which keeps the first file's) gives the direct sweep's bytes: the
+	 * scenario by its full path, as the jobs name it (emit_job) */
+	if (!realpath(o->file, file))
+		snprintf(file, sizeof(file), "%s", o->file);
+	fprintf(f, "# ppsim %s (git %s)  sweep %s\n# seed %lu  reps %d",
+		PACKAGE_VERSION, PPSIM_COMMIT, file, o->rc.seed, o->rc.reps);
+	for (int i = 0; i < o->nr_fixed; i++)	/* --duration */
+		fprintf(f, "%s%s=%s", i ? " " : "  set ", o->fixed[i].key,
+			o->fixed[i].value);
+	fputc('\n', f);
 	rep_csv_header(f, header);
 	for (int p = 0; p < nr_points; p++) {
 		const struct rep_row *pr = &rows[pts[p].first_row];

@@ -41,7 +41,8 @@ check "a bad value fails before any run" sh -c "test $? -eq 2 && grep -q '^--set
 # ---- scale-out: the jobs run the sweep's cases, reps and seeds: their
 # merge is the direct sweep's CSV, byte for byte ----
 sw="--set nic.rx_ring=256,1024 --case far-drop --case close-drop --reps 2 --seed 7 --duration 2ms"
-"$ppsim" sweep "$tiny" $sw --format csv >"$tmp/direct.csv" 2>"$tmp/out"
+# the direct sweep named by a relative path, the jobs by a full one
+(cd "$src" && "$ppsim" sweep tests/scenarios/tiny.ini $sw --format csv) >"$tmp/direct.csv" 2>"$tmp/out"
 "$ppsim" sweep "$tiny" $sw --emit-jobs --out "$tmp/par" >"$tmp/par.jobs" 2>>"$tmp/out"
 if [ -n "${PPSIM_PARALLEL:-}" ] && "$PPSIM_PARALLEL" --version 2>/dev/null | grep -q 'GNU parallel'; then
 	"$PPSIM_PARALLEL" --will-cite -j 2 <"$tmp/par.jobs" 2>>"$tmp/out"

@@ -43,7 +43,7 @@ struct sparam {
 	int order;		/* found in this order: ties keep it */
 	bool named;		/* by --param */
 	bool failed[2];		/* its refit or simulations failed, or */
-	char refused[2][256];	/* the scenario's checks refuse the move: why */
+	char refused[2][640];	/* the scenario's checks refuse the move: why */
 	bool rough[2];		/* a refit ran out of iterations */
 	double *pred[2];	/* every out-of-fit figure's prediction */
 };
@@ -140,8 +140,8 @@ static void check_moves(struct sens *s)
 							 sizeof(text));
 					snprintf(sp->refused[d],
 						 sizeof(sp->refused[d]),
-						 "%s:%d: %s = %s in case %s: "
-						 "%s", c->file, c->line,
+						 "%.200s:%d: %s = %s in case "
+						 "%s: %s", c->file, c->line,
 						 sp->key, text, c->name, why);
 					sp->failed[d] = true;
 				}

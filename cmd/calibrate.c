@@ -146,9 +146,10 @@ int calibrate_main(int argc, char **argv)
 	}
 	if (!write_calibration(f, o.out || o.update ? out : NULL)) {
 		fprintf(stderr, "calibration written to %s after %d "
-			"simulations of each fit case (%zu iterations)\n",
+			"simulations of each fit case (%zu iteration%s)\n",
 			o.out || o.update ? out : "standard output",
-			f->evaluations, f->iterations);
+			f->evaluations, f->iterations,
+			f->iterations == 1 ? "" : "s");
 		status = 0;
 	}
 done:

@@ -114,11 +114,10 @@ static int by_key_only(const void *a, const void *b)
 
 static int by_key(const void *a, const void *b)
 {
-	const struct cmp_row *ra = *(const struct cmp_row *const *)a;
-	const struct cmp_row *rb = *(const struct cmp_row *const *)b;
-	int c = strcmp(ra->key, rb->key);
+	int c = by_key_only(a, b);
 
-	return c ? c : ra->line - rb->line;
+	return c ? c : (*(const struct cmp_row *const *)a)->line -
+		       (*(const struct cmp_row *const *)b)->line;
 }
 
 /* The rows sorted by key, so that a match is a bsearch (files of a large

@@ -703,6 +703,16 @@ static void section_seen(struct loader *ld, char *header)
 			 name);
 }
 
+/* The first control character of text (tab aside), or its end: such a
+ * character would reach a terminal, or split an output's line. */
+static const char *control_char(const char *text)
+{
+	while (*text && !((*text > 0 && *text < ' ' && *text != '\t') ||
+			  *text == 0x7f))
+		text++;
+	return text;
+}
+
 /*
  * inih's reader: hands inih one line at a time, after checking it, so that
  * every bad line is reported with its number (inih reports only the first,
@@ -716,6 +726,7 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 	char text[SCN_READ_MAX];
 	int problem;
 	long len = datadir_getline(ld->f, text, sizeof(text), &problem);
+	const char *ctl;
 	char *s;
 
 	if (len < 0)
@@ -742,13 +753,10 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 			 "line longer than %d characters", SCN_LINE_MAX);
 		return str;
 	}
-	for (const char *p = s; *p; p++) {
-		/* they would reach a terminal, or split an output's line */
-		if ((*p > 0 && *p < ' ' && *p != '\t') || *p == 0x7f) {
-			error_at(ld, ld->file, ld->line, "control character "
-				 "0x%02x", *p);
-			return str;
-		}
+	if (*(ctl = control_char(s))) {
+		error_at(ld, ld->file, ld->line, "control character 0x%02x",
+			 *ctl);
+		return str;
 	}
 	if (*s == '[' && strchr(s, ']') &&
 	    strchr(s, ']') != s + strlen(s) - 1) {
@@ -1408,7 +1416,7 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			.file = set[i].file ? set[i].file : "--set",
 			.line = set[i].file ? set[i].line : i + 1,
 		};
-		const char *dot = strchr(set[i].key, '.'), *p;
+		const char *dot = strchr(set[i].key, '.'), *ctl;
 
 		if (dot) {
 			snprintf(a.section, sizeof(a.section), "%.*s",
@@ -1429,12 +1437,9 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			ok = false;
 			continue;
 		}
-		p = set[i].value;
-		while (*p && !((*p > 0 && *p < ' ' && *p != '\t') || *p == 0x7f))
-			p++;
-		if (*p) {
+		if (*(ctl = control_char(set[i].value))) {
 			error_at(ld, a.file, a.line, "%s: control character "
-				 "0x%02x", set[i].key, *p);
+				 "0x%02x", set[i].key, *ctl);
 			ok = false;
 			continue;
 		}

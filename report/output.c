@@ -648,10 +648,13 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 	const char *base = strrchr(p->file, '/');
 	bool blocks = false;
 
-	nl = *rows[0].c->label_columns ?
-	     scn_label_cells(rows[0].c->label_columns, head, SCN_MAX_LABELS) : 1;
-	if (nl == 1 && !*rows[0].c->label_columns)
+	if (*rows[0].c->label_columns) {
+		nl = scn_label_cells(rows[0].c->label_columns, head,
+				     SCN_MAX_LABELS);
+	} else {
+		nl = 1;
 		snprintf(head[0], SCN_NAME_MAX, "Case");
+	}
 	for (int k = 0; k < nl; k++)
 		wl[k] = (int)strlen(head[k]);
 	/* the widest cells and rate, each label column cut so that a line

@@ -1,6 +1,6 @@
 /*
  * The consumer actor: a CPU that is not the NAPI's taking its frames
- * (xdp_cpumap's kthread).  It spends its own cycles and memory accesses,
+ * (xdp_cpumap's kthread) or its skbs (tcp's reader on app_cpu).  It spends its own cycles and memory accesses,
  * through the same memory model from its own core, and frees pages from
  * its own context: page_pool sees puts from a CPU that does not poll the
  * pool's NAPI.  When it is slower than the NAPI its ring fills and the

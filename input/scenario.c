@@ -140,9 +140,11 @@ K("model", "win_random", S_DOUBLE, U_NONE, sim.rxq.overlap.win_random, "34", 0, 
 K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
 K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers): its lines arrive at this many a latency, under the copy's own work"),
 K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
+KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU, or on app_cpu; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
 K("case", "redirect_cpu", S_INT, U_NONE, sim.load.redirect_cpu, "0", 0, 511, "", "xdp_cpumap: the CPU whose cpumap kthread takes the frames (node = cpu / cores); not a queue's CPU"),
 K("case", "cpumap_qsize", S_INT, U_NONE, sim.rxq.cpumap_qsize, "2048", 8, 1 << 16, "", "xdp_cpumap: frames the cpumap entry's ring holds (xdp-bench redirect-cpu's default --qsize)"),
+K("case", "app_cpu", S_INT, U_NONE, sim.load.app_cpu, "-1", -1, 511, "", "tcp: the CPU of the process reading the stream (node = cpu / cores), another than the NAPI's: its own actor, its own cycles and memory accesses, a socket of tcp_rmem between them, and the skbs freed where its era frees them; -1 (or the irq's CPU, the same): the reader reads on the NAPI's CPU after each poll and moves with the irq"),
+K("case", "tcp_rmem", S_INT, U_SIZE, sim.rxq.tcp.rmem, "6M", 4096, 1 << 30, "B", "tcp with app_cpu: bytes of skbs (truesize, 4352 a packet of the model) the socket holds; the NAPI drops what finds it full.  tcp_rmem[2], to which receive autotuning grows a bulk stream's buffer (6.1 net/ipv4/tcp.c tcp_init: 6 MiB)"),
 KW("case", "xdp_touch", sim.rxq.touch, touch_words, "read", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does); a tcp case has no XDP program: its stack reads the headers"),
 K("case", "pkt_size", S_INT, U_SIZE, sim.rxq.pkt_size, "60", 60, 3520, "B", "frame size without its FCS (a minimum 64-byte frame is 60)"),
 K("case", "rate", S_DOUBLE, U_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
@@ -1076,6 +1078,19 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	       (l->migrate_at < 0 || l->redirect_cpu != l->migrate_cpu)),
 	      "case.redirect_cpu", "redirect_cpu %d is the irq's CPU: the "
 	      "cpumap's kthread needs another", l->redirect_cpu);
+	CHECK(l->app_cpu < 0 || q->workload == RXQ_TCP, "case.app_cpu",
+	      "app_cpu is the reader of workload = tcp, not of %s",
+	      workload_words[q->workload]);
+	CHECK(l->app_cpu < cpus, "case.app_cpu", "app_cpu %d does not exist: "
+	      "the machine has %d CPUs (%d sockets x %d cores)", l->app_cpu,
+	      cpus, m->sockets, m->cores);
+	CHECK(!sim_app_reader(&c->sim) || l->queues == 1, "case.queues",
+	      "a reader on app_cpu takes one queue (%d): it reads queue 0's "
+	      "socket", l->queues);
+	CHECK(!sim_app_reader(&c->sim) || l->migrate_at < 0 ||
+	      l->app_cpu != l->migrate_cpu, "case.app_cpu", "app_cpu %d is "
+	      "where the irq moves: the reader and the NAPI would share it",
+	      l->app_cpu);
 	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
 	      "(its Ethernet, IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
@@ -1098,7 +1113,9 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
 	 * the tx ring may all sit on one node, clear of its watermarks */
 	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache +
-			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize : 0)) *
+			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize : 0) +
+			  (sim_app_reader(&c->sim) ? q->tcp.rmem / TCP_TRUESIZE
+						   : 0)) *
 	      l->queues <= c->sim.mm.pages_per_node / 2, "mem.pages",
 	      "%u pages per node cannot hold %d rx ring(s) of %d pages with "
 	      "their page_pool: raise mem.pages or lower nic.rx_ring",

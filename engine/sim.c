@@ -57,12 +57,14 @@ static int build_world(struct world *w, const struct sim_case *c,
 		int cpu = reader ? c->load.app_cpu : c->load.redirect_cpu;
 
 		/* the cpumap kthread runs with bottom halves disabled, the
-		 * reader in process context */
+		 * other port's NAPI in softirq, the reader in process
+		 * context */
 		w->consumer = (struct consumer){ .q = w->napi[0].q,
 			.ctx = { .mm = w->mm, .cpu = cpu,
 				 .node = cpu / c->mem.cores,
 				 .softirq = !reader } };
-		if ((reader ? rxq_attach_reader : rxq_attach_consumer)
+		if ((reader ? rxq_attach_reader :
+		     sim_port_remote(c) ? rxq_attach_port : rxq_attach_consumer)
 		    (w->consumer.q, w->consumer.ctx.node)) {
 			*err = "out of memory";
 			return -1;

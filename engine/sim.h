@@ -37,6 +37,7 @@ struct sim_machine {
 	double nic_buffer;	/* bytes of packets the NIC holds for DMA */
 	double irq_delay;	/* s from completion to NAPI running */
 	double jitter;		/* coefficient of variation of a poll's time */
+	int ports;		/* the adapter's ports, on one PCIe link */
 };
 
 /* The load and where it runs: the [global] and [case] keys. */
@@ -48,7 +49,8 @@ struct sim_load {
 	double migrate_at;	/* s; negative = no migration */
 	int migrate_cpu;	/* CPU NAPI moves to */
 	int redirect_cpu;	/* xdp_cpumap: the CPU whose kthread takes
-				 * the frames (the consumer) */
+				 * the frames (the consumer); xdp_redirect out
+				 * of the other port: its NAPI's CPU */
 	int app_cpu;		/* tcp: the reader's CPU; -1 or the irq's
 				 * CPU: the NAPI's, which it follows */
 	double warmup;		/* s after the migration before measuring */
@@ -84,11 +86,22 @@ static inline bool sim_app_reader(const struct sim_case *c)
 	       c->load.app_cpu != c->load.irq_cpu;
 }
 
+/* An xdp_redirect case out of the other port whose NAPI polls on another
+ * CPU (redirect_cpu) than the queue's. */
+static inline bool sim_port_remote(const struct sim_case *c)
+{
+	return c->rxq.workload == RXQ_XDP_REDIRECT &&
+	       c->rxq.redirect_port == RXQ_PORT_OTHER &&
+	       c->load.redirect_cpu != c->load.irq_cpu;
+}
+
 /* The case has a consumer actor: a CPU that takes the NAPI's frames (the
- * cpumap kthread) or skbs (the reader on app_cpu). */
+ * cpumap kthread), skbs (the reader on app_cpu) or send completions (the
+ * other port's NAPI). */
 static inline bool sim_has_consumer(const struct sim_case *c)
 {
-	return c->rxq.workload == RXQ_XDP_CPUMAP || sim_app_reader(c);
+	return c->rxq.workload == RXQ_XDP_CPUMAP || sim_app_reader(c) ||
+	       sim_port_remote(c);
 }
 
 /* The unit of a case's figure: Mpps the XDP program handled, or Gbps of

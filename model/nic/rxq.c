@@ -64,6 +64,10 @@ struct rxq_lines {
 				 * producer lock after it: consumer's node */
 	u32 cm_skb;		/* the consumer's skbs */
 	u32 skb;		/* skbs built on the channel's CPU (veth) */
+	u32 sq_db;		/* the XDP SQ's doorbell record: ST_SQ_DB of
+				 * state, or of port_state */
+	u32 port_state;		/* the other port's channel (redirect_port),
+				 * on its CPU's node: pool-less state */
 };
 
 /* Which state line an operation writes. */
@@ -99,6 +103,11 @@ struct rxq {
 	struct pcie_traffic host;	/* MMIO the NIC has not seen yet */
 	double read_down;	/* bytes of the reads' completions, this look */
 	bool cq_armed;		/* a completion raises an event (irq) */
+	int tx_cq_node;		/* where the XDP SQ's CQ lives */
+	bool *tx_armed;		/* and whether it raises an event: cq_armed,
+				 * or the other port's port_armed */
+	bool port_armed;
+	bool port_remote;	/* the other port's NAPI on another CPU */
 
 	struct page **rx_page;	/* page posted at each rx descriptor */
 	u32 rx_mask;
@@ -179,6 +188,12 @@ static int layout(struct rxq *q)
 	q->l.tx_wqe = mem_region(q->m, q->nic_node, MEM_TX_WQE, c->tx_ring);
 	q->l.tx_cqe = mem_region(q->m, q->node, MEM_CQE, c->tx_ring);
 	q->l.state = mem_region(q->m, q->node, MEM_STATE, ST_NR);
+	q->l.sq_db = q->l.state + ST_SQ_DB;
+	if (c->redirect_port == RXQ_PORT_OTHER) {
+		/* the other port's channel of this CPU: opened here too */
+		q->l.port_state = mem_region(q->m, q->node, MEM_STATE, ST_NR);
+		q->l.sq_db = q->l.port_state + ST_SQ_DB;
+	}
 	/* one poll's packets at most wait in the socket */
 	q->sk = tcp_open(&c->tcp, q->m, q->node, c->pkt_size,
 			 (unsigned int)c->rx_ring);
@@ -389,6 +404,10 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_wqe_rd = pcie_rd_cost_of(q->link, TX_WQE_SIZE);
 	q->pkt_rd = pcie_rd_cost_of(q->link, cfg->pkt_size);
 	q->cq_armed = true;	/* mlx5e_activate_channel arms the CQs */
+	q->port_armed = true;
+	q->tx_cq_node = ctx->node;
+	q->tx_armed = cfg->redirect_port == RXQ_PORT_OTHER ? &q->port_armed
+							     : &q->cq_armed;
 	q->napi.list_owner = -1;
 	q->rx_mask = (u32)cfg->rx_ring - 1;
 	q->tx_mask = (u32)cfg->tx_ring - 1;
@@ -498,14 +517,15 @@ static void nic_done(struct rxq *q, double now, const struct pcie_traffic *t,
  * and the irq handler re-arms the EQ (eq.c mlx5_eq_comp_int: eq_update_ci).
  * The EQ is taken to be on the channel's node, with its CQs (guess).
  */
-static void write_cqe(struct rxq *q, u32 cqe, struct pcie_traffic *t)
+static void write_cqe(struct rxq *q, u32 cqe, int node, bool *armed,
+		      struct pcie_traffic *t)
 {
 	mem_nic_write(q->m, cqe);
-	pcie_add_write(t, q->node, &q->cqe_wr);
-	if (!q->cq_armed)
+	pcie_add_write(t, node, &q->cqe_wr);
+	if (!*armed)
 		return;
-	q->cq_armed = false;
-	pcie_add_write(t, q->node, &q->eqe_wr);
+	*armed = false;
+	pcie_add_write(t, node, &q->eqe_wr);
 	pcie_msi(q->link, t);
 	pcie_mmio_write(q->link, &q->host, EQ_DOORBELL);
 }
@@ -560,10 +580,12 @@ static void write_session(struct rxq *q, u32 first, int len,
 			  struct pcie_traffic *t)
 {
 	q->cq_session[first & q->rx_mask] = (u16)len;
-	write_cqe(q, q->l.cqe + (first & q->rx_mask), t);
+	write_cqe(q, q->l.cqe + (first & q->rx_mask), q->node, &q->cq_armed,
+		  t);
 	for (int k = 1; k < len; k += k == 1 ? MINI_CQE_ARRAY - 1
 					    : MINI_CQE_ARRAY)
-		write_cqe(q, q->l.cqe + ((first + (u32)k) & q->rx_mask), t);
+		write_cqe(q, q->l.cqe + ((first + (u32)k) & q->rx_mask),
+			  q->node, &q->cq_armed, t);
 }
 
 int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
@@ -647,7 +669,8 @@ int rxq_nic_tx(struct rxq *q, double now, struct pcie_traffic *t)
 		if (!q->tx_last[i])
 			continue;
 		q->tx_cqe_end[q->tx_cqe_prod & q->tx_mask] = q->tx_sent;
-		write_cqe(q, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask), t);
+		write_cqe(q, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask),
+			  q->tx_cq_node, q->tx_armed, t);
 		q->tx_cqe_prod++;
 	}
 	nic_done(q, now, t, down);
@@ -677,7 +700,7 @@ void rxq_nic_drop(struct rxq *q, u64 n)
 int rxq_pending(const struct rxq *q)
 {
 	return (int)(q->cq_prod - q->cq_cons) +
-	       (int)(q->tx_cqe_prod - q->tx_cqe_cons);
+	       (q->port_remote ? 0 : (int)(q->tx_cqe_prod - q->tx_cqe_cons));
 }
 
 /* ---- NAPI ---- */
@@ -720,6 +743,11 @@ static void return_frame(struct rxq *q, struct page *page,
 	 * (6.1 en/xdp.c mlx5e_free_xdpsq_desc): nothing prefetched it */
 	mem_work_read(q->cpu, frame_line(q, page), 0);
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
+	if (q->port_remote) {	/* the other port's NAPI's frames */
+		q->st.consumed++;
+		if (page_to_nid(page) != numa_mem_id())
+			q->st.consumed_far++;
+	}
 	if (q->cfg.xdp_return == RXQ_RETURN_FRAME || !q->pol->put_bulk) {
 		q->pol->put(q->pool, page, false);
 		return;
@@ -1114,6 +1142,33 @@ static void charge_page_pool(struct rxq *q, const struct pp_stats *a,
 					   b->alloc_refill - a->alloc_refill);
 }
 
+/* The other port's NAPI has nothing left: napi_complete_done() arms its
+ * CQs, as this queue's poll arms its own. */
+static void port_complete(struct rxq *q)
+{
+	if (q->tx_cqe_cons != q->tx_cqe_prod || q->port_armed)
+		return;
+	for (int i = 0; i < CQS_ARMED; i++)
+		pcie_mmio_write(q->link, &q->host, CQ_DOORBELL);
+	q->port_armed = true;
+}
+
+/*
+ * One poll of the other port's NAPI (redirect_port = other), its irq raised
+ * by the send completions, on the CPU running q->cpu's work: the poll's
+ * cost, its state, and mlx5e_poll_xdpsq_cq() returning the frames (6.1
+ * en/xdp.c mlx5e_free_xdpsq_desc: xdp_return_frame(_bulk), never
+ * napi_direct: that NAPI is not the pool's).
+ */
+static void port_poll(struct rxq *q, struct rxq_poll *out)
+{
+	q->cpu->cycles += q->cfg.cost.poll;
+	mem_work_read_random(q->cpu, q->l.port_state + ST_POOL);
+	poll_tx_cq(q, out);
+	mem_work_store(q->cpu, q->l.port_state + ST_CQ_DB);
+	port_complete(q);
+}
+
 void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 {
 	struct kctx *prev = kctx_enter(ctx);
@@ -1130,7 +1185,8 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	mem_work_read_random(q->cpu, q->l.state + ST_POOL);
 
 	defer_flush(q);
-	poll_tx_cq(q, out);
+	if (q->cfg.redirect_port == RXQ_PORT_SAME)	/* else the other port's */
+		poll_tx_cq(q, out);
 	if (q->pol->driver_nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	poll_rx_cq(q, q->cfg.budget, out);
@@ -1140,6 +1196,18 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	if (q->cfg.workload == RXQ_XDP_VETH) {
 		veth_poll(q, out->busy);
 		out->busy |= q->veth_cons != q->veth_prod;
+	}
+	if (q->cfg.redirect_port == RXQ_PORT_OTHER && !q->port_remote &&
+	    q->tx_cqe_cons != q->tx_cqe_prod) {
+		/* the other port's NAPI on this CPU, its irq's: polled in this
+		 * softirq after this one (net_rx_action's list), while this
+		 * queue's NAPI is still scheduled here only if it used its
+		 * budget; 6.12 then returns the frames directly */
+		q->napi.list_owner = out->rx == q->cfg.budget ?
+				     smp_processor_id() : -1;
+		port_poll(q, out);
+		q->napi.list_owner = smp_processor_id();
+		out->busy |= q->tx_cqe_cons != q->tx_cqe_prod;
 	}
 	if (!out->busy && !q->cq_armed) {
 		/* napi_complete_done(), then the CQs are armed */
@@ -1155,7 +1223,7 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 		if (numa_mem_id() != q->nic_node)
 			out->cpu.stall += q->qpi_lat *
 					  q->cfg.overlap.store_exposure;
-		mem_work_store(q->cpu, q->l.state + ST_SQ_DB);
+		mem_work_store(q->cpu, q->l.sq_db);
 		q->tx_db = q->tx_prod;
 	}
 	if (q->pol->driver_nid_check == PP_NID_AT_REFILL)
@@ -1248,10 +1316,29 @@ int rxq_attach_reader(struct rxq *q, int node)
 	return 0;
 }
 
+int rxq_attach_port(struct rxq *q, int node)
+{
+	/* mlx5e_alloc_cq, the SQ's doorbell record and arrays: on the node
+	 * of the channel's CPU (5.5 en_main.c) */
+	q->l.tx_cqe = mem_region(q->m, node, MEM_CQE, (u32)q->cfg.tx_ring);
+	q->l.port_state = mem_region(q->m, node, MEM_STATE, ST_NR);
+	q->l.sq_db = q->l.port_state + ST_SQ_DB;
+	q->tx_cq_node = node;
+	q->port_remote = true;
+	return 0;
+}
+
+bool rxq_port_remote(const struct rxq *q)
+{
+	return q->port_remote;
+}
+
 u32 rxq_consumer_pending(const struct rxq *q)
 {
 	if (q->cfg.workload == RXQ_TCP)
 		return tcp_queued(q->sk);
+	if (q->cfg.workload == RXQ_XDP_REDIRECT)
+		return q->tx_cqe_prod - q->tx_cqe_cons;
 	return q->cm_prod - q->cm_cons;
 }
 
@@ -1262,6 +1349,7 @@ u32 rxq_consumer_pending(const struct rxq *q)
  * skbs; with bottom halves disabled each frame becomes an skb and
  * netif_receive_skb_list() hands them to the stack.  Or a tcp queue's
  * reader: one tcp_recvmsg() into its buffer, READER_PASS bytes at most.
+ * Or the other port's NAPI: one poll of its send completions.
  */
 int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 {
@@ -1279,6 +1367,11 @@ int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 
 		q->st.bytes_read += bytes;
 		n = (int)(bytes / (u64)(q->cfg.pkt_size - TCP_HEADERS));
+	} else if (q->cfg.workload == RXQ_XDP_REDIRECT) {
+		struct rxq_poll p = { .rx = 0 };
+
+		port_poll(q, &p);
+		n = p.tx_done;
 	}
 	while (q->cfg.workload == RXQ_XDP_CPUMAP && n < CPUMAP_BATCH &&
 	       q->cm_cons != q->cm_prod) {

@@ -38,6 +38,11 @@
 enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP,
 		    RXQ_XDP_CPUMAP, RXQ_XDP_VETH };
 
+/* Which port XDP_REDIRECT sends out of: the one the packet came in on, or
+ * the adapter's other port, whose channel of the redirecting CPU takes
+ * the frame (6.1 en/xdp.c mlx5e_xdp_xmit: sq_num = smp_processor_id()). */
+enum rxq_port { RXQ_PORT_SAME, RXQ_PORT_OTHER };
+
 /* How the driver gives a redirected frame's page back at its transmit
  * completion: xdp_return_frame() one by one, or xdp_return_frame_bulk()
  * (5.11 on), which takes the ring's producer lock once for up to 16. */
@@ -100,6 +105,7 @@ struct rxq_config {
 				 * CQEs */
 	int cqe_session;	/* completions a session holds at most */
 	enum rxq_xdp_return xdp_return;	/* redirected pages come back so */
+	enum rxq_port redirect_port;	/* xdp_redirect sends out of it */
 	int cpumap_qsize;	/* frames the cpumap entry's ptr_ring holds */
 	struct rxq_costs cost;
 	struct tcp_config tcp;	/* the stack's costs (RXQ_TCP) */
@@ -204,13 +210,22 @@ void rxq_post(struct rxq *q);
  */
 int rxq_attach_consumer(struct rxq *q, int node);
 /*
+ * xdp_redirect out of the other port: its channel's NAPI on a CPU of node
+ * other than this queue's polls the send queue's completions and returns
+ * the frames from there; its CQ and state lines laid out on that node.
+ * Without it (the same CPU) that NAPI polls in this queue's softirq, after
+ * it.  Returns 0.
+ */
+int rxq_attach_port(struct rxq *q, int node);
+/*
  * The consumer of a tcp queue: the process reading the socket on a CPU
  * of node (not the NAPI's), its buffer laid out there.  The socket then
  * holds cfg.tcp.rmem bytes of skbs (TCP_TRUESIZE each); the NAPI drops
  * what finds it full.  Returns 0, or -1 out of memory.
  */
 int rxq_attach_reader(struct rxq *q, int node);
-/* Frames waiting in the cpumap ring, or skbs in the reader's socket. */
+/* Frames waiting in the cpumap ring, skbs in the reader's socket, or
+ * completions of the other port's send queue. */
 u32 rxq_consumer_pending(const struct rxq *q);
 /*
  * One pass of the consumer on the CPU of ctx, in that context, its cycles
@@ -219,9 +234,14 @@ u32 rxq_consumer_pending(const struct rxq *q);
  * frames, makes each an skb, which the stack drops and frees; the page
  * goes back as the era's xdp.c and page_pool decide, from this CPU.  The
  * reader (process context) copies one recvmsg's buffer of payloads and
- * frees each skb as its era does (rxq.c, reader_free).
+ * frees each skb as its era does (rxq.c, reader_free).  The other port's
+ * NAPI (softirq) polls its send completions and returns their frames.
  */
 int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work);
+/* Whether the queue's send completions are another CPU's to poll (the
+ * other port's NAPI, attached): its consumer is woken as the NIC writes
+ * them. */
+bool rxq_port_remote(const struct rxq *q);
 
 const struct rxq_stats *rxq_stats(const struct rxq *q);
 struct pp_pool *rxq_pool(const struct rxq *q);

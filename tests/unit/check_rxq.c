@@ -43,6 +43,8 @@ static int cqe_session;
 static enum rxq_xdp_return xdp_return = RXQ_RETURN_FRAME;
 /* skbs the socket of a reader on another CPU holds */
 static int sock_skbs = 128;
+/* the port xdp_redirect sends out of */
+static enum rxq_port redirect_port = RXQ_PORT_SAME;
 
 static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 {
@@ -53,6 +55,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 		.budget = 16, .page_cache = page_cache,
 		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
 		.xdp_return = xdp_return, .cpumap_qsize = 64,
+		.redirect_port = redirect_port,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,
 			  .pp_fast = 19, .pp_ring = 54, .page_alloc = 100,
 			  .redirect = 40, .pp_lock = 37,
@@ -897,12 +900,117 @@ START_TEST(tcp_full_socket_drops)
 }
 END_TEST
 
+/*
+ * XDP_REDIRECT out of the other port, whose NAPI is on the far node: 48
+ * frames sent, their completions polled there, and each page put back
+ * from there.  Every era puts into the ring, 6.12 too: a put from a CPU
+ * that does not poll the pool's NAPI is not direct.  (Out of the same
+ * port 6.12 puts them directly: redirect_returns_through_the_ring.)
+ */
+static const char *const port_far[] = { "v5.4", "v5.5", "v6.1", "v6.12" };
+
+/* The NIC sends what the queue handed over: a step for the reads. */
+static void nic_sends(void)
+{
+	struct pcie_traffic t = { { { 0 } } };
+
+	for (int i = 0; i < 4; i++) {
+		rxq_nic_tx(q, now, &t);
+		now += STEP;
+	}
+}
+
+START_TEST(other_port_far_returns_to_the_ring)
+{
+	const char *era = port_far[_i];
+	struct kctx far = { 0 };
+	struct pp_stats a, b;
+	struct mem_work w, total = { 0 };
+	u64 remote;
+	int polls = 0;
+
+	redirect_port = RXQ_PORT_OTHER;
+	open_queue(era, RXQ_XDP_REDIRECT, 0);
+	redirect_port = RXQ_PORT_SAME;
+	far = (struct kctx){ .mm = um.mm, .cpu = 3, .node = 1,
+			     .softirq = true };
+	ck_assert_int_eq(rxq_attach_port(q, 1), 0);
+	pol->stats(rxq_pool(q), &a);
+	cycle(48);
+	nic_sends();
+	ck_expect(era, "completions the queue's NAPI left",
+		  rxq_consumer_pending(q) > 0, true);
+	remote = spage_remote() + mem_stats(m)->cpu_reads[MEM_PKT][MEM_RCACHE] +
+		 mem_stats(m)->cpu_reads[MEM_PKT][MEM_RDRAM];
+	while (rxq_consumer_pending(q)) {
+		rxq_consume(q, &far, &w);
+		total.stall += w.stall;
+		polls++;
+		check_pages();
+	}
+	pol->stats(rxq_pool(q), &b);
+	ck_expect(era, "frames sent and completed", rxq_stats(q)->tx_completed,
+		  48);
+	ck_expect(era, "returned by the far NAPI", rxq_stats(q)->consumed, 48);
+	ck_expect(era, "of them off its node", rxq_stats(q)->consumed_far, 48);
+	ck_expect(era, "puts into the ring", b.recycle_ring - a.recycle_ring,
+		  48);
+	ck_expect(era, "direct recycles", b.recycle_cached - a.recycle_cached,
+		  0);
+	/* each frame's line read back from the far node */
+	ck_assert_msg(spage_remote() + mem_stats(m)->cpu_reads[MEM_PKT][MEM_RCACHE] +
+		      mem_stats(m)->cpu_reads[MEM_PKT][MEM_RDRAM] - remote >= 48 &&
+		      total.stall > 0, "%s: the far NAPI read no remote line",
+		      era);
+	close_queue();
+}
+END_TEST
+
+/*
+ * The other port's NAPI on the queue's own CPU polls after the queue's,
+ * in its softirq: 6.12 puts directly while the pool's NAPI is still
+ * scheduled (it used its budget of 16: the first polls of 48 packets), to
+ * the ring after; the other eras put every frame into the ring.
+ */
+static const struct {
+	const char *era;
+	bool direct;		/* some puts direct */
+} port_same_cpu[] = {
+	{ "v5.4", false }, { "v5.5", false }, { "v6.1", false },
+	{ "v6.12", true },
+};
+
+START_TEST(other_port_same_cpu_per_era)
+{
+	const char *era = port_same_cpu[_i].era;
+	struct pp_stats a, b;
+
+	redirect_port = RXQ_PORT_OTHER;
+	open_queue(era, RXQ_XDP_REDIRECT, 0);
+	redirect_port = RXQ_PORT_SAME;
+	pol->stats(rxq_pool(q), &a);
+	cycle(48);
+	cycle(48);
+	pol->stats(rxq_pool(q), &b);
+	ck_expect(era, "frames completed", rxq_stats(q)->tx_completed, 96);
+	ck_expect(era, "put back, all of them",
+		  b.recycle_ring - a.recycle_ring + b.recycle_cached -
+		  a.recycle_cached, 96);
+	ck_expect(era, "some put directly", b.recycle_cached > a.recycle_cached,
+		  port_same_cpu[_i].direct);
+	ck_expect(era, "some into the ring", b.recycle_ring > a.recycle_ring,
+		  true);
+	close_queue();
+}
+END_TEST
+
 START_TEST(every_era_in_every_table)
 {
 	static const struct unit_table tables[] = {
 		UNIT_TABLE(migration), UNIT_TABLE(nid_check),
 		UNIT_TABLE(tcp_local), UNIT_TABLE(cpumap_far),
 		UNIT_TABLE(veth), UNIT_TABLE(reader_far),
+		UNIT_TABLE(port_same_cpu), UNIT_TABLE(port_far),
 	};
 
 	unit_tables_cover_eras(tables, ARRAY_SIZE(tables));
@@ -932,6 +1040,8 @@ int main(void)
 		{ veth_pages_leave_per_era, ARRAY_SIZE(veth) },
 		{ tcp_reader_frees_per_era, ARRAY_SIZE(reader_far) },
 		{ tcp_full_socket_drops, UNIT_ONCE },
+		{ other_port_far_returns_to_the_ring, ARRAY_SIZE(port_far) },
+		{ other_port_same_cpu_per_era, ARRAY_SIZE(port_same_cpu) },
 	};
 
 	return unit_main("rxq", tests, ARRAY_SIZE(tests), NULL, NULL);

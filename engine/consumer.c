@@ -1,11 +1,12 @@
 /*
  * The consumer actor: a CPU that is not the NAPI's taking its frames
  * (xdp_cpumap's kthread), its skbs (tcp's reader on app_cpu) or the
- * completions of what it sent out of the other port (that port's NAPI).  It spends its own cycles and memory accesses,
- * through the same memory model from its own core, and frees pages from
- * its own context: page_pool sees puts from a CPU that does not poll the
- * pool's NAPI.  When it is slower than the NAPI its ring fills and the
- * NAPI drops (rxq.c, cpumap_flush).
+ * completions of what it sent out of the other port (that port's NAPI).
+ * It spends its own cycles and memory accesses, through the same memory
+ * model from its own core, and frees pages from its own context: page_pool
+ * sees puts from a CPU that does not poll the pool's NAPI.  When it is
+ * slower than the NAPI its ring (or socket) fills and the NAPI drops
+ * (rxq.c, cpumap_flush, to_socket).
  */
 #include <math.h>
 #include <simgrid/engine.h>

@@ -1135,7 +1135,8 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
 	 * the tx ring may all sit on one node, clear of its watermarks */
 	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache +
-			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize : 0) +
+			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize
+							    : 0) +
 			  (sim_app_reader(&c->sim) ? q->tcp.rmem / TCP_TRUESIZE
 						   : 0)) *
 	      l->queues <= c->sim.mm.pages_per_node / 2, "mem.pages",

@@ -287,13 +287,14 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 	static const enum rep_metric_id cols[] = {
 		REP_PP_CACHED, REP_PP_RING, REP_PP_RING_FULL, REP_PP_RELEASED,
 		REP_SKB_PAGE_FREE, REP_SKB_DEFER, REP_PP_NEW,
-		REP_PP_SLOW_CALLS, REP_SPAGE_REMOTE, REP_CONS_RATE, REP_CONS_DROP, REP_CONS_CPU,
-		REP_CONS_STALL, REP_CONS_BUSY, REP_CONS_FAR,
+		REP_PP_SLOW_CALLS, REP_SPAGE_REMOTE, REP_CONS_RATE,
+		REP_CONS_DROP, REP_CONS_CPU, REP_CONS_STALL, REP_CONS_BUSY,
+		REP_CONS_FAR,
 	};
 	static const char *const heads[] = {
-		"cached", "ring", "ring_full", "rel", "skb_free", "defer", "new",
-		"slow", "spage_r%", "cons", "c_drop", "c_cpu", "c_stall",
-		"c_busy%", "c_far%",
+		"cached", "ring", "ring_full", "rel", "skb_free", "defer",
+		"new", "slow", "spage_r%", "cons", "c_drop", "c_cpu",
+		"c_stall", "c_busy%", "c_far%",
 	};
 	bool any = false;
 
@@ -313,12 +314,12 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 			rows[i].policy->name);
 		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
 			double v = rep_figure(&rows[i], reps, cols[k]).mean;
+			/* per packet to 3 places; %, rates, ns to 2 */
+			bool pkt = cols[k] < REP_SPAGE_REMOTE ||
+				   cols[k] == REP_SKB_DEFER;
 			char buf[16];
 
-			/* per packet to 3 places; %, rates, ns to 2 */
-			fmt_or_dash(buf, sizeof(buf), cols[k] >= REP_SPAGE_REMOTE
-				    && cols[k] != REP_SKB_DEFER ? "%.2f" : "%.3f",
-				    v);
+			fmt_or_dash(buf, sizeof(buf), pkt ? "%.3f" : "%.2f", v);
 			fprintf(f, " %8s", buf);
 		}
 		fputc('\n', f);

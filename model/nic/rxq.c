@@ -66,8 +66,9 @@ struct rxq_lines {
 	u32 skb;		/* skbs built on the channel's CPU (veth) */
 	u32 sq_db;		/* the XDP SQ's doorbell record: ST_SQ_DB of
 				 * state, or of port_state */
-	u32 port_state;		/* the other port's channel (redirect_port),
-				 * on its CPU's node: pool-less state */
+	u32 port_state;		/* the other port's channel
+				 * (redirect_port), on its CPU's node:
+				 * state without a pool */
 };
 
 /* Which state line an operation writes. */
@@ -104,8 +105,8 @@ struct rxq {
 	double read_down;	/* bytes of the reads' completions, this look */
 	bool cq_armed;		/* a completion raises an event (irq) */
 	int tx_cq_node;		/* where the XDP SQ's CQ lives */
-	bool *tx_armed;		/* and whether it raises an event: cq_armed,
-				 * or the other port's port_armed */
+	bool *tx_armed;		/* and whether it raises an event:
+				 * cq_armed, or the other port's */
 	bool port_armed;
 	bool port_remote;	/* the other port's NAPI on another CPU */
 
@@ -1185,7 +1186,7 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	mem_work_read_random(q->cpu, q->l.state + ST_POOL);
 
 	defer_flush(q);
-	if (q->cfg.redirect_port == RXQ_PORT_SAME)	/* else the other port's */
+	if (q->cfg.redirect_port == RXQ_PORT_SAME)	/* else port_poll() */
 		poll_tx_cq(q, out);
 	if (q->pol->driver_nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());

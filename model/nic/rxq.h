@@ -31,10 +31,11 @@
 #include "pcie.h"
 
 /* What the queue's packets meet: XDP_DROP, XDP_TX, XDP_REDIRECT out of the
- * same port, the stack (a TCP stream read by a process on the NAPI CPU or,
- * attached with rxq_attach_reader, on another; model/stack/tcp.h), XDP_REDIRECT into a cpumap (another CPU, the
- * consumer, makes each frame an skb and frees it) or into a veth device
- * (its peer's NAPI, on this CPU, passes the frames to its stack). */
+ * same port (or the other: enum rxq_port), the stack (a TCP stream read by
+ * a process on the NAPI CPU or, attached with rxq_attach_reader, on
+ * another; model/stack/tcp.h), XDP_REDIRECT into a cpumap (another CPU,
+ * the consumer, makes each frame an skb and frees it) or into a veth
+ * device (its peer's NAPI, on this CPU, passes the frames to its stack). */
 enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP,
 		    RXQ_XDP_CPUMAP, RXQ_XDP_VETH };
 
@@ -150,8 +151,9 @@ struct rxq_stats {
 				 * allocator (released from the pool) */
 	u64 sock_drops;		/* skbs the full socket refused (a reader
 				 * on another CPU: TCPRcvQDrop) */
-	u64 skb_defer;		/* skbs a reader on another CPU handed back,
-				 * freed on the NAPI's (skb_defer_free_flush) */
+	u64 skb_defer;		/* skbs a reader on another CPU handed
+				 * back, freed on the NAPI's CPU
+				 * (skb_defer_free_flush) */
 };
 
 struct rxq;

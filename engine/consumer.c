@@ -1,11 +1,14 @@
 /*
  * The consumer actor: a CPU that is not the NAPI's taking its frames
- * (xdp_cpumap's kthread).  It spends its own cycles and memory accesses,
- * through the same memory model from its own core, and frees pages from
- * its own context: page_pool sees puts from a CPU that does not poll the
- * pool's NAPI.  When it is slower than the NAPI its ring fills and the
- * NAPI drops (rxq.c, cpumap_flush).
+ * (xdp_cpumap's kthread), its skbs (tcp's reader on app_cpu) or the
+ * completions of what it sent out of the other port (that port's NAPI).
+ * It spends its own cycles and memory accesses, through the same memory
+ * model from its own core, and frees pages from its own context: page_pool
+ * sees puts from a CPU that does not poll the pool's NAPI.  When it is
+ * slower than the NAPI its ring (or socket) fills and the NAPI drops
+ * (rxq.c, cpumap_flush, to_socket).
  */
+#include <math.h>
 #include <simgrid/engine.h>
 #include "world.h"
 
@@ -17,6 +20,30 @@ void consumer_kick(struct world *w)
 		k->sleeping = false;
 		sg_sem_release(k->wake);
 	}
+}
+
+/*
+ * The other port's NAPI waits for its irq: a completion the NIC writes
+ * when someone brings it up to date (nic_queue kicks), or, if nobody
+ * does, its own look when the NIC's next send is due.  The irq then
+ * takes irq_delay, as a queue's own does.
+ */
+static void port_wait(struct world *w, struct consumer *k)
+{
+	double now = simgrid_get_clock(), next = rxq_nic_next(k->q);
+
+	if (isinf(next)) {
+		sg_sem_acquire(k->wake);
+	} else if (sg_sem_acquire_timeout(k->wake, fmax(0, next - now))) {
+		k->sleeping = false;	/* nobody looked: it does */
+		nic_catch_up(w, NULL, false, simgrid_get_clock());
+		if (nic_dma_due(w))
+			nic_dma_kick(w);
+		if (!rxq_consumer_pending(k->q))
+			return;
+	}
+	if (w->c->hw.irq_delay > 0)
+		sg_actor_sleep_for(w->c->hw.irq_delay);
 }
 
 void consumer_actor(int argc, char **argv)
@@ -32,6 +59,10 @@ void consumer_actor(int argc, char **argv)
 
 		if (!rxq_consumer_pending(k->q)) {
 			k->sleeping = true;
+			if (rxq_port_remote(k->q)) {
+				port_wait(w, k);
+				continue;
+			}
 			sg_sem_acquire(k->wake);
 			/* a sleeping kthread's wake-up takes the scheduler's
 			 * time too: not modelled (guess: it is small beside a

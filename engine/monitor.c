@@ -17,7 +17,8 @@ static void add_queue(struct snap *s, const struct rxq_stats *q,
 	s->pp.recycle_ring += pp->recycle_ring;
 	s->pp.recycle_ring_full += pp->recycle_ring_full;
 	s->pp.alloc_slow += pp->alloc_slow;
-	s->q.cpumap_drops += q->cpumap_drops + q->veth_drops;
+	s->q.cpumap_drops += q->cpumap_drops + q->veth_drops + q->sock_drops;
+	s->q.skb_defer += q->skb_defer;
 	s->q.consumed += q->consumed;
 	s->q.consumed_far += q->consumed_far;
 	s->q.skb_page_free += q->skb_page_free;
@@ -200,5 +201,6 @@ void monitor_summarize(struct world *w)
 		r->pp_slow_calls = (b->pp.alloc_slow - a->pp.alloc_slow) / pkts;
 		r->skb_page_free = (b->q.skb_page_free - a->q.skb_page_free) /
 				   pkts;
+		r->skb_defer = (b->q.skb_defer - a->q.skb_defer) / pkts;
 	}
 }

@@ -177,6 +177,8 @@ void nic_queue(struct world *w, struct napi *n, double now, bool force)
 	}
 	if (n->irq_armed && rxq_pending(n->q))
 		nic_raise_irq(n);
+	if (rxq_port_remote(n->q))	/* the other port's irq */
+		consumer_kick(w);
 }
 
 /* Wakes the DMA engines that have a burst ready: the caller's clock must

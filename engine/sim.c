@@ -53,13 +53,19 @@ static int build_world(struct world *w, const struct sim_case *c,
 			return -1;
 	}
 	if (sim_has_consumer(c)) {
-		int cpu = c->load.redirect_cpu;
+		bool reader = sim_app_reader(c);
+		int cpu = reader ? c->load.app_cpu : c->load.redirect_cpu;
 
-		/* the cpumap kthread runs with bottom halves disabled */
+		/* the cpumap kthread runs with bottom halves disabled, the
+		 * other port's NAPI in softirq, the reader in process
+		 * context */
 		w->consumer = (struct consumer){ .q = w->napi[0].q,
 			.ctx = { .mm = w->mm, .cpu = cpu,
-				 .node = cpu / c->mem.cores, .softirq = true } };
-		if (rxq_attach_consumer(w->consumer.q, w->consumer.ctx.node)) {
+				 .node = cpu / c->mem.cores,
+				 .softirq = !reader } };
+		if ((reader ? rxq_attach_reader :
+		     sim_port_remote(c) ? rxq_attach_port : rxq_attach_consumer)
+		    (w->consumer.q, w->consumer.ctx.node)) {
 			*err = "out of memory";
 			return -1;
 		}

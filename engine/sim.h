@@ -37,6 +37,7 @@ struct sim_machine {
 	double nic_buffer;	/* bytes of packets the NIC holds for DMA */
 	double irq_delay;	/* s from completion to NAPI running */
 	double jitter;		/* coefficient of variation of a poll's time */
+	int ports;		/* the adapter's ports, on one PCIe link */
 };
 
 /* The load and where it runs: the [global] and [case] keys. */
@@ -48,7 +49,10 @@ struct sim_load {
 	double migrate_at;	/* s; negative = no migration */
 	int migrate_cpu;	/* CPU NAPI moves to */
 	int redirect_cpu;	/* xdp_cpumap: the CPU whose kthread takes
-				 * the frames (the consumer) */
+				 * the frames (the consumer); xdp_redirect out
+				 * of the other port: its NAPI's CPU */
+	int app_cpu;		/* tcp: the reader's CPU; -1 or the irq's
+				 * CPU: the NAPI's, which it follows */
 	double warmup;		/* s after the migration before measuring */
 	double duration;	/* s measured */
 	double sample;		/* s between transient samples */
@@ -75,14 +79,33 @@ static inline int sim_queue_cpus(const struct sim_case *c)
 	       c->load.irq_cpus : c->load.queues;
 }
 
-/* The unit of a case's figure: Mpps the XDP program handled, or Gbps of
- * payload the TCP reader copied. */
-/* The case has a consumer actor: a CPU that takes the NAPI's frames. */
-static inline bool sim_has_consumer(const struct sim_case *c)
+/* A tcp case whose reader runs on a CPU of its own (app_cpu). */
+static inline bool sim_app_reader(const struct sim_case *c)
 {
-	return c->rxq.workload == RXQ_XDP_CPUMAP;
+	return c->rxq.workload == RXQ_TCP && c->load.app_cpu >= 0 &&
+	       c->load.app_cpu != c->load.irq_cpu;
 }
 
+/* An xdp_redirect case out of the other port whose NAPI polls on another
+ * CPU (redirect_cpu) than the queue's. */
+static inline bool sim_port_remote(const struct sim_case *c)
+{
+	return c->rxq.workload == RXQ_XDP_REDIRECT &&
+	       c->rxq.redirect_port == RXQ_PORT_OTHER &&
+	       c->load.redirect_cpu != c->load.irq_cpu;
+}
+
+/* The case has a consumer actor: a CPU that takes the NAPI's frames (the
+ * cpumap kthread), skbs (the reader on app_cpu) or send completions (the
+ * other port's NAPI). */
+static inline bool sim_has_consumer(const struct sim_case *c)
+{
+	return c->rxq.workload == RXQ_XDP_CPUMAP || sim_app_reader(c) ||
+	       sim_port_remote(c);
+}
+
+/* The unit of a case's figure: Mpps the XDP program handled, or Gbps of
+ * payload the TCP reader copied. */
 static inline const char *sim_rate_unit(const struct sim_case *c)
 {
 	return c->rxq.workload == RXQ_TCP ? "Gbps" : "Mpps";
@@ -127,13 +150,16 @@ struct sim_result {
 	 * slow-path calls (one page each before 6.1, a bulk since), pages
 	 * an skb's free gave the page allocator */
 	double pp_ring_full, pp_slow_calls, skb_page_free;
-	/* the consumer (xdp_cpumap): frames per second it took and that its
-	 * full ring dropped; its ns per frame working and stalled; how busy;
+	/* the consumer (xdp_cpumap's kthread, tcp's reader on app_cpu):
+	 * frames or skbs per second it took and that its full ring or socket
+	 * dropped; its ns per frame working and stalled; how busy;
 	 * the fraction of its frames off its node */
 	double cons_pps, cons_drop_pps, cons_cpu_ns, cons_stall_ns, cons_busy,
 	       cons_far;
 	double spage_remote;	/* struct page accesses, every CPU's, served
 				 * by the other socket */
+	double skb_defer;	/* skbs per packet a reader on another CPU
+				 * handed back to the NAPI's, freed there */
 	/* for benchmarks, never printed by run: they vary from run to run */
 	double wall_s;		/* wall-clock seconds the simulation took */
 	double cpu_s;		/* CPU seconds it took: on a shared machine,

@@ -48,10 +48,11 @@ struct napi {
 
 /*
  * A CPU that takes what a NAPI hands it through a bounded queue (the
- * cpumap entry's ptr_ring) and works on it in its own context, on its own
- * CPU: the cpumap kthread.  It sleeps while the queue is empty; the NAPI
- * wakes it at the end of a poll that queued frames (__cpu_map_flush:
- * wake_up_process).
+ * cpumap entry's ptr_ring, a socket's receive queue) and works on it in
+ * its own context, on its own CPU: the cpumap kthread, a TCP reader on
+ * app_cpu.  It sleeps while the queue is empty; the NAPI wakes it at the
+ * end of a poll that queued frames (__cpu_map_flush: wake_up_process; the
+ * socket's sk_data_ready).
  */
 struct consumer {
 	struct rxq *q;		/* whose frames it takes: queue 0's */

@@ -69,6 +69,9 @@ static const char *const workload_words[] = {
 	[RXQ_XDP_REDIRECT] = "xdp_redirect", [RXQ_TCP] = "tcp",
 	[RXQ_XDP_CPUMAP] = "xdp_cpumap", [RXQ_XDP_VETH] = "xdp_veth", NULL,
 };
+static const char *const port_words[] = {
+	[RXQ_PORT_SAME] = "same", [RXQ_PORT_OTHER] = "other", NULL,
+};
 static const char *const touch_words[] = {
 	[RXQ_TOUCH_NONE] = "none", [RXQ_TOUCH_READ] = "read",
 	[RXQ_TOUCH_WRITE] = "write", NULL,
@@ -111,6 +114,7 @@ K("nic", "tx_ring", S_INT, U_NONE, sim.rxq.tx_ring, "1024", 2, 1 << 15, "", "XDP
 K("nic", "wqe_fetch", S_INT, U_NONE, sim.rxq.wqe_fetch, "4", 1, 1 << 15, "", "rx descriptors (16 bytes) the NIC reads in one DMA read, a power of 2 up to rx_ring (4: one cache line; mlx5's is not published)"),
 K("nic", "cqe_session", S_INT, U_NONE, sim.rxq.cqe_session, "64", 2, 4096, "", "completions a compressed CQE session holds at most (the device's cqe_compression_max_num; a burst shorter than this ends it sooner)"),
 K("nic", "rd_tags", S_INT, U_NONE, sim.pcie.rd_tags, "256", 1, 1024, "", "DMA reads the NIC keeps in flight (256: 8-bit Extended Tags, which Linux enables where the device has them; 32 without)"),
+K("nic", "ports", S_INT, U_NONE, sim.hw.ports, "1", 1, 2, "", "ports of the adapter, sharing its PCIe link (redirect_port = other needs 2)"),
 K("nic", "irq_delay", S_DOUBLE, U_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
 K("driver", "budget", S_INT, U_NONE, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
 K("driver", "cqe_compress", S_INT, U_NONE, sim.rxq.cqe_compress, "0", 0, 1, "", "rx_cqe_compress (ethtool --set-priv-flags): 1 = completions written back to back share a title CQE and 8-byte mini CQEs, fewer bytes on PCIe, more work for the driver; mlx5 turns it on by itself only on a slow PCIe link"),
@@ -140,9 +144,12 @@ K("model", "win_random", S_DOUBLE, U_NONE, sim.rxq.overlap.win_random, "34", 0, 
 K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
 K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers): its lines arrive at this many a latency, under the copy's own work"),
 K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
-K("case", "redirect_cpu", S_INT, U_NONE, sim.load.redirect_cpu, "0", 0, 511, "", "xdp_cpumap: the CPU whose cpumap kthread takes the frames (node = cpu / cores); not a queue's CPU"),
+KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, or redirect_port's, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU, or on app_cpu; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
+K("case", "redirect_cpu", S_INT, U_NONE, sim.load.redirect_cpu, "0", 0, 511, "", "xdp_cpumap: the CPU whose cpumap kthread takes the frames (node = cpu / cores), not a queue's CPU; xdp_redirect with redirect_port = other: the CPU whose irq polls that port's channel (the queue's CPU: in its softirq, after it)"),
 K("case", "cpumap_qsize", S_INT, U_NONE, sim.rxq.cpumap_qsize, "2048", 8, 1 << 16, "", "xdp_cpumap: frames the cpumap entry's ring holds (xdp-bench redirect-cpu's default --qsize)"),
+KW("case", "redirect_port", sim.rxq.redirect_port, port_words, "same", "xdp_redirect: out of the port the packet came in on (same), or out of the adapter's other port (other; nic.ports = 2): onto that port's channel of the redirecting CPU (6.1 en/xdp.c mlx5e_xdp_xmit), whose NAPI, on redirect_cpu (its irq's CPU; the redirecting CPU's by default in mlx5, set it so), polls the completions and returns the pages to the pool from there: the ring from another CPU, and in 6.12 directly when it is the pool's CPU and the pool's NAPI is still scheduled"),
+K("case", "app_cpu", S_INT, U_NONE, sim.load.app_cpu, "-1", -1, 511, "", "tcp: the CPU of the process reading the stream (node = cpu / cores), another than the NAPI's: its own actor, its own cycles and memory accesses, a socket of tcp_rmem between them, and the skbs freed where its era frees them; -1 (or the irq's CPU, the same): the reader reads on the NAPI's CPU after each poll and moves with the irq"),
+K("case", "tcp_rmem", S_INT, U_SIZE, sim.rxq.tcp.rmem, "6M", 4096, 1 << 30, "B", "tcp with app_cpu: bytes of skbs (truesize, 4352 a packet of the model) the socket holds; the NAPI drops what finds it full.  tcp_rmem[2], to which receive autotuning grows a bulk stream's buffer (6.1 net/ipv4/tcp.c tcp_init: 6 MiB)"),
 KW("case", "xdp_touch", sim.rxq.touch, touch_words, "read", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does); a tcp case has no XDP program: its stack reads the headers"),
 K("case", "pkt_size", S_INT, U_SIZE, sim.rxq.pkt_size, "60", 60, 3520, "B", "frame size without its FCS (a minimum 64-byte frame is 60)"),
 K("case", "rate", S_DOUBLE, U_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
@@ -1076,6 +1083,36 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	       (l->migrate_at < 0 || l->redirect_cpu != l->migrate_cpu)),
 	      "case.redirect_cpu", "redirect_cpu %d is the irq's CPU: the "
 	      "cpumap's kthread needs another", l->redirect_cpu);
+	CHECK(q->redirect_port == RXQ_PORT_SAME ||
+	      q->workload == RXQ_XDP_REDIRECT, "case.redirect_port",
+	      "redirect_port is where xdp_redirect sends, not %s",
+	      workload_words[q->workload]);
+	CHECK(q->redirect_port == RXQ_PORT_SAME || c->sim.hw.ports > 1,
+	      "case.redirect_port", "redirect_port = other: the NIC has %d "
+	      "port (nic.ports)", c->sim.hw.ports);
+	CHECK(q->redirect_port == RXQ_PORT_SAME || l->redirect_cpu < cpus,
+	      "case.redirect_cpu", "redirect_cpu %d does not exist: the "
+	      "machine has %d CPUs (%d sockets x %d cores)", l->redirect_cpu,
+	      cpus, m->sockets, m->cores);
+	CHECK(q->redirect_port == RXQ_PORT_SAME || l->queues == 1,
+	      "case.queues", "redirect_port = other takes one queue (%d): "
+	      "the other port's NAPI serves queue 0's frames", l->queues);
+	CHECK(q->redirect_port == RXQ_PORT_SAME || l->migrate_at < 0,
+	      "case.migrate_at", "redirect_port = other with a migration: "
+	      "not modelled (the other port's NAPI stays where it is)");
+	CHECK(l->app_cpu < 0 || q->workload == RXQ_TCP, "case.app_cpu",
+	      "app_cpu is the reader of workload = tcp, not of %s",
+	      workload_words[q->workload]);
+	CHECK(l->app_cpu < cpus, "case.app_cpu", "app_cpu %d does not exist: "
+	      "the machine has %d CPUs (%d sockets x %d cores)", l->app_cpu,
+	      cpus, m->sockets, m->cores);
+	CHECK(!sim_app_reader(&c->sim) || l->queues == 1, "case.queues",
+	      "a reader on app_cpu takes one queue (%d): it reads queue 0's "
+	      "socket", l->queues);
+	CHECK(!sim_app_reader(&c->sim) || l->migrate_at < 0 ||
+	      l->app_cpu != l->migrate_cpu, "case.app_cpu", "app_cpu %d is "
+	      "where the irq moves: the reader and the NAPI would share it",
+	      l->app_cpu);
 	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
 	      "(its Ethernet, IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
@@ -1098,7 +1135,10 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
 	 * the tx ring may all sit on one node, clear of its watermarks */
 	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache +
-			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize : 0)) *
+			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize
+							    : 0) +
+			  (sim_app_reader(&c->sim) ? q->tcp.rmem / TCP_TRUESIZE
+						   : 0)) *
 	      l->queues <= c->sim.mm.pages_per_node / 2, "mem.pages",
 	      "%u pages per node cannot hold %d rx ring(s) of %d pages with "
 	      "their page_pool: raise mem.pages or lower nic.rx_ring",

@@ -45,6 +45,7 @@ METRIC(cons_cpu, r->cons_cpu_ns)
 METRIC(cons_stall, r->cons_stall_ns)
 METRIC(cons_busy, r->cons_busy * 100)
 METRIC(cons_far, r->cons_far * 100)
+METRIC(skb_defer, r->skb_defer)
 
 const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_RATE] = { "rate", "", m_rate },
@@ -84,6 +85,7 @@ const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_CONS_STALL] = { "consumer_stall_time", "ns/pkt", m_cons_stall },
 	[REP_CONS_BUSY] = { "consumer_busy", "%", m_cons_busy },
 	[REP_CONS_FAR] = { "consumer_far_pages", "%", m_cons_far },
+	[REP_SKB_DEFER] = { "skb_defer_free", "/pkt", m_skb_defer },
 };
 
 struct rep_figure rep_figure(const struct rep_row *row, int reps,

@@ -276,7 +276,7 @@ static bool other_return(const struct rep_row *row)
 	enum rxq_workload wl = row->c->sim.rxq.workload;
 
 	return wl == RXQ_XDP_REDIRECT || wl == RXQ_XDP_CPUMAP ||
-	       wl == RXQ_XDP_VETH;
+	       wl == RXQ_XDP_VETH || sim_app_reader(&row->c->sim);
 }
 
 /* Where the pages go back, per packet, for the cases that redirect:
@@ -286,14 +286,15 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 {
 	static const enum rep_metric_id cols[] = {
 		REP_PP_CACHED, REP_PP_RING, REP_PP_RING_FULL, REP_PP_RELEASED,
-		REP_SKB_PAGE_FREE, REP_PP_NEW, REP_PP_SLOW_CALLS,
-		REP_SPAGE_REMOTE, REP_CONS_RATE, REP_CONS_DROP, REP_CONS_CPU,
-		REP_CONS_STALL, REP_CONS_BUSY, REP_CONS_FAR,
+		REP_SKB_PAGE_FREE, REP_SKB_DEFER, REP_PP_NEW,
+		REP_PP_SLOW_CALLS, REP_SPAGE_REMOTE, REP_CONS_RATE,
+		REP_CONS_DROP, REP_CONS_CPU, REP_CONS_STALL, REP_CONS_BUSY,
+		REP_CONS_FAR,
 	};
 	static const char *const heads[] = {
-		"cached", "ring", "ring_full", "rel", "skb_free", "new",
-		"slow", "spage_r%", "cons", "c_drop", "c_cpu", "c_stall",
-		"c_busy%", "c_far%",
+		"cached", "ring", "ring_full", "rel", "skb_free", "defer",
+		"new", "slow", "spage_r%", "cons", "c_drop", "c_cpu",
+		"c_stall", "c_busy%", "c_far%",
 	};
 	bool any = false;
 
@@ -313,10 +314,12 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 			rows[i].policy->name);
 		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
 			double v = rep_figure(&rows[i], reps, cols[k]).mean;
+			/* per packet to 3 places; %, rates, ns to 2 */
+			bool pkt = cols[k] < REP_SPAGE_REMOTE ||
+				   cols[k] == REP_SKB_DEFER;
 			char buf[16];
 
-			fmt_or_dash(buf, sizeof(buf), cols[k] >= REP_SPAGE_REMOTE
-				    ? "%.2f" : "%.3f", v);
+			fmt_or_dash(buf, sizeof(buf), pkt ? "%.3f" : "%.2f", v);
 			fprintf(f, " %8s", buf);
 		}
 		fputc('\n', f);
@@ -324,10 +327,13 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 	fprintf(f, "# cached, ring: puts into the alloc cache / ptr_ring; "
 		"ring_full: puts that found it full; rel: pages the pool let "
 		"go;\n# skb_free: of them, freed by an skb to the page "
-		"allocator; new: pages taken from it; slow: slow-path calls;\n"
-		"# spage_r%%: struct page accesses served by the other socket; "
-		"cons, c_*: the consumer CPU (xdp_cpumap), c_far%%: its\n# "
-		"frames in a page off its node.\n");
+		"allocator; defer: skbs a reader on app_cpu handed back to the "
+		"NAPI's CPU,\n# freed there; new: pages taken from the "
+		"allocator; slow: slow-path calls; spage_r%%: struct page\n# "
+		"accesses served by the other socket; cons, c_*: the consumer "
+		"CPU (xdp_cpumap's kthread, tcp's reader;\n# c_drop: its full "
+		"ring or socket), c_far%%: its frames in a page off its node."
+		"\n");
 }
 
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..51"
+echo "1..56"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -45,6 +45,10 @@ bad pp-lock.ini "^pp-lock.ini:3: pp_lock 37 is more than pp_ring 30, which holds
 bad cpumap-no-such-cpu.ini "^cpumap-no-such-cpu.ini:6: redirect_cpu 12 does not exist"
 bad cpumap-irq-cpu.ini "^cpumap-irq-cpu.ini:7: redirect_cpu 3 is the irq's CPU"
 bad cpumap-queues.ini "^cpumap-queues.ini:7: xdp_cpumap takes one queue"
+bad app-cpu-no-such-cpu.ini "^app-cpu-no-such-cpu.ini:7: app_cpu 12 does not exist"
+bad app-cpu-not-tcp.ini "^app-cpu-not-tcp.ini:6: app_cpu is the reader of workload = tcp, not of xdp_drop"
+bad port-one-port.ini "^port-one-port.ini:6: redirect_port = other: the NIC has 1 port \\(nic.ports\\)"
+bad port-no-such-cpu.ini "^port-no-such-cpu.ini:10: redirect_cpu 12 does not exist"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"
@@ -198,4 +202,18 @@ if [ $rc -eq 0 ] && cmp -s "$tmp/a.rows" "$tmp/c.rows" &&
 	ok "another seed: other figures"
 else
 	not_ok "another seed: other figures (exit $rc)"
+fi
+
+# tcp's reader: app_cpu = the irq's CPU is the reader on the NAPI's CPU,
+# the same as no app_cpu (ppsim-scenario(5)); another CPU is another run
+tcp="--case far-drop --set workload=tcp --set pkt_size=1514 --format csv"
+"$ppsim" run "$tiny" $tcp >"$tmp/t0.csv" 2>"$tmp/out"; rc0=$?
+"$ppsim" run "$tiny" $tcp --set app_cpu=0 >"$tmp/t1.csv" 2>>"$tmp/out"; rc1=$?
+"$ppsim" run "$tiny" $tcp --set app_cpu=1 >"$tmp/t2.csv" 2>>"$tmp/out"; rc2=$?
+for i in 0 1 2; do grep -v '^#' "$tmp/t$i.csv" >"$tmp/t$i.rows"; done
+if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] &&
+   cmp -s "$tmp/t0.rows" "$tmp/t1.rows" && ! cmp -s "$tmp/t0.rows" "$tmp/t2.rows"; then
+	ok "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU, byte for byte"
+else
+	not_ok "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU (exit $rc0 $rc1 $rc2)"
 fi

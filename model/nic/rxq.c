@@ -24,6 +24,12 @@
  * slab of the CPU that builds it; a few dozen are live at a time. */
 #define SKB_LINES		4
 #define SKB_SLOTS		64
+/* net/core/dev.c (6.1, 6.12): sysctl_skb_defer_max, skbs a CPU's defer
+ * list holds */
+#define SKB_DEFER_MAX		64
+/* What one pass of a reader on another CPU copies: one recvmsg into its
+ * 64 KiB buffer (tcp.c's; the buffer's size is the model's guess) */
+#define READER_PASS		65536
 
 /*
  * What the NIC and the driver move over PCIe, in bytes (6.1 sources under
@@ -58,10 +64,15 @@ struct rxq_lines {
 				 * producer lock after it: consumer's node */
 	u32 cm_skb;		/* the consumer's skbs */
 	u32 skb;		/* skbs built on the channel's CPU (veth) */
+	u32 sq_db;		/* the XDP SQ's doorbell record: ST_SQ_DB of
+				 * state, or of port_state */
+	u32 port_state;		/* the other port's channel
+				 * (redirect_port), on its CPU's node:
+				 * state without a pool */
 };
 
 /* Which state line an operation writes. */
-enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_NR = 20 };
+enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_DEFER, ST_NR = 20 };
 
 struct rxq {
 	struct rxq_config cfg;
@@ -72,6 +83,13 @@ struct rxq {
 	 * pp_params.napi = rq->cq.napi): polled by its CPU during a poll */
 	struct napi_struct napi;
 	struct tcp *sk;		/* the socket, for RXQ_TCP */
+	u32 sk_limit;		/* skbs it holds at most */
+	bool reader_remote;	/* its reader on another CPU */
+	/* skbs that reader handed back (skb_attempt_defer_free), for this
+	 * channel's NAPI to free: softnet_data's defer list, the lines of
+	 * its lock and head in the channel's state */
+	struct page *defer[SKB_DEFER_MAX];
+	int defer_n;
 	struct rxq_lines l;
 	const struct rxq_pages *pg;	/* the machine's page lines */
 	int pkt_lines;		/* lines of a packet this queue touches */
@@ -86,6 +104,11 @@ struct rxq {
 	struct pcie_traffic host;	/* MMIO the NIC has not seen yet */
 	double read_down;	/* bytes of the reads' completions, this look */
 	bool cq_armed;		/* a completion raises an event (irq) */
+	int tx_cq_node;		/* where the XDP SQ's CQ lives */
+	bool *tx_armed;		/* and whether it raises an event:
+				 * cq_armed, or the other port's */
+	bool port_armed;
+	bool port_remote;	/* the other port's NAPI on another CPU */
 
 	struct page **rx_page;	/* page posted at each rx descriptor */
 	u32 rx_mask;
@@ -166,9 +189,16 @@ static int layout(struct rxq *q)
 	q->l.tx_wqe = mem_region(q->m, q->nic_node, MEM_TX_WQE, c->tx_ring);
 	q->l.tx_cqe = mem_region(q->m, q->node, MEM_CQE, c->tx_ring);
 	q->l.state = mem_region(q->m, q->node, MEM_STATE, ST_NR);
+	q->l.sq_db = q->l.state + ST_SQ_DB;
+	if (c->redirect_port == RXQ_PORT_OTHER) {
+		/* the other port's channel of this CPU: opened here too */
+		q->l.port_state = mem_region(q->m, q->node, MEM_STATE, ST_NR);
+		q->l.sq_db = q->l.port_state + ST_SQ_DB;
+	}
 	/* one poll's packets at most wait in the socket */
 	q->sk = tcp_open(&c->tcp, q->m, q->node, c->pkt_size,
 			 (unsigned int)c->rx_ring);
+	q->sk_limit = (u32)c->rx_ring;
 	/* the page cache, on the channel's node like its other arrays */
 	q->l.cache = mem_region(q->m, q->node, MEM_STATE,
 				(q->pc_mask + 1) / CACHE_PER_LINE + 1);
@@ -375,6 +405,10 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_wqe_rd = pcie_rd_cost_of(q->link, TX_WQE_SIZE);
 	q->pkt_rd = pcie_rd_cost_of(q->link, cfg->pkt_size);
 	q->cq_armed = true;	/* mlx5e_activate_channel arms the CQs */
+	q->port_armed = true;
+	q->tx_cq_node = ctx->node;
+	q->tx_armed = cfg->redirect_port == RXQ_PORT_OTHER ? &q->port_armed
+							     : &q->cq_armed;
 	q->napi.list_owner = -1;
 	q->rx_mask = (u32)cfg->rx_ring - 1;
 	q->tx_mask = (u32)cfg->tx_ring - 1;
@@ -484,14 +518,15 @@ static void nic_done(struct rxq *q, double now, const struct pcie_traffic *t,
  * and the irq handler re-arms the EQ (eq.c mlx5_eq_comp_int: eq_update_ci).
  * The EQ is taken to be on the channel's node, with its CQs (guess).
  */
-static void write_cqe(struct rxq *q, u32 cqe, struct pcie_traffic *t)
+static void write_cqe(struct rxq *q, u32 cqe, int node, bool *armed,
+		      struct pcie_traffic *t)
 {
 	mem_nic_write(q->m, cqe);
-	pcie_add_write(t, q->node, &q->cqe_wr);
-	if (!q->cq_armed)
+	pcie_add_write(t, node, &q->cqe_wr);
+	if (!*armed)
 		return;
-	q->cq_armed = false;
-	pcie_add_write(t, q->node, &q->eqe_wr);
+	*armed = false;
+	pcie_add_write(t, node, &q->eqe_wr);
 	pcie_msi(q->link, t);
 	pcie_mmio_write(q->link, &q->host, EQ_DOORBELL);
 }
@@ -546,10 +581,12 @@ static void write_session(struct rxq *q, u32 first, int len,
 			  struct pcie_traffic *t)
 {
 	q->cq_session[first & q->rx_mask] = (u16)len;
-	write_cqe(q, q->l.cqe + (first & q->rx_mask), t);
+	write_cqe(q, q->l.cqe + (first & q->rx_mask), q->node, &q->cq_armed,
+		  t);
 	for (int k = 1; k < len; k += k == 1 ? MINI_CQE_ARRAY - 1
 					    : MINI_CQE_ARRAY)
-		write_cqe(q, q->l.cqe + ((first + (u32)k) & q->rx_mask), t);
+		write_cqe(q, q->l.cqe + ((first + (u32)k) & q->rx_mask),
+			  q->node, &q->cq_armed, t);
 }
 
 int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
@@ -633,7 +670,8 @@ int rxq_nic_tx(struct rxq *q, double now, struct pcie_traffic *t)
 		if (!q->tx_last[i])
 			continue;
 		q->tx_cqe_end[q->tx_cqe_prod & q->tx_mask] = q->tx_sent;
-		write_cqe(q, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask), t);
+		write_cqe(q, q->l.tx_cqe + (q->tx_cqe_prod & q->tx_mask),
+			  q->tx_cq_node, q->tx_armed, t);
 		q->tx_cqe_prod++;
 	}
 	nic_done(q, now, t, down);
@@ -663,7 +701,7 @@ void rxq_nic_drop(struct rxq *q, u64 n)
 int rxq_pending(const struct rxq *q)
 {
 	return (int)(q->cq_prod - q->cq_cons) +
-	       (int)(q->tx_cqe_prod - q->tx_cqe_cons);
+	       (q->port_remote ? 0 : (int)(q->tx_cqe_prod - q->tx_cqe_cons));
 }
 
 /* ---- NAPI ---- */
@@ -706,6 +744,11 @@ static void return_frame(struct rxq *q, struct page *page,
 	 * (6.1 en/xdp.c mlx5e_free_xdpsq_desc): nothing prefetched it */
 	mem_work_read(q->cpu, frame_line(q, page), 0);
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
+	if (q->port_remote) {	/* the other port's NAPI's frames */
+		q->st.consumed++;
+		if (page_to_nid(page) != numa_mem_id())
+			q->st.consumed_far++;
+	}
 	if (q->cfg.xdp_return == RXQ_RETURN_FRAME || !q->pol->put_bulk) {
 		q->pol->put(q->pool, page, false);
 		return;
@@ -866,7 +909,7 @@ static void frame_to_skb(struct rxq *q, struct page *page, u32 skb)
 	mem_work_store(q->cpu, shinfo_line(q, page));
 	mem_work_read_random(q->cpu, pkt_line(q, page, 0));
 	q->cpu->cycles += q->cfg.cost.skb_build;
-	if (q->pol->xdp_skb_recycle) {
+	if (q->pol->skb_recycle) {
 		q->pol->put(q->pool, page, false);
 		return;
 	}
@@ -898,21 +941,107 @@ static void veth_poll(struct rxq *q, bool channel_busy)
 }
 
 /*
- * The stack's path (mlx5e_skb_from_cqe_linear): the skb takes a page
- * reference, so when the descriptor's page is released page_pool sees
- * refcount 2 and lets it go (released_refcnt); the page waits in the
- * socket until the reader frees it (5.5 en_rx.c: mlx5e_skb_from_cqe_linear
- * takes the reference; page_pool_put_page lets a page with refcount > 1
- * go).  The driver's rx work and
- * the stack's receive are charged here together.
+ * A TCP skb's free, on the CPU running q->cpu's work, in its context
+ * (skb_release_data): a skb marked for recycling puts its page into the
+ * pool (skb_pp_recycle -> napi_pp_put_page, without allow_direct: 6.12's
+ * put is direct only in softirq on the CPU polling the pool's NAPI), and
+ * writes struct page doing so (pp_ref_count); else the pool let the page
+ * go at the driver's release and the skb's free gives it to the page
+ * allocator (skb_free_head), whose page_hook() writes struct page.
+ */
+static void skb_free_page(struct rxq *q, struct page *page)
+{
+	if (q->pol->skb_recycle) {
+		mem_work_store(q->cpu, spage_line(q, page));
+		q->pol->put(q->pool, page, false);
+		return;
+	}
+	q->st.skb_page_free++;
+	put_page(page);
+}
+
+/*
+ * The reader frees an skb it copied (tcp_eat_recv_skb).  From 5.19 a
+ * reader on another CPU than the one that built the skb hands it back
+ * there (skb_attempt_defer_free, 6.1 and 6.12 net/core/skbuff.c): into
+ * that CPU's defer list under its spin lock (cost.pp_lock's figure, a
+ * spin lock taken and released), unless the list holds SKB_DEFER_MAX
+ * already; then, as before 5.19, it frees the skb itself.  The IPI sent
+ * when the list reaches half of that is not modelled: the list is freed
+ * at the NAPI's next poll (defer_flush), which at these rates comes
+ * within a poll's time.  The skb's own lines are not modelled (as for
+ * the reader on the NAPI's CPU): cost.recv holds its free's cycles, on
+ * the reader.
+ */
+static void reader_free(void *arg, struct page *page, int cpu)
+{
+	struct rxq *q = arg;
+
+	if (q->reader_remote) {
+		q->st.consumed++;
+		if (page_to_nid(page) != numa_mem_id())
+			q->st.consumed_far++;
+	}
+	if (q->pol->skb_defer_free && cpu != smp_processor_id() &&
+	    q->defer_n < SKB_DEFER_MAX) {
+		q->cpu->cycles += q->cfg.cost.pp_lock;
+		mem_work_store(q->cpu, q->l.state + ST_DEFER);
+		q->defer[q->defer_n++] = page;
+		return;
+	}
+	skb_free_page(q, page);
+}
+
+/* net_rx_action() frees the skbs readers handed back before it polls
+ * (skb_defer_free_flush: napi_consume_skb), in the softirq of the
+ * channel's NAPI, which is scheduled on this CPU. */
+static void defer_flush(struct rxq *q)
+{
+	if (!q->defer_n)
+		return;
+	q->cpu->cycles += q->cfg.cost.pp_lock;
+	mem_work_store(q->cpu, q->l.state + ST_DEFER);
+	for (int i = 0; i < q->defer_n; i++) {
+		skb_free_page(q, q->defer[i]);
+		q->st.skb_defer++;
+	}
+	q->defer_n = 0;
+}
+
+/*
+ * The stack's path (mlx5e_skb_from_cqe_linear); the driver's rx work and
+ * the stack's receive are charged here together.  Until 6.4 the skb takes
+ * a page reference, so when the descriptor's page is released page_pool
+ * sees refcount 2 and lets it go (released_refcnt; 5.5 and 6.1 en_rx.c
+ * mlx5e_skb_from_cqe_linear, page_pool_put_page).  6.12's mlx5 holds the
+ * page as page_pool fragments (mlx5e_page_alloc_fragmented: a bias of
+ * MLX5E_PAGECNT_BIAS_MAX), gives the skb one and marks it for recycling,
+ * and drops the rest of its bias at the refill of the descriptor
+ * (mlx5e_refill_rx_wqes, this poll's end): the skb holds the page's last
+ * fragment.  The model gives the pool no fragment counts: the driver's
+ * release is its unmap alone, and the skb's free is the page's put.  A
+ * full socket (a reader on another CPU behind) drops the skb here, in
+ * NAPI (tcp_data_queue: TCPRcvQDrop).  Its sender would have stopped at
+ * the closed window instead; the model's sender does not see the window.
  */
 static void to_socket(struct rxq *q, struct page *page)
 {
-	page_ref_inc(page);
+	if (!q->pol->skb_recycle)
+		page_ref_inc(page);
 	mem_work_store(q->cpu, spage_line(q, page));
 	q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.tcp.c_stack;
-	release_page(q, page);
-	tcp_receive(q->sk, page, pkt_line(q, page, 0));
+	if (q->pol->skb_recycle) {
+		mem_work_read_random(q->cpu, spage_line(q, page));
+		q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmap */
+	} else {
+		release_page(q, page);
+	}
+	if (tcp_queued(q->sk) >= q->sk_limit) {
+		q->st.sock_drops++;
+		skb_free_page(q, page);
+		return;
+	}
+	tcp_receive(q->sk, page, pkt_line(q, page, 0), smp_processor_id());
 }
 
 /* The XDP program, or the stack, reads the headers: the first two lines
@@ -1014,6 +1143,33 @@ static void charge_page_pool(struct rxq *q, const struct pp_stats *a,
 					   b->alloc_refill - a->alloc_refill);
 }
 
+/* The other port's NAPI has nothing left: napi_complete_done() arms its
+ * CQs, as this queue's poll arms its own. */
+static void port_complete(struct rxq *q)
+{
+	if (q->tx_cqe_cons != q->tx_cqe_prod || q->port_armed)
+		return;
+	for (int i = 0; i < CQS_ARMED; i++)
+		pcie_mmio_write(q->link, &q->host, CQ_DOORBELL);
+	q->port_armed = true;
+}
+
+/*
+ * One poll of the other port's NAPI (redirect_port = other), its irq raised
+ * by the send completions, on the CPU running q->cpu's work: the poll's
+ * cost, its state, and mlx5e_poll_xdpsq_cq() returning the frames (6.1
+ * en/xdp.c mlx5e_free_xdpsq_desc: xdp_return_frame(_bulk), never
+ * napi_direct: that NAPI is not the pool's).
+ */
+static void port_poll(struct rxq *q, struct rxq_poll *out)
+{
+	q->cpu->cycles += q->cfg.cost.poll;
+	mem_work_read_random(q->cpu, q->l.port_state + ST_POOL);
+	poll_tx_cq(q, out);
+	mem_work_store(q->cpu, q->l.port_state + ST_CQ_DB);
+	port_complete(q);
+}
+
 void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 {
 	struct kctx *prev = kctx_enter(ctx);
@@ -1029,7 +1185,9 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	out->cpu.cycles += q->cfg.cost.poll;
 	mem_work_read_random(q->cpu, q->l.state + ST_POOL);
 
-	poll_tx_cq(q, out);
+	defer_flush(q);
+	if (q->cfg.redirect_port == RXQ_PORT_SAME)	/* else port_poll() */
+		poll_tx_cq(q, out);
 	if (q->pol->driver_nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	poll_rx_cq(q, q->cfg.budget, out);
@@ -1039,6 +1197,18 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	if (q->cfg.workload == RXQ_XDP_VETH) {
 		veth_poll(q, out->busy);
 		out->busy |= q->veth_cons != q->veth_prod;
+	}
+	if (q->cfg.redirect_port == RXQ_PORT_OTHER && !q->port_remote &&
+	    q->tx_cqe_cons != q->tx_cqe_prod) {
+		/* the other port's NAPI on this CPU, its irq's: polled in this
+		 * softirq after this one (net_rx_action's list), while this
+		 * queue's NAPI is still scheduled here only if it used its
+		 * budget; 6.12 then returns the frames directly */
+		q->napi.list_owner = out->rx == q->cfg.budget ?
+				     smp_processor_id() : -1;
+		port_poll(q, out);
+		q->napi.list_owner = smp_processor_id();
+		out->busy |= q->tx_cqe_cons != q->tx_cqe_prod;
 	}
 	if (!out->busy && !q->cq_armed) {
 		/* napi_complete_done(), then the CQs are armed */
@@ -1054,15 +1224,22 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 		if (numa_mem_id() != q->nic_node)
 			out->cpu.stall += q->qpi_lat *
 					  q->cfg.overlap.store_exposure;
-		mem_work_store(q->cpu, q->l.state + ST_SQ_DB);
+		mem_work_store(q->cpu, q->l.sq_db);
 		q->tx_db = q->tx_prod;
 	}
 	if (q->pol->driver_nid_check == PP_NID_AT_REFILL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	refill(q);
-	/* the reader, on the NAPI CPU after the softirq */
-	out->bytes_read = tcp_read(q->sk, q->cpu);
-	q->st.bytes_read += out->bytes_read;
+	if (!q->reader_remote) {
+		/* the reader, on the NAPI CPU after the softirq: in process
+		 * context, the poll over */
+		q->napi.list_owner = -1;
+		ctx->softirq = false;
+		out->bytes_read = tcp_read(q->sk, q->cpu, UINT64_MAX,
+					   reader_free, q);
+		ctx->softirq = true;
+		q->st.bytes_read += out->bytes_read;
+	}
 
 	q->pol->stats(q->pool, &after);
 	charge_page_pool(q, &before, &after);
@@ -1087,11 +1264,18 @@ struct pp_pool *rxq_pool(const struct rxq *q)
 	return q->pool;
 }
 
+/* The skbs' pages: the pool's still where skbs recycle. */
+static u32 skb_pages(const struct rxq *q)
+{
+	return tcp_queued(q->sk) + (u32)q->defer_n;
+}
+
 u32 rxq_pages_handed(const struct rxq *q)
 {
 	return (q->refilled - q->cq_cons) + (q->tx_prod - q->tx_cons) +
 	       (q->pc_tail - q->pc_head) + (u32)q->bq_n +
-	       (q->cm_prod - q->cm_cons) + (q->veth_prod - q->veth_cons);
+	       (q->cm_prod - q->cm_cons) + (q->veth_prod - q->veth_cons) +
+	       (q->pol->skb_recycle ? skb_pages(q) : 0);
 }
 
 /* ---- the cpumap's consumer ---- */
@@ -1113,17 +1297,60 @@ int rxq_attach_consumer(struct rxq *q, int node)
 	return 0;
 }
 
+int rxq_attach_reader(struct rxq *q, int node)
+{
+	u32 limit = (u32)(q->cfg.tcp.rmem / TCP_TRUESIZE);
+	struct tcp *sk;
+
+	if (limit < 1)
+		limit = 1;
+	/* an empty socket: the reader's buffer on its node */
+	BUG_ON(tcp_queued(q->sk));
+	sk = tcp_open(&q->cfg.tcp, q->m, node, q->cfg.pkt_size,
+		      (unsigned int)pow2_ceil((int)limit));
+	if (!sk)
+		return -1;
+	tcp_free(q->sk);
+	q->sk = sk;
+	q->sk_limit = limit;
+	q->reader_remote = true;
+	return 0;
+}
+
+int rxq_attach_port(struct rxq *q, int node)
+{
+	/* mlx5e_alloc_cq, the SQ's doorbell record and arrays: on the node
+	 * of the channel's CPU (5.5 en_main.c) */
+	q->l.tx_cqe = mem_region(q->m, node, MEM_CQE, (u32)q->cfg.tx_ring);
+	q->l.port_state = mem_region(q->m, node, MEM_STATE, ST_NR);
+	q->l.sq_db = q->l.port_state + ST_SQ_DB;
+	q->tx_cq_node = node;
+	q->port_remote = true;
+	return 0;
+}
+
+bool rxq_port_remote(const struct rxq *q)
+{
+	return q->port_remote;
+}
+
 u32 rxq_consumer_pending(const struct rxq *q)
 {
+	if (q->cfg.workload == RXQ_TCP)
+		return tcp_queued(q->sk);
+	if (q->cfg.workload == RXQ_XDP_REDIRECT)
+		return q->tx_cqe_prod - q->tx_cqe_cons;
 	return q->cm_prod - q->cm_cons;
 }
 
 /*
- * cpu_map_kthread_run() (6.1, 6.12): __ptr_ring_consume_batched() takes
- * up to CPUMAP_BATCH frames, reading their slots and writing them empty;
- * kmem_cache_alloc_bulk() gives the skbs; with bottom halves disabled
- * each frame becomes an skb and netif_receive_skb_list() hands them to
- * the stack.
+ * The cpumap kthread, cpu_map_kthread_run() (6.1, 6.12):
+ * __ptr_ring_consume_batched() takes up to CPUMAP_BATCH frames, reading
+ * their slots and writing them empty; kmem_cache_alloc_bulk() gives the
+ * skbs; with bottom halves disabled each frame becomes an skb and
+ * netif_receive_skb_list() hands them to the stack.  Or a tcp queue's
+ * reader: one tcp_recvmsg() into its buffer, READER_PASS bytes at most.
+ * Or the other port's NAPI: one poll of its send completions.
  */
 int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 {
@@ -1135,7 +1362,20 @@ int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 	q->cpu = work;
 	mm_set_hook(ctx->mm, page_hook, q);
 	q->pol->stats(q->pool, &before);
-	while (n < CPUMAP_BATCH && q->cm_cons != q->cm_prod) {
+	if (q->cfg.workload == RXQ_TCP) {	/* the reader: one recvmsg */
+		u64 bytes = tcp_read(q->sk, work, READER_PASS, reader_free,
+				     q);
+
+		q->st.bytes_read += bytes;
+		n = (int)(bytes / (u64)(q->cfg.pkt_size - TCP_HEADERS));
+	} else if (q->cfg.workload == RXQ_XDP_REDIRECT) {
+		struct rxq_poll p = { .rx = 0 };
+
+		port_poll(q, &p);
+		n = p.tx_done;
+	}
+	while (q->cfg.workload == RXQ_XDP_CPUMAP && n < CPUMAP_BATCH &&
+	       q->cm_cons != q->cm_prod) {
 		u32 slot = q->cm_cons & q->cm_mask;
 		struct page *page = q->cm[slot];
 
@@ -1159,5 +1399,5 @@ int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 
 u32 rxq_pages_in_socket(const struct rxq *q)
 {
-	return tcp_queued(q->sk);
+	return q->pol->skb_recycle ? 0 : skb_pages(q);
 }

@@ -31,12 +31,18 @@
 #include "pcie.h"
 
 /* What the queue's packets meet: XDP_DROP, XDP_TX, XDP_REDIRECT out of the
- * same port, the stack (a TCP stream read by a process on the NAPI CPU,
- * model/stack/tcp.h), XDP_REDIRECT into a cpumap (another CPU, the
- * consumer, makes each frame an skb and frees it) or into a veth device
- * (its peer's NAPI, on this CPU, passes the frames to its stack). */
+ * same port (or the other: enum rxq_port), the stack (a TCP stream read by
+ * a process on the NAPI CPU or, attached with rxq_attach_reader, on
+ * another; model/stack/tcp.h), XDP_REDIRECT into a cpumap (another CPU,
+ * the consumer, makes each frame an skb and frees it) or into a veth
+ * device (its peer's NAPI, on this CPU, passes the frames to its stack). */
 enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP,
 		    RXQ_XDP_CPUMAP, RXQ_XDP_VETH };
+
+/* Which port XDP_REDIRECT sends out of: the one the packet came in on, or
+ * the adapter's other port, whose channel of the redirecting CPU takes
+ * the frame (6.1 en/xdp.c mlx5e_xdp_xmit: sq_num = smp_processor_id()). */
+enum rxq_port { RXQ_PORT_SAME, RXQ_PORT_OTHER };
 
 /* How the driver gives a redirected frame's page back at its transmit
  * completion: xdp_return_frame() one by one, or xdp_return_frame_bulk()
@@ -100,6 +106,7 @@ struct rxq_config {
 				 * CQEs */
 	int cqe_session;	/* completions a session holds at most */
 	enum rxq_xdp_return xdp_return;	/* redirected pages come back so */
+	enum rxq_port redirect_port;	/* xdp_redirect sends out of it */
 	int cpumap_qsize;	/* frames the cpumap entry's ptr_ring holds */
 	struct rxq_costs cost;
 	struct tcp_config tcp;	/* the stack's costs (RXQ_TCP) */
@@ -142,6 +149,11 @@ struct rxq_stats {
 	u64 consumed_far;	/* of them, in a page off the consumer's node */
 	u64 skb_page_free;	/* pages an skb's free gave to the page
 				 * allocator (released from the pool) */
+	u64 sock_drops;		/* skbs the full socket refused (a reader
+				 * on another CPU: TCPRcvQDrop) */
+	u64 skb_defer;		/* skbs a reader on another CPU handed
+				 * back, freed on the NAPI's CPU
+				 * (skb_defer_free_flush) */
 };
 
 struct rxq;
@@ -199,22 +211,46 @@ void rxq_post(struct rxq *q);
  * __cpu_map_entry_alloc does) NAPI fills.  Returns 0, or -1 out of memory.
  */
 int rxq_attach_consumer(struct rxq *q, int node);
-/* Frames waiting in the cpumap ring. */
+/*
+ * xdp_redirect out of the other port: its channel's NAPI on a CPU of node
+ * other than this queue's polls the send queue's completions and returns
+ * the frames from there; its CQ and state lines laid out on that node.
+ * Without it (the same CPU) that NAPI polls in this queue's softirq, after
+ * it.  Returns 0.
+ */
+int rxq_attach_port(struct rxq *q, int node);
+/*
+ * The consumer of a tcp queue: the process reading the socket on a CPU
+ * of node (not the NAPI's), its buffer laid out there.  The socket then
+ * holds cfg.tcp.rmem bytes of skbs (TCP_TRUESIZE each); the NAPI drops
+ * what finds it full.  Returns 0, or -1 out of memory.
+ */
+int rxq_attach_reader(struct rxq *q, int node);
+/* Frames waiting in the cpumap ring, skbs in the reader's socket, or
+ * completions of the other port's send queue. */
 u32 rxq_consumer_pending(const struct rxq *q);
 /*
- * One pass of the cpumap kthread on the CPU of ctx, in that context
- * (bottom halves disabled: softirq): takes up to CPUMAP_BATCH frames,
- * makes each an skb, which the stack drops and frees; the page goes back
- * as the era's xdp.c and page_pool decide, from this CPU.  Its cycles and
- * stalls go to *work.  Returns the frames taken.
+ * One pass of the consumer on the CPU of ctx, in that context, its cycles
+ * and stalls into *work; returns the frames or skbs taken.  The cpumap
+ * kthread (bottom halves disabled: softirq) takes up to CPUMAP_BATCH
+ * frames, makes each an skb, which the stack drops and frees; the page
+ * goes back as the era's xdp.c and page_pool decide, from this CPU.  The
+ * reader (process context) copies one recvmsg's buffer of payloads and
+ * frees each skb as its era does (rxq.c, reader_free).  The other port's
+ * NAPI (softirq) polls its send completions and returns their frames.
  */
 int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work);
+/* Whether the queue's send completions are another CPU's to poll (the
+ * other port's NAPI, attached): its consumer is woken as the NIC writes
+ * them. */
+bool rxq_port_remote(const struct rxq *q);
 
 const struct rxq_stats *rxq_stats(const struct rxq *q);
 struct pp_pool *rxq_pool(const struct rxq *q);
 
 /* Pages the pool handed out that the queue holds (rx ring, send queue,
- * page cache), and those in the socket, out of every pool. */
+ * page cache; the socket and the defer list where skbs recycle), and
+ * those in the socket and defer list out of every pool (the others). */
 u32 rxq_pages_handed(const struct rxq *q);
 u32 rxq_pages_in_socket(const struct rxq *q);
 

@@ -80,12 +80,14 @@ void era_stats(const struct pp_pool *pool, struct pp_stats *st);
 void era_contents(const struct pp_pool *pool, struct pp_contents *c);
 
 /* An era's struct pp_policy: what the era does its own way, and what
- * every era does alike (destroy and the deferred retry are its release). */
+ * every era does alike (destroy and the deferred retry are its release);
+ * defer: its kernel has skb_attempt_defer_free() (5.19 on). */
 #define ERA_POLICY(nm, text, check, create_fn, alloc_fn, put_fn, \
-		   put_bulk_fn, nid_fn, release_fn) { \
+		   put_bulk_fn, nid_fn, release_fn, defer) { \
 	.name = nm, .summary = text, .driver_nid_check = check, \
 	.create = create_fn, .alloc = alloc_fn, .put = put_fn, \
 	.put_bulk = put_bulk_fn, .release = era_release_page, \
+	.skb_defer_free = defer, \
 	.update_nid = nid_fn, .destroy = release_fn, \
 	.release_retry = release_fn, .forget = era_forget, .nid = era_nid, \
 	.stats = era_stats, .contents = era_contents }

@@ -214,13 +214,15 @@ const struct pp_policy PPSIM_KERNEL_SYM = {
 	.alloc = kernel_alloc,
 	.put = kernel_put,
 	.put_bulk = kernel_put_bulk,
-	/* 6.1's xdp.c releases an xdp_frame's page when it becomes an skb;
-	 * 6.12's marks the skb for recycling (the tree's net/core/xdp.c) */
+	/* 6.1's xdp.c releases an xdp_frame's page when it becomes an skb
+	 * and its mlx5 takes a page reference for an rx skb; 6.12 marks both
+	 * for recycling (the tree's net/core/xdp.c, en_rx.c) */
 #if PPSIM_LINUX_IFACE == 61
 	.release = kernel_release,
 #else
-	.xdp_skb_recycle = true,
+	.skb_recycle = true,
 #endif
+	.skb_defer_free = true,	/* both trees are past 5.19 */
 	.update_nid = kernel_update_nid,
 	.destroy = kernel_destroy,
 	.release_retry = kernel_release_retry,

@@ -79,16 +79,26 @@ struct pp_policy {
 	/* page_pool_release_page() (5.2 to 6.3): the pool lets the page go,
 	 * unmapped, and its holder keeps its reference (xdp_release_frame()
 	 * of an xdp_frame turned into an skb).  NULL where the era lacks it:
-	 * then xdp_skb_recycle holds. */
+	 * then skb_recycle holds. */
 	void (*release)(struct pp_pool *pool, struct page *page);
-	/* __xdp_build_skb_from_frame() marks the skb for recycling
-	 * (skb_mark_for_recycle, 9c94bbf9a87b, 6.4): freeing it puts the
-	 * page back into the pool, a put without allow_direct from the
-	 * freeing CPU; before, it called xdp_release_frame(), and the skb's
-	 * free gave the page to the page allocator (6.1 net/core/xdp.c and
-	 * 5.4's cpumap.c say "Until page_pool get SKB return path, release
-	 * DMA here"). */
-	bool xdp_skb_recycle;
+	/* An skb around a pool's page is marked for recycling
+	 * (skb_mark_for_recycle): freeing it puts the page back into the
+	 * pool, a put without allow_direct from the freeing CPU.  From 6.4
+	 * for both skbs the model builds: __xdp_build_skb_from_frame()
+	 * (9c94bbf9a87b) and mlx5's rx skbs (6.12 en_rx.c
+	 * mlx5e_skb_from_cqe_linear; the driver holds page_pool fragments,
+	 * released at the refill, so the skb's is the page's last).  Before,
+	 * xdp.c called xdp_release_frame() (6.1 net/core/xdp.c and 5.4's
+	 * cpumap.c say "Until page_pool get SKB return path, release DMA
+	 * here") and 6.1's mlx5 took a page reference for the skb: either
+	 * way the skb's free gave the page to the page allocator. */
+	bool skb_recycle;
+	/* A reader on another CPU hands the skbs it has copied back to the
+	 * CPU that built them (tcp_eat_recv_skb -> skb_attempt_defer_free,
+	 * 5.19 on; 6.1 and 6.12 net/core/skbuff.c), where the next NET_RX
+	 * softirq frees them (net/core/dev.c skb_defer_free_flush); before,
+	 * the reader freed them itself (__kfree_skb). */
+	bool skb_defer_free;
 	/* page_pool_update_nid(); NULL where the era lacks it. */
 	void (*update_nid)(struct pp_pool *pool, int nid);
 	/* page_pool_destroy(): empties the pool; frees it and returns 0

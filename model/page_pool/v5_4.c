@@ -22,4 +22,4 @@ static void v5_4_put(struct pp_pool *pool, struct page *page,
 const struct pp_policy pp_v5_4 = ERA_POLICY("v5.4",
 	"recycles every page with refcount 1 (before the seed's patch)",
 	PP_NID_NEVER, v5_4_create, era_alloc_ring_batched,
-	v5_4_put, NULL, NULL, era_release_every);
+	v5_4_put, NULL, NULL, era_release_every, false);

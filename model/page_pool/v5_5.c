@@ -35,4 +35,4 @@ static void v5_5_update_nid(struct pp_pool *pool, int nid)
 const struct pp_policy pp_v5_5 = ERA_POLICY("v5.5",
 	"recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
 	PP_NID_AT_POLL, v5_5_create, era_alloc_ring_batched,
-	v5_5_put, NULL, v5_5_update_nid, era_release_once);
+	v5_5_put, NULL, v5_5_update_nid, era_release_once, false);

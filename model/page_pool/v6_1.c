@@ -43,4 +43,4 @@ static void v6_1_put_bulk(struct pp_pool *pool, struct page **pages, int n)
 const struct pp_policy pp_v6_1 = ERA_POLICY("v6.1",
 	"node checked at refill from the ring, bulk slow path, update_nid flushes",
 	PP_NID_AT_REFILL, v6_1_create, era_alloc_node_checked,
-	v6_1_put, v6_1_put_bulk, era_update_nid_flush, era_release_once);
+	v6_1_put, v6_1_put_bulk, era_update_nid_flush, era_release_once, true);

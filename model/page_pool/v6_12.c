@@ -76,8 +76,9 @@ const struct pp_policy pp_v6_12 = {
 	.alloc = era_alloc_node_checked,
 	.put = v6_12_put,
 	.put_bulk = v6_12_put_bulk,
-	/* no page_pool_release_page() since 6.4: xdp.c marks the skb */
-	.xdp_skb_recycle = true,
+	/* no page_pool_release_page() since 6.4: skbs are marked */
+	.skb_recycle = true,
+	.skb_defer_free = true,
 	.update_nid = era_update_nid_flush,
 	.destroy = v6_12_destroy,
 	.release_retry = era_release_once,

@@ -7,6 +7,7 @@
 struct skb {
 	struct page *page;
 	uint32_t line;
+	int cpu;		/* skb->alloc_cpu */
 };
 
 struct tcp {
@@ -47,18 +48,19 @@ void tcp_free(struct tcp *s)
 	free(s);
 }
 
-void tcp_receive(struct tcp *s, struct page *page, uint32_t line)
+void tcp_receive(struct tcp *s, struct page *page, uint32_t line, int cpu)
 {
 	BUG_ON(s->tail - s->head > s->mask);
-	s->q[s->tail++ & s->mask] = (struct skb){ page, line };
+	s->q[s->tail++ & s->mask] = (struct skb){ page, line, cpu };
 }
 
-uint64_t tcp_read(struct tcp *s, struct mem_work *w)
+uint64_t tcp_read(struct tcp *s, struct mem_work *w, uint64_t most,
+		  tcp_free_fn *free, void *arg)
 {
 	int lines = (s->payload + MEM_LINE - 1) / MEM_LINE;
 	uint64_t bytes = 0;
 
-	while (s->head != s->tail) {
+	while (s->head != s->tail && bytes + (uint64_t)s->payload <= most) {
 		struct skb *skb = &s->q[s->head++ & s->mask];
 
 		int n = lines < s->pkt_lines ? lines : s->pkt_lines;
@@ -73,7 +75,7 @@ uint64_t tcp_read(struct tcp *s, struct mem_work *w)
 					  USER_BUF_LINES);
 		w->cycles += s->cfg.c_recv + copy;
 		bytes += (uint64_t)s->payload;
-		put_page(skb->page);
+		free(arg, skb->page, skb->cpu);
 	}
 	return bytes;
 }

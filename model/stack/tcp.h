@@ -1,12 +1,10 @@
 /*
  * A TCP stream's receive path and the process reading it.  The driver
- * builds an skb around each packet's page (the skb takes a page
- * reference), and the stack's receive work queues it on the socket; after
- * the softirq, the reader on the same CPU copies each payload out of the
- * page into its own buffer and frees the skb, which drops the page's last
- * reference (with page_pool of the seed's era, 5.5's
- * mlx5e_skb_from_cqe_linear and page_pool_put_page, the page goes back to
- * the page allocator, never to the pool).
+ * builds an skb around each packet's page, and the stack's receive work
+ * queues it on the socket; the reader copies each payload out of the page
+ * into its own buffer and frees the skb.  Where the freed page goes (the
+ * page allocator or page_pool, from which CPU) is the caller's: the
+ * free function it passes (model/nic/rxq.c).
  */
 #ifndef PPSIM_TCP_H
 #define PPSIM_TCP_H
@@ -18,12 +16,24 @@
  * timestamps 12 bytes (pkt_size is the frame without its FCS) */
 #define TCP_HEADERS	66
 
-/* The [cost] keys of the stack, in cycles. */
+/* What an skb of the model charges the socket's receive buffer:
+ * skb->truesize of build_skb() around one page (one page a descriptor,
+ * rxq.h), the page and SKB_DATA_ALIGN(sizeof(struct sk_buff)) = 256
+ * bytes (232 bytes, 6.1 x86-64). */
+#define TCP_TRUESIZE	(MEM_PAGE_LINES * MEM_LINE + 256)
+
+/* The [cost] keys of the stack, in cycles, and the socket's buffer. */
 struct tcp_config {
 	double c_stack;		/* skb, GRO, IP and TCP receive per packet */
 	double c_recv;		/* recvmsg per packet, skb free included */
 	double c_copy;		/* copy to the reader per 64-byte line */
+	int rmem;		/* bytes of skbs (truesize) the socket holds
+				 * for a reader on another CPU */
 };
+
+/* Frees an skb the reader copied, whose page is page, built on CPU cpu
+ * (skb->alloc_cpu). */
+typedef void tcp_free_fn(void *arg, struct page *page, int cpu);
 
 struct tcp;
 
@@ -36,15 +46,16 @@ struct tcp *tcp_open(const struct tcp_config *cfg, struct mem *m, int node,
 		     int pkt_size, unsigned int entries);
 void tcp_free(struct tcp *s);
 
-/* Queues one packet, whose first line is line, on the socket: the skb
- * already holds its page reference.  (The stack's receive work, c_stack,
- * is charged by the driver with its own rx work, where it builds the
- * skb.) */
-void tcp_receive(struct tcp *s, struct page *page, uint32_t line);
+/* Queues one packet, whose first line is line, on the socket, its skb
+ * built on CPU cpu.  (The stack's receive work, c_stack, is charged by
+ * the driver with its own rx work, where it builds the skb.) */
+void tcp_receive(struct tcp *s, struct page *page, uint32_t line, int cpu);
 
-/* The reader drains the socket: copies every payload and frees each skb.
- * Returns the payload bytes it copied. */
-uint64_t tcp_read(struct tcp *s, struct mem_work *w);
+/* The reader copies payloads, at most most bytes of them (whole
+ * packets), and frees each skb with free(arg, ...).  Returns the payload
+ * bytes it copied. */
+uint64_t tcp_read(struct tcp *s, struct mem_work *w, uint64_t most,
+		  tcp_free_fn *free, void *arg);
 
 /* Packets waiting in the socket: their pages are out of every pool. */
 unsigned int tcp_queued(const struct tcp *s);

@@ -41,6 +41,10 @@ static const struct pcie_config pcfg = {
 static enum rxq_touch touch = RXQ_TOUCH_READ;
 static int cqe_session;
 static enum rxq_xdp_return xdp_return = RXQ_RETURN_FRAME;
+/* skbs the socket of a reader on another CPU holds */
+static int sock_skbs = 128;
+/* the port xdp_redirect sends out of */
+static enum rxq_port redirect_port = RXQ_PORT_SAME;
 
 static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 {
@@ -51,12 +55,14 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 		.budget = 16, .page_cache = page_cache,
 		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
 		.xdp_return = xdp_return, .cpumap_qsize = 64,
+		.redirect_port = redirect_port,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,
 			  .pp_fast = 19, .pp_ring = 54, .page_alloc = 100,
 			  .redirect = 40, .pp_lock = 37,
 			  .page_free = 100, .dma_map = 30, .doorbell = 50,
 			  .skb_build = 300 },
-		.tcp = { .c_stack = 300, .c_recv = 50, .c_copy = 8 },
+		.tcp = { .c_stack = 300, .c_recv = 50, .c_copy = 8,
+			 .rmem = sock_skbs * TCP_TRUESIZE },
 		.overlap = { .win_ring = 40, .win_random = 0,
 			     .store_exposure = 0.25, .copy_mlp = 10 },
 	};
@@ -397,33 +403,48 @@ START_TEST(far_costs_more)
 }
 END_TEST
 
-/* The stack's path: every page leaves the pool (the skb holds it), the
- * reader copies its payload and frees it; page_pool allocates anew on
- * p.nid, which v5.5 and v6.1 move to the CPU's node and v5.4 does not:
- * after a ring's worth of refills every page is on p.nid. */
+/* The stack's path, the reader on NAPI's CPU: until 6.4 every page leaves
+ * the pool (the skb holds a reference), the reader copies its payload and
+ * frees it to the page allocator; page_pool allocates anew on p.nid, which
+ * v5.5 and v6.1 move to the CPU's node and v5.4 does not: after a ring's
+ * worth of refills every page is on p.nid.  6.12's mlx5 marks its skbs
+ * for recycling: the reader, in process context, puts each page into the
+ * ring, and the refill's node check (6.1's) lets the old node's go. */
 static const struct {
 	const char *era;
 	int local_pkts;		/* of the last 64 on node 1 */
+	bool recycles;		/* the reader's frees go to the ring */
 } tcp_local[] = {
-	{ "v5.4", 0 },
-	{ "v5.5", 64 },
-	{ "v6.1", 64 },
-	{ "v6.12", 64 },	/* as v6.1 */
+	{ "v5.4", 0, false },
+	{ "v5.5", 64, false },
+	{ "v6.1", 64, false },
+	{ "v6.12", 64, true },
 };
 
 START_TEST(tcp_pages_leave_the_pool)
 {
 	const char *era = tcp_local[_i].era;
 	struct rxq_poll p;
+	struct pp_stats a, b;
 	u64 freed;
 
 	open_queue(era, RXQ_TCP, 0);
+	pol->stats(rxq_pool(q), &a);
 	p = cycle(32);
+	pol->stats(rxq_pool(q), &b);
 	ck_assert_int_eq(p.rx, 32);
 	ck_assert_int_eq(p.bytes_read, 32 * 1448);
 	ck_assert_int_eq(rxq_stats(q)->bytes_read, 32 * 1448);
 	freed = mm_node_stats(um.mm, 0)->freed;
-	ck_assert_int_ge(freed, 32);	/* the reader freed them */
+	ck_expect(era, "the reader freed them to the allocator", freed >= 32,
+		  !tcp_local[_i].recycles);
+	ck_expect(era, "skbs' pages to the allocator",
+		  rxq_stats(q)->skb_page_free, tcp_local[_i].recycles ? 0 : 32);
+	ck_expect(era, "the reader's puts into the ring",
+		  b.recycle_ring - a.recycle_ring,
+		  tcp_local[_i].recycles ? 32 : 0);
+	ck_expect(era, "never deferred: the reader is on the skbs' CPU",
+		  rxq_stats(q)->skb_defer, 0);
 	um.ctx.cpu = 2;
 	um.ctx.node = 1;
 	for (int i = 0; i < 4; i++)
@@ -778,12 +799,225 @@ START_TEST(veth_pages_leave_per_era)
 }
 END_TEST
 
+/* A TCP reader on another CPU (2 cores a socket: CPU 3 on node 1, CPU 1
+ * on node 0), in process context. */
+static struct kctx reader_ctx(int node)
+{
+	return (struct kctx){ .mm = um.mm, .cpu = 2 * node + 1, .node = node,
+			      .softirq = false };
+}
+
+/*
+ * A TCP reader on the far node: 96 packets wait in its socket (pages of
+ * node 0), it copies them all and frees the skbs, then NAPI polls once.
+ * Before 5.19 it frees every skb itself, its page to the page allocator
+ * from the far CPU (struct page written from there).  From 5.19 it hands
+ * them back to NAPI's CPU, 64 at most (sysctl_skb_defer_max), and frees
+ * the rest itself; the NAPI's next poll frees the 64 (6.1: to the page
+ * allocator; 6.12, whose mlx5 marks skbs for recycling: directly into the
+ * alloc cache, NAPI's own softirq), and 6.12's reader puts its own 32 into
+ * the ring (process context).
+ */
+static const struct reader_case {
+	const char *era;
+	u64 deferred;		/* freed by the NAPI's poll */
+	u64 reader_freed;	/* pages the reader gave the page allocator */
+	u64 napi_freed;		/* and NAPI, from its defer list */
+	u64 ring, cached;	/* puts into the ring, the cache */
+} reader_far[] = {
+	{ "v5.4", 0, 96, 0, 0, 0 },
+	{ "v5.5", 0, 96, 0, 0, 0 },
+	{ "v6.1", 64, 32, 64, 0, 0 },
+	{ "v6.12", 64, 0, 0, 32, 64 },
+};
+
+START_TEST(tcp_reader_frees_per_era)
+{
+	const struct reader_case *t = &reader_far[_i];
+	struct kctx far;
+	struct pp_stats a, b;
+	struct rxq_poll p;
+	u64 remote, freed;
+
+	open_queue(t->era, RXQ_TCP, 0);
+	far = reader_ctx(1);
+	ck_assert_int_eq(rxq_attach_reader(q, 1), 0);
+	cycle(48);
+	cycle(48);
+	ck_expect(t->era, "skbs in the socket", rxq_consumer_pending(q), 96);
+	ck_expect(t->era, "copied by NAPI's CPU", rxq_stats(q)->bytes_read, 0);
+	pol->stats(rxq_pool(q), &a);
+	remote = spage_remote();
+	consume_all(&far);
+	ck_expect(t->era, "bytes the reader copied",
+		  rxq_stats(q)->bytes_read, 96 * 1448);
+	ck_expect(t->era, "of them off the reader's node",
+		  rxq_stats(q)->consumed_far, 96);
+	ck_expect(t->era, "pages the reader gave the allocator",
+		  rxq_stats(q)->skb_page_free, t->reader_freed);
+	/* the reader writes struct page of each skb it frees itself */
+	ck_expect(t->era, "remote struct page accesses by the reader",
+		  spage_remote() - remote, 96 - t->deferred);
+	freed = mm_node_stats(um.mm, 0)->freed;
+	rxq_napi_poll(q, &um.ctx, &p);	/* net_rx_action: defer list */
+	rxq_post(q);
+	check_pages();
+	pol->stats(rxq_pool(q), &b);
+	ck_expect(t->era, "skbs freed from the defer list",
+		  rxq_stats(q)->skb_defer, t->deferred);
+	ck_expect(t->era, "pages NAPI gave the allocator",
+		  rxq_stats(q)->skb_page_free - t->reader_freed, t->napi_freed);
+	freed = mm_node_stats(um.mm, 0)->freed - freed;
+	ck_expect(t->era, "page allocator frees on the poll",
+		  freed >= t->napi_freed, true);
+	ck_expect(t->era, "puts into the ring",
+		  b.recycle_ring - a.recycle_ring, t->ring);
+	ck_expect(t->era, "direct recycles",
+		  b.recycle_cached - a.recycle_cached, t->cached);
+	close_queue();
+}
+END_TEST
+
+/* A reader behind: its socket (16 skbs) fills, and NAPI drops the 80
+ * packets that come after, freeing each in its softirq: 6.12 puts the
+ * page directly into the alloc cache. */
+START_TEST(tcp_full_socket_drops)
+{
+	struct pp_stats a, b;
+
+	sock_skbs = 16;
+	open_queue("v6.12", RXQ_TCP, 0);
+	sock_skbs = 128;
+	ck_assert_int_eq(rxq_attach_reader(q, 1), 0);
+	pol->stats(rxq_pool(q), &a);
+	cycle(48);
+	cycle(48);
+	pol->stats(rxq_pool(q), &b);
+	ck_assert_int_eq(rxq_consumer_pending(q), 16);
+	ck_assert_int_eq(rxq_stats(q)->sock_drops, 80);
+	ck_assert_int_eq(b.recycle_cached - a.recycle_cached, 80);
+	ck_assert_int_eq(b.recycle_ring - a.recycle_ring, 0);
+	close_queue();
+}
+END_TEST
+
+/*
+ * XDP_REDIRECT out of the other port, whose NAPI is on the far node: 48
+ * frames sent, their completions polled there, and each page put back
+ * from there.  Every era puts into the ring, 6.12 too: a put from a CPU
+ * that does not poll the pool's NAPI is not direct.  (Out of the same
+ * port 6.12 puts them directly: redirect_returns_through_the_ring.)
+ */
+static const char *const port_far[] = { "v5.4", "v5.5", "v6.1", "v6.12" };
+
+/* struct page and packet lines a CPU found on the other socket */
+static u64 remote_lines(void)
+{
+	const struct mem_stats *ms = mem_stats(m);
+
+	return spage_remote() + ms->cpu_reads[MEM_PKT][MEM_RCACHE] +
+	       ms->cpu_reads[MEM_PKT][MEM_RDRAM];
+}
+
+/* The NIC sends what the queue handed over: a step for the reads. */
+static void nic_sends(void)
+{
+	struct pcie_traffic t = { { { 0 } } };
+
+	for (int i = 0; i < 4; i++) {
+		rxq_nic_tx(q, now, &t);
+		now += STEP;
+	}
+}
+
+START_TEST(other_port_far_returns_to_the_ring)
+{
+	const char *era = port_far[_i];
+	struct kctx far = { 0 };
+	struct pp_stats a, b;
+	struct mem_work w, total = { 0 };
+	u64 remote;
+	int polls = 0;
+
+	redirect_port = RXQ_PORT_OTHER;
+	open_queue(era, RXQ_XDP_REDIRECT, 0);
+	redirect_port = RXQ_PORT_SAME;
+	far = (struct kctx){ .mm = um.mm, .cpu = 3, .node = 1,
+			     .softirq = true };
+	ck_assert_int_eq(rxq_attach_port(q, 1), 0);
+	pol->stats(rxq_pool(q), &a);
+	cycle(48);
+	nic_sends();
+	ck_expect(era, "completions the queue's NAPI left",
+		  rxq_consumer_pending(q) > 0, true);
+	remote = remote_lines();
+	while (rxq_consumer_pending(q)) {
+		rxq_consume(q, &far, &w);
+		total.stall += w.stall;
+		polls++;
+		check_pages();
+	}
+	pol->stats(rxq_pool(q), &b);
+	ck_expect(era, "frames sent and completed", rxq_stats(q)->tx_completed,
+		  48);
+	ck_expect(era, "returned by the far NAPI", rxq_stats(q)->consumed, 48);
+	ck_expect(era, "of them off its node", rxq_stats(q)->consumed_far, 48);
+	ck_expect(era, "puts into the ring", b.recycle_ring - a.recycle_ring,
+		  48);
+	ck_expect(era, "direct recycles", b.recycle_cached - a.recycle_cached,
+		  0);
+	/* each frame's line read back from the far node */
+	ck_assert_msg(remote_lines() - remote >= 48 && total.stall > 0,
+		      "%s: the far NAPI read no remote line", era);
+	close_queue();
+}
+END_TEST
+
+/*
+ * The other port's NAPI on the queue's own CPU polls after the queue's,
+ * in its softirq: 6.12 puts directly while the pool's NAPI is still
+ * scheduled (it used its budget of 16: the first polls of 48 packets), to
+ * the ring after; the other eras put every frame into the ring.
+ */
+static const struct {
+	const char *era;
+	bool direct;		/* some puts direct */
+} port_same_cpu[] = {
+	{ "v5.4", false }, { "v5.5", false }, { "v6.1", false },
+	{ "v6.12", true },
+};
+
+START_TEST(other_port_same_cpu_per_era)
+{
+	const char *era = port_same_cpu[_i].era;
+	struct pp_stats a, b;
+
+	redirect_port = RXQ_PORT_OTHER;
+	open_queue(era, RXQ_XDP_REDIRECT, 0);
+	redirect_port = RXQ_PORT_SAME;
+	pol->stats(rxq_pool(q), &a);
+	cycle(48);
+	cycle(48);
+	pol->stats(rxq_pool(q), &b);
+	ck_expect(era, "frames completed", rxq_stats(q)->tx_completed, 96);
+	ck_expect(era, "put back, all of them",
+		  b.recycle_ring - a.recycle_ring + b.recycle_cached -
+		  a.recycle_cached, 96);
+	ck_expect(era, "some put directly", b.recycle_cached > a.recycle_cached,
+		  port_same_cpu[_i].direct);
+	ck_expect(era, "some into the ring", b.recycle_ring > a.recycle_ring,
+		  true);
+	close_queue();
+}
+END_TEST
+
 START_TEST(every_era_in_every_table)
 {
 	static const struct unit_table tables[] = {
 		UNIT_TABLE(migration), UNIT_TABLE(nid_check),
 		UNIT_TABLE(tcp_local), UNIT_TABLE(cpumap_far),
-		UNIT_TABLE(veth),
+		UNIT_TABLE(veth), UNIT_TABLE(reader_far),
+		UNIT_TABLE(port_same_cpu), UNIT_TABLE(port_far),
 	};
 
 	unit_tables_cover_eras(tables, ARRAY_SIZE(tables));
@@ -811,6 +1045,10 @@ int main(void)
 		{ cpumap_close_stays_local, UNIT_ONCE },
 		{ cpumap_full_ring_drops, UNIT_ONCE },
 		{ veth_pages_leave_per_era, ARRAY_SIZE(veth) },
+		{ tcp_reader_frees_per_era, ARRAY_SIZE(reader_far) },
+		{ tcp_full_socket_drops, UNIT_ONCE },
+		{ other_port_far_returns_to_the_ring, ARRAY_SIZE(port_far) },
+		{ other_port_same_cpu_per_era, ARRAY_SIZE(port_same_cpu) },
 	};
 
 	return unit_main("rxq", tests, ARRAY_SIZE(tests), NULL, NULL);

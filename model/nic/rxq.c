@@ -741,8 +741,11 @@ static void return_frame(struct rxq *q, struct page *page,
 			 struct frame_bulk *b)
 {
 	/* the unmap reads the frame's length, the return its memory model
-	 * (6.1 en/xdp.c mlx5e_free_xdpsq_desc): nothing prefetched it */
+	 * (6.1 en/xdp.c mlx5e_free_xdpsq_desc): nothing prefetched it; then
+	 * __xdp_return finds the page's struct page (virt_to_head_page,
+	 * page->pp) and page_pool's put reads its refcount */
 	mem_work_read(q->cpu, frame_line(q, page), 0);
+	mem_work_read_random(q->cpu, spage_line(q, page));
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
 	if (q->port_remote) {	/* the other port's NAPI's frames */
 		q->st.consumed++;

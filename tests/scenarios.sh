@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..56"
+echo "1..58"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -49,6 +49,8 @@ bad app-cpu-no-such-cpu.ini "^app-cpu-no-such-cpu.ini:7: app_cpu 12 does not exi
 bad app-cpu-not-tcp.ini "^app-cpu-not-tcp.ini:6: app_cpu is the reader of workload = tcp, not of xdp_drop"
 bad port-one-port.ini "^port-one-port.ini:6: redirect_port = other: the NIC has 1 port \\(nic.ports\\)"
 bad port-no-such-cpu.ini "^port-no-such-cpu.ini:10: redirect_cpu 12 does not exist"
+bad cpumap-qsize-too-big.ini "^cpumap-qsize-too-big.ini:7: cpumap_qsize holds 65536 pages, more than the [0-9]+ that"
+bad tcp-rmem-too-big.ini "^tcp-rmem-too-big.ini:8: tcp_rmem holds [0-9]+ pages, more than the [0-9]+ that"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"

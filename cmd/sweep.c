@@ -528,14 +528,31 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 			int nr_points,
 			struct rep_row *rows, int *nr_rows)
 {
+	char buf[SCN_TEXT_MAX], *save = NULL;
+	const char *only[SCN_MAX_CASES];
+	int nr_only = 0;
+
+	/* the values apply to the cases swept alone: --case, or the
+	 * [sweep NAME]'s cases */
+	if (o->cl.nr_cases) {
+		for (int i = 0; i < o->cl.nr_cases && i < SCN_MAX_CASES; i++)
+			only[nr_only++] = o->cl.cases[i];
+	} else {
+		snprintf(buf, sizeof(buf), "%s", o->cases);
+		for (char *t = strtok_r(buf, " \t,", &save);
+		     t && nr_only < SCN_MAX_CASES;
+		     t = strtok_r(NULL, " \t,", &save))
+			only[nr_only++] = t;
+	}
 	*nr_rows = 0;
 	for (int p = 0; p < nr_points; p++) {
 		struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
 		struct point *pt = &pts[p];
 
 		point_values(o, p, set);
-		pt->scn = scn_load(o->file, set, o->nr_axes + o->nr_fixed,
-				   cmd_policies);
+		pt->scn = scn_load_cases(o->file, set,
+					 o->nr_axes + o->nr_fixed,
+					 cmd_policies, only, nr_only);
 		if (!pt->scn)
 			return -1;
 		pt->prefix[0] = '\0';

@@ -597,6 +597,10 @@ struct loader {
 	int line;
 	const char *stack[SCN_INCLUDE_DEPTH];	/* real paths being read */
 	int depth;
+	/* the cases the command runs (--case), all when nr_only is 0: the
+	 * overrides apply to those alone */
+	const char *const *only;
+	int nr_only;
 };
 
 /* Says an error, up to DATADIR_MAX_ERRORS of them: past those the file
@@ -1580,6 +1584,15 @@ static void build_sweeps(struct loader *ld)
 				 "[sweep %s] has no 'vary'", scn->sweeps[i].name);
 }
 
+/* Does the command run case name (--case)? */
+static bool ld_wants(const struct loader *ld, const char *name)
+{
+	for (int i = 0; i < ld->nr_only; i++)
+		if (!strcmp(ld->only[i], name))
+			return true;
+	return !ld->nr_only;
+}
+
 static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
@@ -1619,7 +1632,8 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			if (!strcmp(ld->as[j].section, a->section) &&
 			    *ld->as[j].key)
 				apply(ld, c, org, &ld->as[j], true);
-		if (!apply_overrides(ld, c, org, set, nr_set))
+		if (ld_wants(ld, c->name) &&
+		    !apply_overrides(ld, c, org, set, nr_set))
 			return;
 		validate(ld, c, org, NULL, 0);
 	}
@@ -1628,7 +1642,16 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 struct scenario *scn_load(const char *path, const struct scn_override *set,
 			  int nr_set, const struct pp_policy *const *policies)
 {
-	struct loader ld = { .policies = policies };
+	return scn_load_cases(path, set, nr_set, policies, NULL, 0);
+}
+
+struct scenario *scn_load_cases(const char *path,
+				const struct scn_override *set, int nr_set,
+				const struct pp_policy *const *policies,
+				const char *const *only, int nr_only)
+{
+	struct loader ld = { .policies = policies, .only = only,
+			     .nr_only = nr_only };
 
 	ld.scn = calloc(1, sizeof(*ld.scn));
 	if (!ld.scn)

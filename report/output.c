@@ -345,7 +345,8 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 		"NAPI's CPU,\n# freed there; new: pages taken from the "
 		"allocator; slow: slow-path calls; spage_r%%: struct page\n# "
 		"accesses served by the other socket; cons, c_*: the consumer "
-		"CPU (xdp_cpumap's kthread, tcp's reader;\n# c_drop: its full "
+		"CPU (xdp_cpumap's kthread, tcp's reader,\n# the other "
+		"port's NAPI; c_drop: its full "
 		"ring or socket), c_far%%: its frames in a page off its node."
 		"\n");
 }

@@ -71,8 +71,9 @@ static const struct cmd_spec cmd_specs[] = {
 			{ CMD_SET, "KEY=VALUE", "override a key (nic.rx_ring=512); "
 			  "several values are a sweep: ppsim sweep" },
 			{ CMD_FORMAT, "F", "table (default), csv (with several "
-			  "files a first column 'file'), json (an array, one "
-			  "object a file), or commit: the seed's before/after "
+			  "files a first column 'file'), json (an object; with "
+			  "several files an array, one object a file), or "
+			  "commit: the seed's before/after "
 			  "table for a commit message" },
 			{ CMD_OUT, "DIR", "also write DIR/results.csv, "
 			  "DIR/resolved.ini (every key as it ran), "

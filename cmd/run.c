@@ -298,7 +298,8 @@ int run_main(int argc, char **argv)
 	/* every file read, every error said, before anything runs */
 	for (int f = 0; f < o.nr_args; f++) {
 		rf[f].path = o.args[f];
-		rf[f].scn = scn_load(o.args[f], o.set, o.nr_set, cmd_policies);
+		rf[f].scn = scn_load_cases(o.args[f], o.set, o.nr_set,
+					    cmd_policies, o.cases, o.nr_cases);
 		bad += !rf[f].scn;
 	}
 	if (bad)

@@ -305,8 +305,9 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 	int w = rep_name_width(rows, pts[nr_points - 1].first_row +
 				     pts[nr_points - 1].nr_rows);
 
-	printf("# ppsim %s (git %s) sweep %s  seed %lu  reps %d\n",
-	       PACKAGE_VERSION, PPSIM_COMMIT, o->file, o->rc.seed, o->rc.reps);
+	printf("# ppsim %s (git %s) sweep ", PACKAGE_VERSION, PPSIM_COMMIT);
+	rep_comment_text(stdout, o->file);
+	printf("  seed %lu  reps %d\n", o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
 	printf("%-*s %-6s %7s %-4s %6s %7s %7s %-9s %7s\n", w, "case",
@@ -364,8 +365,10 @@ static void write_csv(FILE *f, const struct sweep_opts *o,
 	 * scenario by its full path, as the jobs name it (emit_job) */
 	if (!realpath(o->file, file))
 		snprintf(file, sizeof(file), "%s", o->file);
-	fprintf(f, "# ppsim %s (git %s)  sweep %s\n# seed %lu  reps %d",
-		PACKAGE_VERSION, PPSIM_COMMIT, file, o->rc.seed, o->rc.reps);
+	fprintf(f, "# ppsim %s (git %s)  sweep ", PACKAGE_VERSION,
+		PPSIM_COMMIT);
+	rep_comment_text(f, file);
+	fprintf(f, "\n# seed %lu  reps %d", o->rc.seed, o->rc.reps);
 	for (int i = 0; i < o->nr_fixed; i++)	/* --duration */
 		fprintf(f, "%s%s=%s", i ? " " : "  set ", o->fixed[i].key,
 			o->fixed[i].value);
@@ -528,14 +531,31 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 			int nr_points,
 			struct rep_row *rows, int *nr_rows)
 {
+	char buf[SCN_TEXT_MAX], *save = NULL;
+	const char *only[SCN_MAX_CASES];
+	int nr_only = 0;
+
+	/* the values apply to the cases swept alone: --case, or the
+	 * [sweep NAME]'s cases */
+	if (o->cl.nr_cases) {
+		for (int i = 0; i < o->cl.nr_cases && i < SCN_MAX_CASES; i++)
+			only[nr_only++] = o->cl.cases[i];
+	} else {
+		snprintf(buf, sizeof(buf), "%s", o->cases);
+		for (char *t = strtok_r(buf, " \t,", &save);
+		     t && nr_only < SCN_MAX_CASES;
+		     t = strtok_r(NULL, " \t,", &save))
+			only[nr_only++] = t;
+	}
 	*nr_rows = 0;
 	for (int p = 0; p < nr_points; p++) {
 		struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
 		struct point *pt = &pts[p];
 
 		point_values(o, p, set);
-		pt->scn = scn_load(o->file, set, o->nr_axes + o->nr_fixed,
-				   cmd_policies);
+		pt->scn = scn_load_cases(o->file, set,
+					 o->nr_axes + o->nr_fixed,
+					 cmd_policies, only, nr_only);
 		if (!pt->scn)
 			return -1;
 		pt->prefix[0] = '\0';

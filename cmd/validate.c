@@ -405,7 +405,8 @@ int validate_main(int argc, char **argv)
 	}
 	/* every file read, every error said, before anything runs */
 	for (int f = 0; f < o.nr_args; f++) {
-		scn[f] = scn_load(o.args[f], o.set, o.nr_set, cmd_policies);
+		scn[f] = scn_load_cases(o.args[f], o.set, o.nr_set,
+					cmd_policies, o.cases, o.nr_cases);
 		if (!scn[f]) {
 			bad++;
 			continue;

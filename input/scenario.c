@@ -597,6 +597,10 @@ struct loader {
 	int line;
 	const char *stack[SCN_INCLUDE_DEPTH];	/* real paths being read */
 	int depth;
+	/* the cases the command runs (--case), all when nr_only is 0: the
+	 * overrides apply to those alone */
+	const char *const *only;
+	int nr_only;
 };
 
 /* Says an error, up to DATADIR_MAX_ERRORS of them: past those the file
@@ -1133,16 +1137,34 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(is_pow2(c->sim.pcie.rcb), "pcie.rcb", "rcb %d is not a power "
 	      "of 2", c->sim.pcie.rcb);
 	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
-	 * the tx ring may all sit on one node, clear of its watermarks */
-	CHECK((long long)(2 * q->rx_ring + q->tx_ring + 256 + q->page_cache +
-			  (q->workload == RXQ_XDP_CPUMAP ? q->cpumap_qsize
-							    : 0) +
-			  (sim_app_reader(&c->sim) ? q->tcp.rmem / TCP_TRUESIZE
-						   : 0)) *
-	      l->queues <= c->sim.mm.pages_per_node / 2, "mem.pages",
-	      "%u pages per node cannot hold %d rx ring(s) of %d pages with "
-	      "their page_pool: raise mem.pages or lower nic.rx_ring",
-	      c->sim.mm.pages_per_node, l->queues, q->rx_ring);
+	 * the tx ring may all sit on one node, clear of its watermarks; so
+	 * may the pages a cpumap's ring or a reader's socket holds, which
+	 * are named when they are what does not fit */
+	{
+		long long rings = 2 * q->rx_ring + q->tx_ring + 256 +
+				  q->page_cache, held = 0,
+			  half = c->sim.mm.pages_per_node / 2;
+		const char *key = NULL;
+
+		if (q->workload == RXQ_XDP_CPUMAP) {
+			held = q->cpumap_qsize;
+			key = "case.cpumap_qsize";
+		} else if (sim_app_reader(&c->sim)) {
+			held = q->tcp.rmem / TCP_TRUESIZE;
+			key = "case.tcp_rmem";
+		}
+		CHECK(rings * l->queues <= half, "mem.pages",
+		      "%u pages per node cannot hold %d rx ring(s) of %d "
+		      "pages with their page_pool: raise mem.pages or lower "
+		      "nic.rx_ring", c->sim.mm.pages_per_node, l->queues,
+		      q->rx_ring);
+		CHECK(!key || rings * l->queues > half ||
+		      (rings + held) * l->queues <= half, key ? key : "mem.pages",
+		      "%s holds %lld pages, more than the %lld that %u pages "
+		      "per node leave beside the rx ring and its page_pool: "
+		      "lower it or raise mem.pages", key ? key + 5 : "", held,
+		      half / l->queues - rings, c->sim.mm.pages_per_node);
+	}
 	/* the monitor keeps SIM_MAX_SAMPLES samples (one a sample, one more
 	 * where the measurement starts): more would stop the transient
 	 * short without a word */
@@ -1562,6 +1584,15 @@ static void build_sweeps(struct loader *ld)
 				 "[sweep %s] has no 'vary'", scn->sweeps[i].name);
 }
 
+/* Does the command run case name (--case)? */
+static bool ld_wants(const struct loader *ld, const char *name)
+{
+	for (int i = 0; i < ld->nr_only; i++)
+		if (!strcmp(ld->only[i], name))
+			return true;
+	return !ld->nr_only;
+}
+
 static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
@@ -1601,7 +1632,8 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			if (!strcmp(ld->as[j].section, a->section) &&
 			    *ld->as[j].key)
 				apply(ld, c, org, &ld->as[j], true);
-		if (!apply_overrides(ld, c, org, set, nr_set))
+		if (ld_wants(ld, c->name) &&
+		    !apply_overrides(ld, c, org, set, nr_set))
 			return;
 		validate(ld, c, org, NULL, 0);
 	}
@@ -1610,7 +1642,16 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 struct scenario *scn_load(const char *path, const struct scn_override *set,
 			  int nr_set, const struct pp_policy *const *policies)
 {
-	struct loader ld = { .policies = policies };
+	return scn_load_cases(path, set, nr_set, policies, NULL, 0);
+}
+
+struct scenario *scn_load_cases(const char *path,
+				const struct scn_override *set, int nr_set,
+				const struct pp_policy *const *policies,
+				const char *const *only, int nr_only)
+{
+	struct loader ld = { .policies = policies, .only = only,
+			     .nr_only = nr_only };
 
 	ld.scn = calloc(1, sizeof(*ld.scn));
 	if (!ld.scn)

@@ -106,6 +106,14 @@ struct scn_override {
  */
 struct scenario *scn_load(const char *path, const struct scn_override *set,
 			  int nr_set, const struct pp_policy *const *policies);
+/* The same, the overrides applied to the cases named in only alone (all
+ * when nr_only is 0): a case the command does not run is read as its
+ * file has it, and --set KEY=VALUE that suits the cases run only (app_cpu
+ * for a tcp case among XDP ones) is no error. */
+struct scenario *scn_load_cases(const char *path,
+				const struct scn_override *set, int nr_set,
+				const struct pp_policy *const *policies,
+				const char *const *only, int nr_only);
 void scn_free(struct scenario *scn);
 
 /* Sets one numeric key ("cost.rx_pkt", "duration") of a case as a file

@@ -169,15 +169,29 @@ static void duration_of(const struct rep_row *rows, int nr_rows, char *buf,
 	scn_format_value("duration", d, buf, len);
 }
 
+void rep_comment_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows)
 {
 	char dur[32];
 
 	duration_of(rows, nr_rows, dur, sizeof(dur));
-	fprintf(f, "# ppsim %s (git %s)  %s %s\n# seed %lu  reps %d  "
-		"duration %s", PACKAGE_VERSION, PPSIM_COMMIT, p->command,
-		p->file, p->rc->seed, p->rc->reps, dur);
+	fprintf(f, "# ppsim %s (git %s)  %s ", PACKAGE_VERSION, PPSIM_COMMIT,
+		p->command);
+	rep_comment_text(f, p->file);
+	fprintf(f, "\n# seed %lu  reps %d  duration %s", p->rc->seed,
+		p->rc->reps, dur);
 	for (int i = 0; i < p->nr_set; i++)
 		fprintf(f, "%s%s=%s", i ? " " : "  set ", p->set[i].key,
 			p->set[i].value);
@@ -331,7 +345,8 @@ static void write_return_paths(FILE *f, const struct rep_row *rows,
 		"NAPI's CPU,\n# freed there; new: pages taken from the "
 		"allocator; slow: slow-path calls; spage_r%%: struct page\n# "
 		"accesses served by the other socket; cons, c_*: the consumer "
-		"CPU (xdp_cpumap's kthread, tcp's reader;\n# c_drop: its full "
+		"CPU (xdp_cpumap's kthread, tcp's reader,\n# the other "
+		"port's NAPI; c_drop: its full "
 		"ring or socket), c_far%%: its frames in a page off its node."
 		"\n");
 }

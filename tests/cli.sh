@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..63"
+echo "1..65"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -127,6 +127,11 @@ expect 0 '^file,case,policy,metric' "run FILE FILE --format csv: a file column" 
 	'$ppsim' run '$tiny' '$src/tests/scenarios/fit.ini' --case close-drop --reps 1 --duration 1ms --format csv 2>/dev/null >'$tmp/two.csv' &&
 	grep -q '^$src/tests/scenarios/fit.ini,close-drop,v5.5,rate,' '$tmp/two.csv' && grep -v '^#' '$tmp/two.csv' | head -1"
 
+expect 0 '^\{"ppsim"' "run FILE --format json: one object, as run --help says" -- sh -c "
+	'$ppsim' help run | tr -s ' \\n' ' ' | grep -q 'json (an object; with several files an array' &&
+	'$ppsim' run '$tiny' --case close-drop --reps 1 --duration 1ms --format json 2>/dev/null | head -1"
+expect 0 "other port's NAPI" "run's return-paths footer names every consumer" -- sh -c "
+	'$ppsim' run '$src/scenarios/return-paths.ini' --case port-close --policy v6.1 --reps 1 --duration 1ms 2>/dev/null | grep '^#'"
 expect 0 '^2 2 \[ \]$' "run FILE FILE --format json: an array, one object a file" -- sh -c "
 	'$ppsim' run '$tiny' '$src/tests/scenarios/fit.ini' --case close-drop --reps 1 --duration 1ms --format json 2>/dev/null >'$tmp/two.json' &&
 	echo \$(grep -c '^{\"ppsim\"' '$tmp/two.json') \$(grep -c '\"rows\": \[' '$tmp/two.json') \$(head -1 '$tmp/two.json') \$(tail -1 '$tmp/two.json')"

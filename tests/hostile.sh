@@ -311,5 +311,18 @@ awk 'BEGIN { for (i = 0; i < 100000; i++) print "x" }' >"$tmp/noise.ini"
 check "a file of nothing but errors is given up on after 50" \
 	sh -c "test \$(wc -l <'$tmp/out') -eq 51 && tail -1 '$tmp/out' | grep -q 'noise.ini:51: too many errors'"
 
+# a scenario whose name holds a newline: its provenance comment stays one
+# line (\x0a), so resolved.ini still reads and the CSV has no stray line
+nl=$(printf '%s/nl\nx.ini' "$tmp")
+cp "$tiny" "$nl"
+sed -i 's|^include = \.\./|include = '"$src"'/tests/|' "$nl"
+rm -rf "$tmp/nlout"
+t "$ppsim" run "$nl" --case close-drop --policy v5.4 --reps 1 --duration 1ms \
+	--quiet --format csv --out "$tmp/nlout" >"$tmp/nl.csv" 2>"$tmp/out"
+check "a newline in the scenario's name: resolved.ini reads back" \
+	t "$ppsim" run "$tmp/nlout/resolved.ini" --dry-run
+check "a newline in the scenario's name: every CSV line a comment, the header or a row" \
+	sh -c "! grep -Ev '^(#|case,|close-drop,)' '$tmp/nl.csv' '$tmp/nlout/results.csv'"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..56"
+echo "1..59"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -49,6 +49,8 @@ bad app-cpu-no-such-cpu.ini "^app-cpu-no-such-cpu.ini:7: app_cpu 12 does not exi
 bad app-cpu-not-tcp.ini "^app-cpu-not-tcp.ini:6: app_cpu is the reader of workload = tcp, not of xdp_drop"
 bad port-one-port.ini "^port-one-port.ini:6: redirect_port = other: the NIC has 1 port \\(nic.ports\\)"
 bad port-no-such-cpu.ini "^port-no-such-cpu.ini:10: redirect_cpu 12 does not exist"
+bad cpumap-qsize-too-big.ini "^cpumap-qsize-too-big.ini:7: cpumap_qsize holds 65536 pages, more than the [0-9]+ that"
+bad tcp-rmem-too-big.ini "^tcp-rmem-too-big.ini:8: tcp_rmem holds [0-9]+ pages, more than the [0-9]+ that"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"
@@ -216,4 +218,21 @@ if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] &&
 	ok "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU, byte for byte"
 else
 	not_ok "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU (exit $rc0 $rc1 $rc2)"
+fi
+
+# --set applies to the cases run (--case, a [sweep]'s cases): app_cpu for
+# the tcp case of a scenario whose other cases are XDP ones is no error,
+# and still one when every case would take it
+rp=$src/scenarios/return-paths.ini
+"$ppsim" run "$rp" --case tcp-app-far --set app_cpu=7 --dry-run \
+	>"$tmp/out" 2>&1; rc1=$?
+"$ppsim" run "$rp" --set app_cpu=7 --dry-run >"$tmp/out2" 2>&1; rc2=$?
+"$ppsim" sweep "$rp" --case port-close --set redirect_cpu=0,1 --policy v6.1 \
+	--reps 1 --duration 1ms --quiet \
+	>>"$tmp/out" 2>&1; rc3=$?
+if [ $rc1 -eq 0 ] && [ $rc3 -eq 0 ] && [ $rc2 -eq 2 ] &&
+   grep -q '^--set:1: app_cpu is the reader of workload = tcp, not of xdp_cpumap' "$tmp/out2"; then
+	ok "--set KEY=VALUE applies to the cases run alone"
+else
+	not_ok "--set KEY=VALUE applies to the cases run alone (exit $rc1 $rc2 $rc3)"
 fi

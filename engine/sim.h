@@ -92,6 +92,7 @@ static inline bool sim_port_remote(const struct sim_case *c)
 {
 	return c->rxq.workload == RXQ_XDP_REDIRECT &&
 	       c->rxq.redirect_port == RXQ_PORT_OTHER &&
+	       c->load.redirect_cpu >= 0 &&
 	       c->load.redirect_cpu != c->load.irq_cpu;
 }
 

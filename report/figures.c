@@ -111,6 +111,12 @@ const char *rep_saturated(const struct rep_row *row, int reps)
 	struct rep_figure down = rep_figure(row, reps, REP_PCIE_DOWN);
 	struct rep_figure rate = rep_figure(row, reps, REP_RATE);
 
+	/* tcp's figure is what a reader on app_cpu copied: when it is busy
+	 * and its socket drops, it limits the rate, whatever NAPI's core */
+	if (sim_app_reader(&row->c->sim) &&
+	    rep_figure(row, reps, REP_CONS_BUSY).mean >= 95 &&
+	    rep_figure(row, reps, REP_CONS_DROP).mean > 0)
+		return "consumer";
 	if (busy.mean >= 95)
 		return "cpu";
 	if (up.mean >= 90 || down.mean >= 90)	/* either direction */

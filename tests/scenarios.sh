@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..59"
+echo "1..62"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -44,6 +44,7 @@ bad xdp-return-word.ini "^xdp-return-word.ini:2: xdp_return: 'batched': expected
 bad pp-lock.ini "^pp-lock.ini:3: pp_lock 37 is more than pp_ring 30, which holds it"
 bad cpumap-no-such-cpu.ini "^cpumap-no-such-cpu.ini:6: redirect_cpu 12 does not exist"
 bad cpumap-irq-cpu.ini "^cpumap-irq-cpu.ini:7: redirect_cpu 3 is the irq's CPU"
+bad cpumap-no-redirect-cpu.ini "^cpumap-no-redirect-cpu.ini:5: xdp_cpumap needs redirect_cpu"
 bad cpumap-queues.ini "^cpumap-queues.ini:7: xdp_cpumap takes one queue"
 bad app-cpu-no-such-cpu.ini "^app-cpu-no-such-cpu.ini:7: app_cpu 12 does not exist"
 bad app-cpu-not-tcp.ini "^app-cpu-not-tcp.ini:6: app_cpu is the reader of workload = tcp, not of xdp_drop"
@@ -220,6 +221,21 @@ else
 	not_ok "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU (exit $rc0 $rc1 $rc2)"
 fi
 
+# the other port's NAPI: no redirect_cpu is mlx5's own placement, that
+# channel's irq on the redirecting CPU: redirect_cpu = irq_cpu, byte for
+# byte; another CPU is another run
+port="--case far-drop --set workload=xdp_redirect --set redirect_port=other --set nic.ports=2 --set migrate_at=-1 --format csv"
+"$ppsim" run "$tiny" $port >"$tmp/p0.csv" 2>"$tmp/out"; rc0=$?
+"$ppsim" run "$tiny" $port --set redirect_cpu=0 >"$tmp/p1.csv" 2>>"$tmp/out"; rc1=$?
+"$ppsim" run "$tiny" $port --set redirect_cpu=1 >"$tmp/p2.csv" 2>>"$tmp/out"; rc2=$?
+for i in 0 1 2; do grep -v '^#' "$tmp/p$i.csv" >"$tmp/p$i.rows"; done
+if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] &&
+   cmp -s "$tmp/p0.rows" "$tmp/p1.rows" && ! cmp -s "$tmp/p0.rows" "$tmp/p2.rows"; then
+	ok "redirect_port = other: no redirect_cpu is the queue's CPU, byte for byte"
+else
+	not_ok "redirect_port = other: no redirect_cpu is the queue's CPU (exit $rc0 $rc1 $rc2)"
+fi
+
 # --set applies to the cases run (--case, a [sweep]'s cases): app_cpu for
 # the tcp case of a scenario whose other cases are XDP ones is no error,
 # and still one when every case would take it
@@ -235,4 +251,16 @@ if [ $rc1 -eq 0 ] && [ $rc3 -eq 0 ] && [ $rc2 -eq 2 ] &&
 	ok "--set KEY=VALUE applies to the cases run alone"
 else
 	not_ok "--set KEY=VALUE applies to the cases run alone (exit $rc1 $rc2 $rc3)"
+fi
+
+# tcp's rate is what the reader on app_cpu copied: far, it is the one busy
+# and dropping (its socket full), so it is what saturated, not NAPI's core
+"$ppsim" run "$rp" --case tcp-app-far --case tcp-app-close --policy v5.4 \
+	--reps 1 --duration 5ms --format csv >"$tmp/sat.csv" 2>"$tmp/out"; rc=$?
+if [ $rc -eq 0 ] &&
+   grep -q '^tcp-app-far,v5.4,saturated,resource,consumer,' "$tmp/sat.csv" &&
+   grep -q '^tcp-app-close,v5.4,saturated,resource,cpu,' "$tmp/sat.csv"; then
+	ok "tcp: a busy, dropping reader is what saturated"
+else
+	not_ok "tcp: a busy, dropping reader is what saturated (exit $rc: $(grep saturated "$tmp/sat.csv" | tr '\n' ' '))"
 fi

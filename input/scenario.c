@@ -1603,16 +1603,20 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 	struct origin base_org[NR_KEYS] = { { 0, 0 } };
 	struct scn_case base;
 
+	int base_errors = ld->errors;
+
 	set_defaults(&base, &scn->calibrate, ld->policies);
 	for (int i = 0; i < ld->nr_as; i++)
 		if (strncmp(ld->as[i].section, "case ", 5) &&
 		    strncmp(ld->as[i].section, "sweep ", 6))
 			apply(ld, &base, base_org, &ld->as[i], false);
+	base_errors = ld->errors - base_errors;
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];
 		struct origin org[NR_KEYS];
 		struct scn_case *c;
 		bool seen = false;
+		int errors = ld->errors;
 
 		if (strncmp(a->section, "case ", 5))
 			continue;
@@ -1638,7 +1642,10 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 		if (ld_wants(ld, c->name) &&
 		    !apply_overrides(ld, c, org, set, nr_set))
 			return;
-		validate(ld, c, org, NULL, 0);
+		/* a key refused keeps its default: checked against the others
+		 * it would give errors of values nobody wrote */
+		if (!base_errors && ld->errors == errors)
+			validate(ld, c, org, NULL, 0);
 	}
 }
 

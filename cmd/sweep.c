@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
+#include "../input/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
 
@@ -306,7 +307,7 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 				     pts[nr_points - 1].nr_rows);
 
 	printf("# ppsim %s (git %s) sweep ", PACKAGE_VERSION, PPSIM_COMMIT);
-	rep_comment_text(stdout, o->file);
+	datadir_put_line_text(stdout, o->file);
 	printf("  seed %lu  reps %d\n", o->rc.seed, o->rc.reps);
 	for (int a = 0; a < o->nr_axes; a++)
 		printf("%-14s ", o->axes[a].key);
@@ -367,7 +368,7 @@ static void write_csv(FILE *f, const struct sweep_opts *o,
 		snprintf(file, sizeof(file), "%s", o->file);
 	fprintf(f, "# ppsim %s (git %s)  sweep ", PACKAGE_VERSION,
 		PPSIM_COMMIT);
-	rep_comment_text(f, file);
+	datadir_put_line_text(f, file);
 	fprintf(f, "\n# seed %lu  reps %d", o->rc.seed, o->rc.reps);
 	for (int i = 0; i < o->nr_fixed; i++)	/* --duration */
 		fprintf(f, "%s%s=%s", i ? " " : "  set ", o->fixed[i].key,

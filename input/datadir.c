@@ -138,12 +138,25 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 	return f;
 }
 
+void datadir_put_line_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\x%02x", ch);
+		else
+			fputc(ch, f);
+	}
+}
+
 void datadir_verror(const char *file, int line, const char *fmt, va_list ap)
 {
+	datadir_put_line_text(stderr, file);
 	if (line > 0)
-		fprintf(stderr, "%s:%d: ", file, line);
+		fprintf(stderr, ":%d: ", line);
 	else	/* a command-line option */
-		fprintf(stderr, "%s: ", file);
+		fputs(": ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
 }

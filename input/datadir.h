@@ -46,6 +46,10 @@ enum { LINE_OK, LINE_TOO_LONG, LINE_NUL };
  */
 long datadir_getline(FILE *f, char *buf, size_t size, int *problem);
 
+/* Writes s on one line: a control character (a newline in a file's
+ * name) as \xHH, so that it cannot end the line or forge another. */
+void datadir_put_line_text(FILE *f, const char *s);
+
 /* Says "FILE:LINE: message" on stderr: the form of every input error
  * (line 0: "OPTION: message", for what the command line said). */
 void datadir_verror(const char *file, int line, const char *fmt, va_list ap)

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "config.h"
+#include "../input/datadir.h"
 #include "report.h"
 
 /* ---- output ---- */
@@ -169,18 +170,6 @@ static void duration_of(const struct rep_row *rows, int nr_rows, char *buf,
 	scn_format_value("duration", d, buf, len);
 }
 
-void rep_comment_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-
-		if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\x%02x", ch);
-		else
-			fputc(ch, f);
-	}
-}
-
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows)
 {
@@ -189,7 +178,7 @@ void rep_preamble(FILE *f, const struct rep_prov *p,
 	duration_of(rows, nr_rows, dur, sizeof(dur));
 	fprintf(f, "# ppsim %s (git %s)  %s ", PACKAGE_VERSION, PPSIM_COMMIT,
 		p->command);
-	rep_comment_text(f, p->file);
+	datadir_put_line_text(f, p->file);
 	fprintf(f, "\n# seed %lu  reps %d  duration %s", p->rc->seed,
 		p->rc->reps, dur);
 	for (int i = 0; i < p->nr_set; i++)

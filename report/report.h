@@ -108,9 +108,6 @@ struct rep_prov {
  * taken on (any override but the duration): err% is then not computed,
  * and the outputs say why. */
 bool rep_altered(const struct rep_prov *p);
-/* Writes s into a '#' or ';' comment line: a control character (a
- * newline in a file's name) as \xHH, so that it cannot end the line. */
-void rep_comment_text(FILE *f, const char *s);
 /* The provenance as '# ' lines: version, commit, command, scenario,
  * seed, replications, duration, every override. */
 void rep_preamble(FILE *f, const struct rep_prov *p,

@@ -324,5 +324,10 @@ check "a newline in the scenario's name: resolved.ini reads back" \
 check "a newline in the scenario's name: every CSV line a comment, the header or a row" \
 	sh -c "! grep -Ev '^(#|case,|close-drop,)' '$tmp/nl.csv' '$tmp/nlout/results.csv'"
 
+printf '[case a]\nworkload = bogus\n' >"$nl"
+"$ppsim" run "$nl" >/dev/null 2>"$tmp/out"
+check "a newline in the scenario's name: its error one FILE:LINE line" \
+	sh -c "test \$(wc -l <'$tmp/out') -eq 1 && grep -q '/nl\\\\x0ax.ini:2: workload' '$tmp/out'"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

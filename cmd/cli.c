@@ -188,8 +188,9 @@ static const struct cmd_spec cmd_specs[] = {
 		.about =
 	"Joins the CSV files of one sweep's jobs (ppsim sweep --emit-jobs)\n"
 	"under one header, in the order given: every file is checked whole\n"
-	"(a ppsim sweep's header, the same in every file, every row complete)\n"
-	"before anything is printed.",
+	"(a ppsim sweep's header, the same in every file, every row complete,\n"
+	"its figures numbers, no point in two rows) before anything is\n"
+	"printed.",
 	},
 	{
 		.name = "trace", .operands = "FILE|-", .min_args = 1, .max_args = 1,

@@ -33,27 +33,6 @@ struct cmp_file {
 	struct cmp_row **sorted;	/* rows by key: matched by bsearch */
 };
 
-/* A number field, or -1 (said at path:line) if it is not one; an empty
- * field is NAN when empty_ok. */
-static int number(const char *path, int line, const char *what,
-		  const char *s, bool empty_ok, double *v)
-{
-	char *end;
-
-	if (!*s && empty_ok) {
-		*v = NAN;
-		return 0;
-	}
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(*v) || *v < 0) {
-		datadir_error(path, line, "%s '%s' is not a number ppsim "
-			      "writes", what, s);
-		return -1;
-	}
-	return 0;
-}
-
 /* One data line: its rate row, if it is one.  Returns 0 or -1 (said). */
 static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
 {
@@ -100,8 +79,9 @@ static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
 		return -1;
 	}
 	snprintf(r->unit, sizeof(r->unit), "%s", f[k + 3]);
-	if (number(cf->path, nr, "value", f[k + 4], false, &r->value) ||
-	    number(cf->path, nr, "ci95", f[k + 5], true, &r->ci95))
+	if (csv_number(cf->path, nr, "value", f[k + 4], CSV_NUM, &r->value) ||
+	    csv_number(cf->path, nr, "ci95", f[k + 5], CSV_NUM_OR_EMPTY,
+		       &r->ci95))
 		return -1;
 	return 0;
 }

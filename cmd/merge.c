@@ -1,9 +1,10 @@
 /* ppsim merge: joins the CSV files of sweeps run separately (--emit-jobs):
  * one header, every file's rows.  Every file is read twice: first checked
- * whole (a ppsim sweep's header, the same in every file, every row whole
- * and with the header's number of fields), then copied; so a bad file
- * leaves nothing on stdout, and memory stays one line however big the
- * input. */
+ * whole (a ppsim sweep's header, the same in every file, every row whole,
+ * with the header's number of fields and figures ppsim writes, no point
+ * twice), then copied; so a bad file leaves nothing on stdout.  Memory
+ * holds one line, and each row's point (its swept values, case, policy
+ * and metric) to find one given twice. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,105 @@
 #include "../input/csv.h"
 #include "../input/datadir.h"
 
+#define MERGE_MAX_FIELDS	64
+
+/* A row's point, where it was read. */
+struct point {
+	char *key;
+	const char *path;
+	int line;
+};
+
+struct points {
+	struct point *p;
+	size_t nr, room;
+};
+
+/* Checks a data row's figures and notes its point.  Returns 0, or -1
+ * with FILE:LINE: why. */
+static int check_row(const char *path, int nr, char *line,
+		     struct points *pts)
+{
+	static const char *const col[] = { "value", "ci95", "measured",
+					   "error_pct", "delta_pct" };
+	/* a metric with no figure for the case (a consumer's without
+	 * one) is empty; the rate never is */
+	static const enum csv_num kind[] = { CSV_NUM_OR_EMPTY,
+		CSV_NUM_OR_EMPTY, CSV_NUM_OR_EMPTY, CSV_SIGNED_OR_EMPTY,
+		CSV_SIGNED_OR_EMPTY };
+	char *f[MERGE_MAX_FIELDS];
+	int n = csv_split(line, f, MERGE_MAX_FIELDS), k = n - 9;
+	size_t used = 0;
+	double v;
+	char *key;
+
+	if (k < 0) {
+		datadir_error(path, nr, "a quote not closed, or more than %d "
+			      "fields", MERGE_MAX_FIELDS);
+		return -1;
+	}
+	for (int i = 0; i < 5; i++) {
+		/* the saturated row's value is a word: cpu, pcie, ... */
+		if (i == 0 && !strcmp(f[k + 2], "saturated"))
+			continue;
+		if (csv_number(path, nr, col[i], f[k + 4 + i],
+			       i == 0 && !strcmp(f[k + 2], "rate") ? CSV_NUM
+								   : kind[i],
+			       &v))
+			return -1;
+	}
+	for (int i = 0; i < k + 3; i++)	/* swept values, case, policy, metric */
+		used += strlen(f[i]) + 1;
+	if (!(key = malloc(used)))
+		return -1;
+	used = 0;
+	for (int i = 0; i < k + 3; i++)
+		used += (size_t)sprintf(key + used, "%s%s", i ? "," : "", f[i]);
+	if (pts->nr == pts->room) {
+		size_t room = pts->room ? 2 * pts->room : 1024;
+		struct point *grown = realloc(pts->p, room * sizeof(*grown));
+
+		if (!grown) {
+			free(key);
+			return -1;
+		}
+		pts->p = grown;
+		pts->room = room;
+	}
+	pts->p[pts->nr++] = (struct point){ key, path, nr };
+	return 0;
+}
+
+static int by_point(const void *a, const void *b)
+{
+	const struct point *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->path != y->path ? (x->path < y->path ? -1 : 1)
+					    : x->line - y->line);
+}
+
+/* A point given twice is an error at the later of its lines: the first
+ * found is said, with how many more there are.  Returns 0 or -1. */
+static int check_points(struct points *pts)
+{
+	size_t twice = 0, first = 0;
+
+	qsort(pts->p, pts->nr, sizeof(*pts->p), by_point);
+	for (size_t i = 1; i < pts->nr; i++)
+		if (!strcmp(pts->p[i].key, pts->p[i - 1].key) && !twice++)
+			first = i;
+	if (!twice)
+		return 0;
+	datadir_error(pts->p[first].path, pts->p[first].line,
+		      "the point %s again (%s:%d): two jobs' rows of one "
+		      "point%s", pts->p[first].key, pts->p[first - 1].path,
+		      pts->p[first - 1].line, twice > 1 ? "; and more" : "");
+	if (twice > 1)
+		fprintf(stderr, "ppsim merge: %zu rows repeat a point\n", twice);
+	return -1;
+}
+
 /*
  * Reads one file: checks it (header against *header, which the first file
  * sets; every row), and copies its rows (its '#' provenance lines and
@@ -20,7 +120,7 @@
  * out is not NULL.  Returns 0, or -1 with FILE:LINE: why.
  */
 static int merge_file(const char *path, char *header, FILE *out,
-		      bool copy_header)
+		      bool copy_header, struct points *pts)
 {
 	char line[CSV_LINE_MAX + 2];
 	FILE *f = datadir_open_regular(path);
@@ -57,6 +157,8 @@ static int merge_file(const char *path, char *header, FILE *out,
 			rc = -1;
 		} else if (out) {
 			fprintf(out, "%s\n", line);
+		} else if (check_row(path, nr, line, pts)) {
+			rc = -1;
 		}
 	}
 	if (!rc && ferror(f)) {
@@ -74,6 +176,7 @@ static int merge_file(const char *path, char *header, FILE *out,
 int merge_main(int argc, char **argv)
 {
 	char header[CSV_LINE_MAX + 2] = "";
+	struct points pts = { NULL, 0, 0 };
 	struct stat *seen;
 	struct cmd_opts o;
 	int status = 0, help;
@@ -102,10 +205,15 @@ int merge_main(int argc, char **argv)
 	}
 	free(seen);
 	for (int i = 1; i < argc; i++)
-		if (merge_file(argv[i], header, NULL, false))
+		if (merge_file(argv[i], header, NULL, false, &pts))
 			status = 2;
+	if (!status && check_points(&pts))
+		status = 2;
+	for (size_t i = 0; i < pts.nr; i++)
+		free(pts.p[i].key);
+	free(pts.p);
 	for (int i = 1; i < argc && !status; i++)
-		if (merge_file(argv[i], header, stdout, i == 1))
+		if (merge_file(argv[i], header, stdout, i == 1, NULL))
 			status = 2;
 	return status;
 }

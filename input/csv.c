@@ -1,3 +1,6 @@
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "csv.h"
 #include "datadir.h"
@@ -48,6 +51,26 @@ int csv_split(char *line, char **fields, int max)
 	if (fields)
 		*w = '\0';
 	return n;
+}
+
+int csv_number(const char *path, int line, const char *what, const char *s,
+	       enum csv_num kind, double *v)
+{
+	char *end;
+
+	if (!*s && kind != CSV_NUM) {
+		*v = NAN;
+		return 0;
+	}
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end == s || *end || errno || !isfinite(*v) ||
+	    (*v < 0 && kind != CSV_SIGNED_OR_EMPTY)) {
+		datadir_error(path, line, "%s '%s' is not a number ppsim "
+			      "writes", what, s);
+		return -1;
+	}
+	return 0;
 }
 
 int csv_getline(const char *path, FILE *f, char *line, int *nr)

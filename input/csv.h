@@ -27,6 +27,18 @@ bool csv_is_ppsim_header(const char *h);
  */
 int csv_split(char *line, char **fields, int max);
 
+/* Which numbers a field may hold (csv_number). */
+enum csv_num { CSV_NUM, CSV_NUM_OR_EMPTY, CSV_SIGNED_OR_EMPTY };
+
+/*
+ * A figure ppsim writes, in field s of path's line: a finite number, not
+ * negative but for CSV_SIGNED_OR_EMPTY (error_pct, delta_pct); an empty
+ * field is NAN where the kind allows it.  Returns 0, or -1 with
+ * FILE:LINE: why (what names the column).
+ */
+int csv_number(const char *path, int line, const char *what, const char *s,
+	       enum csv_num kind, double *v);
+
 /*
  * The next line of path's f into line (CSV_LINE_MAX + 2 bytes, without
  * its newline), *nr counting lines.  Returns 1, 0 at the end, or -1 with

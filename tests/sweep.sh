@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..16"
+echo "1..18"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -32,6 +32,14 @@ jobs_rc=$?
 check "merge joins the jobs' CSVs under one header" sh -c "test $jobs_rc -eq 0 && test $? -eq 0 && test \$(grep -c '^nic.rx_ring,' '$tmp/merged.csv') -eq 1 && grep -q '^256,far-drop' '$tmp/merged.csv' && grep -q '^1024,far-drop' '$tmp/merged.csv'"
 "$ppsim" merge "$tmp/sweep-001.csv" "$tmp/s.csv" >/dev/null 2>"$tmp/out"
 check "merge refuses CSVs of other sweeps" sh -c "test $? -eq 2 && grep -q 's.csv:3: its columns differ' '$tmp/out'"
+# a job's CSV copied under another name, or a figure that is no number:
+# refused, nothing printed
+cp "$tmp/sweep-001.csv" "$tmp/again.csv"
+"$ppsim" merge "$tmp/sweep-001.csv" "$tmp/sweep-002.csv" "$tmp/again.csv" >"$tmp/m.csv" 2>"$tmp/out"
+check "merge refuses a point given twice" sh -c "test $? -eq 2 && test ! -s '$tmp/m.csv' && grep -Eq 'again.csv:[0-9]+: the point 256,far-drop,v5.4,[a-z_]+ again \\(.*sweep-001.csv:[0-9]+\\)' '$tmp/out'"
+sed '0,/,rate,Mpps,[0-9.]*,/s//,rate,Mpps,fast,/' "$tmp/sweep-001.csv" >"$tmp/word.csv"
+"$ppsim" merge "$tmp/word.csv" >"$tmp/m.csv" 2>"$tmp/out"
+check "merge refuses a rate that is no number" sh -c "test $? -eq 2 && test ! -s '$tmp/m.csv' && grep -Eq \"word.csv:[0-9]+: value 'fast' is not a number\" '$tmp/out'"
 
 "$ppsim" sweep "$tiny" nope >/dev/null 2>"$tmp/out"
 check "an unknown named sweep is named" sh -c "test $? -eq 2 && grep -q 'has no \[sweep nope\]; it has: ring' '$tmp/out'"

@@ -9,7 +9,7 @@
 /* A line's state starts zeroed (see grow_lines): it learns its node,
  * kind and sets when first used. */
 struct mem_line {
-	uint32_t lset;		/* its set's byte offset in every LLC */
+	uint32_t lset;		/* its set's first way in every LLC */
 	uint32_t pset;		/* and in every private cache (set_of) */
 	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t node;		/* home node */
@@ -30,29 +30,19 @@ struct region {
 	uint8_t node, kind;
 };
 
-/*
- * A set lies on host cache lines of its own, its LRU state first: each
- * way's stamp (when it was last used by the set's own clock, 0 if empty:
- * the first victim), the set's clock, then the line each way holds
- * (NO_LINE if empty).  A victim search reads the stamps alone, one host
- * line for up to 31 ways, and a touch writes that line only; a set of
- * ways of two 32-bit words each took three host lines (20 ways) and as
- * many misses.  The order of a set's stamps is all LRU looks at, so a
- * clock per set keeps the same order as one per cache.
- */
-typedef uint16_t stamp_t;
-#define STAMP_MAX	UINT16_MAX
+/* A way of a set: the line it holds and when it was last used. */
+struct way {
+	uint32_t line;		/* NO_LINE if empty */
+	uint32_t stamp;		/* 0 if empty: the first victim */
+};
 
 struct cache {
 	uint32_t nsets;
 	uint64_t nsets_inv;	/* for h % nsets without a division */
 	uint32_t ways;
-	uint32_t stride;	/* bytes a set, whole host lines */
-	uint32_t lines_at;	/* the set's lines: their offset in it */
-	uint8_t *sets;		/* nsets * stride, host-line aligned */
+	struct way *set;	/* nsets * ways */
+	uint32_t clock;
 };
-
-#define HOST_LINE	64	/* bytes: the host's cache line */
 
 struct mem {
 	struct mem_config cfg;
@@ -70,26 +60,14 @@ struct mem {
 	uint32_t last_line;
 	int last_core;
 	bool last_wrote;
+	uint32_t review;	/* accesses until the clocks are looked at */
 	double cycles[MEM_NR_PLACES];	/* a CPU access's latency by place */
 	double snoop_cycles;	/* from another core's private cache */
 	struct mem_stats st;
 };
 
-/* A set's stamps (ways of them, then its clock) and lines. */
-static inline stamp_t *set_stamps(const struct cache *c, uint32_t set)
-{
-	return (stamp_t *)(c->sets + set);
-}
-
-static inline uint32_t *set_lines(const struct cache *c, uint32_t set)
-{
-	return (uint32_t *)(c->sets + set + c->lines_at);
-}
-
 static int cache_init(struct cache *c, uint64_t size, int ways)
 {
-	size_t bytes;
-
 	if (ways < 1 || ways > 255)
 		return -1;
 	c->ways = (uint32_t)ways;
@@ -97,26 +75,17 @@ static int cache_init(struct cache *c, uint64_t size, int ways)
 	if (!c->nsets)
 		return -1;
 	c->nsets_inv = UINT64_MAX / c->nsets + 1;
-	c->lines_at = ((uint32_t)ways + 1) * sizeof(stamp_t);
-	c->lines_at = (c->lines_at + 3) / 4 * 4;
-	c->stride = (c->lines_at + (uint32_t)ways * 4 + HOST_LINE - 1) /
-		    HOST_LINE * HOST_LINE;
-	bytes = (size_t)c->nsets * c->stride;
-	if (bytes > UINT32_MAX)	/* a line keeps its set's offset in 32 bits */
+	c->set = malloc((size_t)c->nsets * c->ways * sizeof(*c->set));
+	if (!c->set)
 		return -1;
-	c->sets = aligned_alloc(HOST_LINE, bytes);
-	if (!c->sets)
-		return -1;
-	memset(c->sets, 0, bytes);
-	for (uint32_t s = 0; s < c->nsets; s++)
-		for (uint32_t i = 0; i < c->ways; i++)
-			set_lines(c, s * c->stride)[i] = NO_LINE;
+	for (size_t i = 0; i < (size_t)c->nsets * c->ways; i++)
+		c->set[i] = (struct way){ NO_LINE, 0 };
 	return 0;
 }
 
 static void cache_fini(struct cache *c)
 {
-	free(c->sets);
+	free(c->set);
 }
 
 /* h % c->nsets, by Lemire's exact 32-bit "fastmod": a division costs as
@@ -148,69 +117,45 @@ static uint32_t set_index(const struct cache *c, uint32_t h)
  * headroom), share nsets / 64 sets of the cache, not all of them.
  *
  * Every cache of a kind has the same sets, so a line learns its set
- * once (learn), as the set's offset in bytes.
+ * once (learn), as the index of the set's first way.
  */
-/*
- * Where set s lies in the host's memory, for the host's caches only: the
- * sets of one page offset are 64 apart, and at a stride of a power of two
- * bytes they would also fall into a few of the host's own cache sets (the
- * packet lines' sets into one L1 set).  Within every whole block of 64
- * sets, a set's place is its index XORed with a function of the block's
- * number, odd times the block so that 64 blocks in a row take 64
- * different places: a permutation, so the model sees the same sets.
- */
-static uint32_t set_place(const struct cache *c, uint32_t s)
-{
-	uint32_t block = s / 64;
-
-	if ((block + 1) * 64 > c->nsets)
-		return s;
-	return s ^ ((block * 37) & 63);
-}
-
 static uint32_t set_of(const struct cache *c, uint32_t line)
 {
 	uint32_t h = (line / MEM_PAGE_LINES) * 0x9e3779b1u;
 
 	h = (h ^ (h >> 15)) * MEM_PAGE_LINES + line % MEM_PAGE_LINES;
-	return set_place(c, set_index(c, h)) * c->stride;
+	return set_index(c, h) * c->ways;
 }
 
-/* When a set's clock reaches its end (a hot set, every 65535 touches):
- * each way's stamp becomes its rank in the set, which keeps its LRU
- * order, and the clock goes on from there. */
-static __attribute__((noinline)) void renumber(const struct cache *c,
-					       uint32_t set)
+/* Before the clock wraps (a long run makes billions of touches): each
+ * way's stamp becomes its rank in its set, which keeps every set's LRU
+ * order. */
+static void renumber(struct cache *c)
 {
-	stamp_t *st = set_stamps(c, set), rank[256];
-	const uint32_t *lines = set_lines(c, set);
+	for (size_t s = 0; s < c->nsets; s++) {
+		struct way *set = &c->set[s * c->ways];
+		uint32_t rank[256];
 
-	for (uint32_t i = 0; i < c->ways; i++) {
-		rank[i] = 1;
-		for (uint32_t j = 0; j < c->ways; j++)
-			rank[i] += st[j] < st[i];
+		for (uint32_t i = 0; i < c->ways; i++) {
+			rank[i] = 1;
+			for (uint32_t j = 0; j < c->ways; j++)
+				rank[i] += set[j].stamp < set[i].stamp;
+		}
+		for (uint32_t i = 0; i < c->ways; i++)
+			set[i].stamp = set[i].line == NO_LINE ? 0 : rank[i];
 	}
-	for (uint32_t i = 0; i < c->ways; i++)
-		st[i] = lines[i] == NO_LINE ? 0 : rank[i];
-	st[c->ways] = (stamp_t)c->ways;
+	c->clock = c->ways;
 }
 
-/* Way i of the set becomes its most recently used. */
-static inline void touch(const struct cache *c, uint32_t set, uint32_t i)
+static inline void touch(struct cache *c, struct way *w)
 {
-	stamp_t *st = set_stamps(c, set);
-	stamp_t now = ++st[c->ways];
-
-	st[i] = now;
-	if (now == STAMP_MAX)
-		renumber(c, set);
+	w->stamp = ++c->clock;
 }
 
-/* Way i of the set loses its line. */
-static inline void vacate(const struct cache *c, uint32_t set, uint32_t i)
+/* A way loses its line. */
+static inline void vacate(struct way *w)
 {
-	set_stamps(c, set)[i] = 0;
-	set_lines(c, set)[i] = NO_LINE;
+	*w = (struct way){ NO_LINE, 0 };
 }
 
 /* The LRU way among the first ways of a set: an empty one first (the
@@ -218,15 +163,14 @@ static inline void vacate(const struct cache *c, uint32_t set, uint32_t i)
  * ways and odd ways, without branches (which way wins is a coin toss):
  * one alone is a chain of dependent compares as long as the set.  Only
  * empty ways share a stamp; then the first wins. */
-static inline uint32_t victim(const struct cache *c, uint32_t set,
-			      uint32_t ways)
+static inline struct way *victim(struct way *set, uint32_t ways)
 {
-	const stamp_t *st = set_stamps(c, set);
 	uint32_t even = 0, odd = 1, i;
-	uint32_t e_old = st[0], o_old = ways > 1 ? st[1] : UINT32_MAX;
+	uint32_t e_old = set[0].stamp, o_old = ways > 1 ? set[1].stamp
+						      : UINT32_MAX;
 
 	for (i = 2; i + 1 < ways; i += 2) {
-		uint32_t e = st[i], o = st[i + 1];
+		uint32_t e = set[i].stamp, o = set[i + 1].stamp;
 
 		even = e < e_old ? i : even;
 		e_old = e < e_old ? e : e_old;
@@ -234,14 +178,14 @@ static inline uint32_t victim(const struct cache *c, uint32_t set,
 		o_old = o < o_old ? o : o_old;
 	}
 	if (i < ways) {
-		uint32_t e = st[i];
+		uint32_t e = set[i].stamp;
 
 		even = e < e_old ? i : even;
 		e_old = e < e_old ? e : e_old;
 	}
 	if (o_old < e_old || (o_old == e_old && odd < even))
-		return odd;
-	return even;
+		return &set[odd];
+	return &set[even];
 }
 
 struct mem *mem_create(const struct mem_config *cfg, const char **err)
@@ -279,6 +223,7 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	m->cycles[MEM_RDRAM] = cfg->rdram_lat * cfg->freq;
 	m->snoop_cycles = cfg->snoop_lat * cfg->freq;
 	m->last_line = NO_LINE;
+	m->review = 1;
 	m->priv = calloc((size_t)cores, sizeof(*m->priv));
 	m->socket = malloc((size_t)cores);
 	if (!m->priv || !m->socket)
@@ -407,6 +352,18 @@ static inline int socket_of(const struct mem *m, int core)
 	return m->socket[core];
 }
 
+/* The line's ways in socket s's LLC and in core's private cache. */
+static inline struct way *llc_set(const struct mem *m, int s,
+				  const struct mem_line *ln)
+{
+	return &m->llc[s].set[ln->lset];
+}
+
+static inline struct way *priv_set(const struct mem *m, int core,
+				   const struct mem_line *ln)
+{
+	return &m->priv[core].set[ln->pset];
+}
 
 /* The line's private copy is gone (its way is the caller's business).
  * Two stores and no load: the state of a line evicted from a private
@@ -421,12 +378,12 @@ static inline void priv_forget(struct mem_line *ln)
 static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 {
 	if (ln->llc & (1u << s))
-		vacate(&m->llc[s], ln->lset, ln->way[s]);
+		vacate(&llc_set(m, s, ln)[ln->way[s]]);
 	ln->llc &= (uint8_t)~(1u << s);
 	if (ln->dirty == s + 1)
 		ln->dirty = 0;
 	if (ln->core && socket_of(m, ln->core - 1) == s) {
-		vacate(&m->priv[ln->core - 1], ln->pset, ln->pway);
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);
 	}
 }
@@ -443,55 +400,54 @@ static void writeback(struct mem *m, const struct mem_line *ln, int from)
 static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		     uint32_t ways)
 {
-	const struct cache *c = &m->llc[s];
-	uint32_t w = victim(c, ln->lset, ways);
-	uint32_t *lines = set_lines(c, ln->lset);
+	struct cache *c = &m->llc[s];
+	struct way *set = llc_set(m, s, ln), *w = victim(set, ways);
 
-	if (lines[w] != NO_LINE) {
-		struct mem_line *old = held(m, lines[w]);
+	if (w->line != NO_LINE) {
+		struct mem_line *old = held(m, w->line);
 
 		if (old->dirty == s + 1)
 			writeback(m, old, s);
 		/* inclusive: the private copy goes too */
 		drop_from_socket(m, old, s);
 	}
-	lines[w] = line;
-	touch(c, ln->lset, w);
+	w->line = line;
+	touch(c, w);
 	ln->llc |= (uint8_t)(1u << s);
-	ln->way[s] = (uint8_t)w;
+	ln->way[s] = (uint8_t)(w - set);
 }
 
 static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 {
-	touch(&m->llc[s], ln->lset, ln->way[s]);
+	touch(&m->llc[s], &llc_set(m, s, ln)[ln->way[s]]);
 }
 
 static inline void priv_touch(struct mem *m, int core,
 			      const struct mem_line *ln)
 {
-	touch(&m->priv[core], ln->pset, ln->pway);
+	touch(&m->priv[core], &priv_set(m, core, ln)[ln->pway]);
 }
 
 static void priv_fill(struct mem *m, int core, uint32_t line,
 		      struct mem_line *ln)
 {
-	const struct cache *c = &m->priv[core];
-	uint32_t *lines = set_lines(c, ln->pset), w;
+	struct cache *c = &m->priv[core];
+	struct way *set = priv_set(m, core, ln), *w;
 
 	if (ln->core == core + 1) {
-		touch(c, ln->pset, ln->pway);
+		touch(c, &set[ln->pway]);
 		return;
 	}
 	if (ln->core)	/* the model keeps one private holder */
-		vacate(&m->priv[ln->core - 1], ln->pset, ln->pway);
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 	priv_forget(ln);	/* a new holder starts clean */
-	w = victim(c, ln->pset, c->ways);
-	if (lines[w] != NO_LINE)
-		priv_forget(held(m, lines[w]));	/* stays in the LLC */
-	lines[w] = line;
-	touch(c, ln->pset, w);
+	w = victim(set, c->ways);
+	if (w->line != NO_LINE)
+		priv_forget(held(m, w->line));	/* stays in the LLC */
+	w->line = line;
+	touch(c, w);
 	ln->core = (uint16_t)(core + 1);
-	ln->pway = (uint8_t)w;
+	ln->pway = (uint8_t)(w - set);
 }
 
 /* Where core (of socket s) finds a line. */
@@ -543,6 +499,28 @@ static inline void remember(struct mem *m, int core, uint32_t line,
 	m->last_wrote = wrote;
 }
 
+/* An access touches a cache a few times at most, so every cache is looked
+ * at once in CLOCK_REVIEW accesses, long before its clock can wrap (a
+ * check in touch() itself keeps it from being inlined: 10 % slower). */
+#define CLOCK_REVIEW	(1u << 24)
+
+static __attribute__((noinline)) void review_clocks(struct mem *m)
+{
+	m->review = CLOCK_REVIEW;
+	for (int s = 0; s < m->cfg.sockets; s++)
+		if (m->llc[s].clock > UINT32_MAX / 2)
+			renumber(&m->llc[s]);
+	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
+		if (m->priv[c].clock > UINT32_MAX / 2)
+			renumber(&m->priv[c]);
+}
+
+static inline void mind_clocks(struct mem *m)
+{
+	if (!--m->review)
+		review_clocks(m);
+}
+
 /* What a CPU access from core (of socket s) costs where the line is
  * (cycles): a line another core of this socket holds modified comes from
  * that core's private cache, not the LLC, a cross-core transfer. */
@@ -567,6 +545,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 		return m->cfg.l2_cycles;
 	}
 	ln = state(m, line);
+	mind_clocks(m);
 	s = socket_of(m, core);
 	p = place_of(ln, core, s);
 	lat = cpu_latency(m, ln, core, s, p);
@@ -591,6 +570,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 		return m->cfg.l2_cycles;
 	}
 	remember(m, core, line, true);
+	mind_clocks(m);
 	p = place_of(ln, core, s);
 	m->st.cpu_writes[ln->kind][p]++;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
@@ -623,6 +603,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 
 	m->st.nic_writes[ln->kind]++;
 	m->last_line = NO_LINE;
+	mind_clocks(m);
 	for (unsigned o = ln->llc & ~(1u << n); o; o &= o - 1) {
 		int t = __builtin_ctz(o);
 
@@ -632,7 +613,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 		extra = 2 * m->cfg.qpi_lat;
 	}
 	if (ln->core) {	/* a private copy on the NIC's socket */
-		vacate(&m->priv[ln->core - 1], ln->pset, ln->pway);
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);
 	}
 	if (ln->node == n && m->cfg.ddio_ways) {
@@ -675,18 +656,13 @@ double mem_nic_read(struct mem *m, uint32_t line)
 	return m->cfg.dram_lat;
 }
 
-static void cache_set_clock(struct cache *c, uint16_t clock)
-{
-	for (uint32_t s = 0; s < c->nsets; s++)
-		set_stamps(c, s * c->stride)[c->ways] = clock;
-}
-
-void mem_set_clock(struct mem *m, uint16_t clock)
+void mem_set_clock(struct mem *m, uint32_t clock)
 {
 	for (int s = 0; s < m->cfg.sockets; s++)
-		cache_set_clock(&m->llc[s], clock);
+		m->llc[s].clock = clock;
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
-		cache_set_clock(&m->priv[c], clock);
+		m->priv[c].clock = clock;
+	m->review = 1;	/* at the next access */
 }
 
 void mem_prefetch(const struct mem *m, uint32_t line)

@@ -112,9 +112,9 @@ double mem_nic_write(struct mem *m, uint32_t line);
 /* A DMA read by the NIC; returns its latency beyond PCIe (s). */
 double mem_nic_read(struct mem *m, uint32_t line);
 
-/* Sets the LRU clock of every cache's every set (each set keeps one, of
- * 16 bits): tests reach its end without 65535 touches of a set. */
-void mem_set_clock(struct mem *m, uint16_t clock);
+/* Starts every cache's LRU clock at clock: tests reach its wrap without
+ * four billion accesses. */
+void mem_set_clock(struct mem *m, uint32_t clock);
 
 /* A hint, no access: line will be looked at soon, so the host starts
  * fetching the model's state of it (a packet line's state is seldom in

@@ -163,7 +163,7 @@ START_TEST(same_line_again)
 }
 END_TEST
 
-/* The LRU order survives the end of a set's 16-bit clock: in one 4-way set,
+/* The LRU order survives the wrap of the 32-bit clock: in one 4-way set,
  * the line used longest ago goes first, on either side of the wrap. */
 /* A line another core of the socket holds modified comes from that core's
  * cache, for a core and for the NIC alike; once it is shared, or only
@@ -195,7 +195,7 @@ START_TEST(lru_across_clock_wrap)
 	m1 = mem_create(&one, &err);
 	ck_assert_msg(m1, "%s", err ? err : "");
 	l = mem_region(m1, 0, MEM_STATE, 5);
-	mem_set_clock(m1, UINT16_MAX - 2);
+	mem_set_clock(m1, UINT32_MAX - 2);
 	for (uint32_t i = 0; i < 5; i++)	/* the wrap comes at the third */
 		mem_cpu_read(m1, 0, l + i);
 	ck_assert_int_ne(mem_where(m1, 0, l), MEM_PRIV);

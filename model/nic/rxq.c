@@ -589,7 +589,8 @@ int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 
 		if (q->cq_prod == q->db_known)
 			read_db_record(q, now, t);
-		if (idx % (u32)q->cfg.wqe_fetch == 0)
+		/* wqe_fetch is a power of 2 (scenario.c): no division */
+		if ((idx & (u32)(q->cfg.wqe_fetch - 1)) == 0)
 			fetch_rx_wqes(q, idx, now, t);
 		for (int k = 0; k < q->pkt_lines; k++)
 			mem_nic_write(q->m, q->rx_line[idx] + (u32)k);

@@ -163,7 +163,8 @@ static inline void vacate(struct way *w)
  * ways and odd ways, without branches (which way wins is a coin toss):
  * one alone is a chain of dependent compares as long as the set.  Only
  * empty ways share a stamp; then the first wins. */
-static inline struct way *victim(struct way *set, uint32_t ways)
+static inline __attribute__((always_inline)) struct way *
+victim_search(struct way *set, uint32_t ways)
 {
 	uint32_t even = 0, odd = 1, i;
 	uint32_t e_old = set[0].stamp, o_old = ways > 1 ? set[1].stamp
@@ -186,6 +187,23 @@ static inline struct way *victim(struct way *set, uint32_t ways)
 	if (o_old < e_old || (o_old == e_old && odd < even))
 		return &set[odd];
 	return &set[even];
+}
+
+/* The same search, unrolled by the compiler for the way counts of the
+ * shipped machines (a private cache of 8, an LLC of 20, DDIO's 2): the
+ * loop's own compares and jumps were a third of its instructions. */
+static inline struct way *victim(struct way *set, uint32_t ways)
+{
+	switch (ways) {
+	case 2:
+		return victim_search(set, 2);
+	case 8:
+		return victim_search(set, 8);
+	case 20:
+		return victim_search(set, 20);
+	default:
+		return victim_search(set, ways);
+	}
 }
 
 struct mem *mem_create(const struct mem_config *cfg, const char **err)
@@ -428,7 +446,8 @@ static inline void priv_touch(struct mem *m, int core,
 	touch(&m->priv[core], &priv_set(m, core, ln)[ln->pway]);
 }
 
-static void priv_fill(struct mem *m, int core, uint32_t line,
+static inline __attribute__((always_inline)) void
+priv_fill(struct mem *m, int core, uint32_t line,
 		      struct mem_line *ln)
 {
 	struct cache *c = &m->priv[core];

@@ -111,6 +111,10 @@ struct rxq {
 	bool port_remote;	/* the other port's NAPI on another CPU */
 
 	struct page **rx_page;	/* page posted at each rx descriptor */
+	/* and its packet's first line and its struct page line (pkt_line,
+	 * spage_line), worked out once when it is posted: the NIC, NAPI and
+	 * the host prefetch of both ask for them */
+	u32 *rx_line, *rx_spage;
 	u32 rx_mask;
 	u32 cq_prod;		/* descriptors filled and completed by the NIC */
 	u32 cq_cons;		/* completions handled by NAPI */
@@ -258,13 +262,15 @@ static u32 shinfo_line(const struct rxq *q, const struct page *page)
 
 static void prefetch_ahead(const struct rxq *q, u32 i, bool spage)
 {
-	const struct page *page = q->rx_page[(i + PREFETCH_AHEAD) & q->rx_mask];
+	u32 j = (i + PREFETCH_AHEAD) & q->rx_mask;
+	const struct page *page = q->rx_page[j];
 
 	if (!page)
 		return;
-	mem_prefetch(q->m, pkt_line(q, page, 0));
+	__builtin_prefetch(page);	/* the page itself: its node, its pool */
+	mem_prefetch(q->m, q->rx_line[j]);
 	if (spage)
-		mem_prefetch(q->m, spage_line(q, page));
+		mem_prefetch(q->m, q->rx_spage[j]);
 }
 
 /* The page allocator at work for this CPU: its cycles, and the struct
@@ -329,14 +335,20 @@ static struct page *cache_get(struct rxq *q)
 	return page;
 }
 
-/* mlx5e_page_release(rq, di, recycle = true) */
-static void release_page(struct rxq *q, struct page *page)
+/* mlx5e_page_release(rq, di, recycle = true), of a page whose struct
+ * page is line spage */
+static void release_page_at(struct rxq *q, struct page *page, u32 spage)
 {
-	mem_work_read_random(q->cpu, spage_line(q, page));
+	mem_work_read_random(q->cpu, spage);
 	if (q->cfg.page_cache && cache_put(q, page))
 		return;
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmap */
 	q->pol->put(q->pool, page, true);
+}
+
+static void release_page(struct rxq *q, struct page *page)
+{
+	release_page_at(q, page, spage_line(q, page));
 }
 
 /* mlx5e_page_alloc(): the page cache first, then page_pool + dma map */
@@ -365,6 +377,8 @@ static void refill(struct rxq *q)
 			break;
 		}
 		q->rx_page[i] = page;
+		q->rx_line[i] = pkt_line(q, page, 0);
+		q->rx_spage[i] = spage_line(q, page);
 		mem_work_store(q->cpu, q->l.rx_wqe + i / WQE_PER_LINE);
 		q->refilled++;
 	}
@@ -414,6 +428,8 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_mask = (u32)cfg->tx_ring - 1;
 	q->pc_mask = (u32)pc - 1;
 	q->rx_page = calloc(cfg->rx_ring, sizeof(*q->rx_page));
+	q->rx_line = calloc(cfg->rx_ring, sizeof(*q->rx_line));
+	q->rx_spage = calloc(cfg->rx_ring, sizeof(*q->rx_spage));
 	q->tx_page = calloc(cfg->tx_ring, sizeof(*q->tx_page));
 	q->tx_cqe_end = calloc(cfg->tx_ring, sizeof(*q->tx_cqe_end));
 	q->tx_ready = calloc(cfg->tx_ring, sizeof(*q->tx_ready));
@@ -421,7 +437,7 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	q->tx_frame = calloc(cfg->tx_ring, sizeof(*q->tx_frame));
 	q->pc = calloc(pc, sizeof(*q->pc));
 	q->cq_session = calloc(cfg->rx_ring, sizeof(*q->cq_session));
-	if (!q->rx_page || !q->tx_page || !q->tx_cqe_end || !q->tx_ready ||
+	if (!q->rx_page || !q->rx_line || !q->rx_spage || !q->tx_page || !q->tx_cqe_end || !q->tx_ready ||
 	    !q->tx_last || !q->tx_frame || !q->pc || !q->cq_session ||
 	    layout(q)) {
 		rxq_free(q);
@@ -461,6 +477,8 @@ void rxq_free(struct rxq *q)
 		q->pol->forget(q->pool);
 	tcp_free(q->sk);
 	free(q->rx_page);
+	free(q->rx_line);
+	free(q->rx_spage);
 	free(q->tx_page);
 	free(q->tx_cqe_end);
 	free(q->tx_ready);
@@ -608,10 +626,11 @@ int rxq_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 
 		if (q->cq_prod == q->db_known)
 			read_db_record(q, now, t);
-		if (idx % (u32)q->cfg.wqe_fetch == 0)
+		/* wqe_fetch is a power of 2 (scenario.c): no division */
+		if ((idx & (u32)(q->cfg.wqe_fetch - 1)) == 0)
 			fetch_rx_wqes(q, idx, now, t);
 		for (int k = 0; k < q->pkt_lines; k++)
-			mem_nic_write(q->m, pkt_line(q, page, k));
+			mem_nic_write(q->m, q->rx_line[idx] + (u32)k);
 		pcie_add_write(t, page_to_nid(page), &q->pkt_wr);
 		q->cq_prod++;
 		if ((int)(q->cq_prod - first) == most || i == n - 1) {
@@ -1048,10 +1067,10 @@ static void to_socket(struct rxq *q, struct page *page)
 }
 
 /* The XDP program, or the stack, reads the headers: the first two lines
- * at most. */
-static void read_headers(struct rxq *q, struct page *page)
+ * at most, from the packet's first line. */
+static void read_headers(struct rxq *q, u32 line)
 {
-	mem_work_read_lines(q->cpu, pkt_line(q, page, 0),
+	mem_work_read_lines(q->cpu, line,
 			    q->pkt_lines < 2 ? q->pkt_lines : 2,
 			    q->cpu->ov->win_random);
 }
@@ -1109,15 +1128,15 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		 * rx path: dma_sync_single_range_for_cpu) */
 		q->cpu->cycles += q->cfg.cost.dma_sync;
 		if (q->cfg.workload == RXQ_TCP) {
-			read_headers(q, page);
+			read_headers(q, q->rx_line[i]);
 			to_socket(q, page);
 			continue;
 		}
 		if (q->cfg.touch != RXQ_TOUCH_NONE)
-			read_headers(q, page);
+			read_headers(q, q->rx_line[i]);
 		q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.cost.xdp;
 		if (q->cfg.touch == RXQ_TOUCH_WRITE)	/* swap MAC addresses */
-			mem_work_store(q->cpu, pkt_line(q, page, 0));
+			mem_work_store(q->cpu, q->rx_line[i]);
 		if (q->cfg.workload == RXQ_XDP_TX) {
 			xmit(q, page, false);
 		} else if (q->cfg.workload == RXQ_XDP_REDIRECT) {
@@ -1127,7 +1146,7 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		} else if (q->cfg.workload == RXQ_XDP_VETH) {
 			xdp_veth(q, page);
 		} else {
-			release_page(q, page);
+			release_page_at(q, page, q->rx_spage[i]);
 			q->st.rx_xdp_drop++;
 		}
 	}

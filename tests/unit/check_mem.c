@@ -209,6 +209,41 @@ START_TEST(lru_across_clock_wrap)
 }
 END_TEST
 
+/* The LRU victim in a set of each way count whose search is unrolled (2,
+ * 8, 20: mem.c victim) and of others (3, 21): a line read into a full
+ * set evicts the one used longest ago, and a way a DMA write emptied is
+ * filled before any line is evicted. */
+static const int lru_ways[] = { 2, 3, 8, 20, 21 };
+
+START_TEST(lru_victim)
+{
+	struct mem_config one = cfg;
+	uint32_t ways = (uint32_t)lru_ways[_i], l;
+	const char *err = NULL;
+	struct mem *m1;
+
+	one.l2_size = 64 * (uint64_t)ways;	/* one set */
+	one.l2_ways = (int)ways;
+	m1 = mem_create(&one, &err);
+	ck_assert_msg(m1, "%s", err ? err : "");
+	l = mem_region(m1, 0, MEM_STATE, ways + 2);
+	for (uint32_t i = 0; i < ways; i++)
+		mem_cpu_read(m1, 0, l + i);
+	for (uint32_t i = ways; i-- > 0;)	/* l + ways - 1 is oldest */
+		mem_cpu_read(m1, 0, l + i);
+	mem_cpu_read(m1, 0, l + ways);
+	for (uint32_t i = 0; i <= ways; i++)
+		ck_assert_msg((mem_where(m1, 0, l + i) == MEM_PRIV) ==
+			      (i != ways - 1), "%u ways: line %u", ways, i);
+	mem_nic_write(m1, l);			/* its way is empty now */
+	mem_cpu_read(m1, 0, l + ways + 1);
+	for (uint32_t i = 1; i <= ways + 1; i++)
+		ck_assert_msg((mem_where(m1, 0, l + i) == MEM_PRIV) ==
+			      (i != ways - 1), "%u ways: line %u", ways, i);
+	mem_destroy(m1);
+}
+END_TEST
+
 /* cfg with one int field changed, and why mem_create() must refuse it
  * (NULL: the configuration is possible, and err must stay NULL). */
 #define NO_SET	"out of memory (or a cache smaller than one set)"
@@ -310,6 +345,7 @@ int main(void)
 		{ same_line_again, UNIT_ONCE },
 		{ other_core_modified, UNIT_ONCE },
 		{ lru_across_clock_wrap, UNIT_ONCE },
+		{ lru_victim, ARRAY_SIZE(lru_ways) },
 		{ lines_together_wait_for_the_slowest, UNIT_ONCE },
 		{ copy_overlaps_its_work, UNIT_ONCE },
 		{ config_checked, ARRAY_SIZE(configs) },

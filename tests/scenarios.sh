@@ -212,34 +212,32 @@ else
 	not_ok "another seed: other figures (exit $rc)"
 fi
 
+# default_is KEY SAME OTHER WHAT ARGS...: the case of ARGS without KEY is
+# KEY = SAME byte for byte, and KEY = OTHER is another run
+default_is() {
+	key=$1 same=$2 other=$3 what=$4
+	shift 4
+	"$ppsim" run "$tiny" "$@" >"$tmp/d0.csv" 2>"$tmp/out"; rc0=$?
+	"$ppsim" run "$tiny" "$@" --set "$key=$same" >"$tmp/d1.csv" 2>>"$tmp/out"; rc1=$?
+	"$ppsim" run "$tiny" "$@" --set "$key=$other" >"$tmp/d2.csv" 2>>"$tmp/out"; rc2=$?
+	for i in 0 1 2; do grep -v '^#' "$tmp/d$i.csv" >"$tmp/d$i.rows"; done
+	if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] &&
+	   cmp -s "$tmp/d0.rows" "$tmp/d1.rows" && ! cmp -s "$tmp/d0.rows" "$tmp/d2.rows"; then
+		ok "$what, byte for byte"
+	else
+		not_ok "$what (exit $rc0 $rc1 $rc2)"
+	fi
+}
+
 # tcp's reader: app_cpu = the irq's CPU is the reader on the NAPI's CPU,
 # the same as no app_cpu (ppsim-scenario(5)); another CPU is another run
-tcp="--case far-drop --set workload=tcp --set pkt_size=1514 --format csv"
-"$ppsim" run "$tiny" $tcp >"$tmp/t0.csv" 2>"$tmp/out"; rc0=$?
-"$ppsim" run "$tiny" $tcp --set app_cpu=0 >"$tmp/t1.csv" 2>>"$tmp/out"; rc1=$?
-"$ppsim" run "$tiny" $tcp --set app_cpu=1 >"$tmp/t2.csv" 2>>"$tmp/out"; rc2=$?
-for i in 0 1 2; do grep -v '^#' "$tmp/t$i.csv" >"$tmp/t$i.rows"; done
-if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] &&
-   cmp -s "$tmp/t0.rows" "$tmp/t1.rows" && ! cmp -s "$tmp/t0.rows" "$tmp/t2.rows"; then
-	ok "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU, byte for byte"
-else
-	not_ok "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU (exit $rc0 $rc1 $rc2)"
-fi
-
+default_is app_cpu 0 1 "tcp: app_cpu = irq_cpu is the reader on the NAPI's CPU" \
+	--case far-drop --set workload=tcp --set pkt_size=1514 --format csv
 # the other port's NAPI: no redirect_cpu is mlx5's own placement, that
-# channel's irq on the redirecting CPU: redirect_cpu = irq_cpu, byte for
-# byte; another CPU is another run
-port="--case far-drop --set workload=xdp_redirect --set redirect_port=other --set nic.ports=2 --set migrate_at=-1 --format csv"
-"$ppsim" run "$tiny" $port >"$tmp/p0.csv" 2>"$tmp/out"; rc0=$?
-"$ppsim" run "$tiny" $port --set redirect_cpu=0 >"$tmp/p1.csv" 2>>"$tmp/out"; rc1=$?
-"$ppsim" run "$tiny" $port --set redirect_cpu=1 >"$tmp/p2.csv" 2>>"$tmp/out"; rc2=$?
-for i in 0 1 2; do grep -v '^#' "$tmp/p$i.csv" >"$tmp/p$i.rows"; done
-if [ $rc0 -eq 0 ] && [ $rc1 -eq 0 ] && [ $rc2 -eq 0 ] &&
-   cmp -s "$tmp/p0.rows" "$tmp/p1.rows" && ! cmp -s "$tmp/p0.rows" "$tmp/p2.rows"; then
-	ok "redirect_port = other: no redirect_cpu is the queue's CPU, byte for byte"
-else
-	not_ok "redirect_port = other: no redirect_cpu is the queue's CPU (exit $rc0 $rc1 $rc2)"
-fi
+# channel's irq on the redirecting CPU (redirect_cpu = irq_cpu)
+default_is redirect_cpu 0 1 "redirect_port = other: no redirect_cpu is the queue's CPU" \
+	--case far-drop --set workload=xdp_redirect --set redirect_port=other \
+	--set nic.ports=2 --set migrate_at=-1 --format csv
 
 # --set applies to the cases run (--case, a [sweep]'s cases): app_cpu for
 # the tcp case of a scenario whose other cases are XDP ones is no error,

@@ -63,8 +63,10 @@ static int check_row(const char *path, int nr, char *line,
 	}
 	for (int i = 0; i < k + 3; i++)	/* swept values, case, policy, metric */
 		used += strlen(f[i]) + 1;
-	if (!(key = malloc(used)))
+	if (!(key = malloc(used))) {
+		fprintf(stderr, "ppsim merge: out of memory\n");
 		return -1;
+	}
 	used = 0;
 	for (int i = 0; i < k + 3; i++)
 		used += (size_t)sprintf(key + used, "%s%s", i ? "," : "", f[i]);
@@ -73,6 +75,7 @@ static int check_row(const char *path, int nr, char *line,
 		struct point *grown = realloc(pts->p, room * sizeof(*grown));
 
 		if (!grown) {
+			fprintf(stderr, "ppsim merge: out of memory\n");
 			free(key);
 			return -1;
 		}

@@ -925,6 +925,7 @@ static int load_file(struct loader *ld, const char *path, const char *value,
 struct origin {
 	const char *file;
 	int line;
+	bool in_case;	/* in the case's own [case] section */
 };
 
 static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
@@ -988,7 +989,8 @@ found:
 		error_at(ld, a->file, a->line, "%s: %s", a->key, why);
 		return -1;
 	}
-	org[k - scn_keys] = (struct origin){ a->file, a->line };
+	org[k - scn_keys] = (struct origin){ a->file, a->line,
+					      in_case };
 	ld->scn->written[k - scn_keys] = true;
 	if (k->in_scenario && !strcmp(k->name, "free")) {
 		ld->scn->calibrate.free_file = a->file;
@@ -1040,6 +1042,38 @@ static bool is_pow2(int v)
 {
 	return v > 0 && !(v & (v - 1));
 }
+
+static bool tcp_reader(const struct sim_case *c)
+{
+	return sim_app_reader(c);
+}
+
+static bool cpumap(const struct sim_case *c)
+{
+	return c->rxq.workload == RXQ_XDP_CPUMAP;
+}
+
+static bool redirect_cpu_used(const struct sim_case *c)
+{
+	return cpumap(c) || (c->rxq.workload == RXQ_XDP_REDIRECT &&
+			     c->rxq.redirect_port == RXQ_PORT_OTHER);
+}
+
+/* Keys of one workload's: written in a case of another they would do
+ * nothing, so that is an error (app_cpu's and redirect_port's are their
+ * own checks); in [global] they serve the cases they are for, and
+ * resolved.ini says where they were not used. */
+static const struct {
+	const char *key;
+	bool (*used)(const struct sim_case *c);
+	const char *what;
+} own_keys[] = {
+	{ "case.tcp_rmem", tcp_reader,
+	  "the socket of a reader on app_cpu (workload = tcp)" },
+	{ "case.cpumap_qsize", cpumap, "the ring of xdp_cpumap's kthread" },
+	{ "case.redirect_cpu", redirect_cpu_used, "the CPU of xdp_cpumap's "
+	  "kthread or of the other port's NAPI (redirect_port = other)" },
+};
 
 /* What one key cannot say: the keys against each other.  Errors go to the
  * loader ld at the lines of org, or without a loader the first into why. */
@@ -1107,6 +1141,12 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(q->redirect_port == RXQ_PORT_SAME || l->migrate_at < 0,
 	      "case.migrate_at", "redirect_port = other with a migration: "
 	      "not modelled (the other port's NAPI stays where it is)");
+	for (size_t i = 0; i < sizeof(own_keys) / sizeof(own_keys[0]); i++)
+		CHECK(!(org && org[find_key_index(own_keys[i].key)].in_case) ||
+		      own_keys[i].used(&c->sim), own_keys[i].key,
+		      "%s is %s: this case (%s) has none",
+		      strchr(own_keys[i].key, '.') + 1, own_keys[i].what,
+		      workload_words[q->workload]);
 	CHECK(l->app_cpu < 0 || q->workload == RXQ_TCP, "case.app_cpu",
 	      "app_cpu is the reader of workload = tcp, not of %s",
 	      workload_words[q->workload]);
@@ -1421,6 +1461,15 @@ static void write_number(FILE *f, const struct scn_key *k, double v)
 	fprintf(f, "%.15g%s", v / best->mult, best->s);
 }
 
+/* Whether c uses k, when k is one workload's own key. */
+static bool own_key_used(const struct scn_case *c, const struct scn_key *k)
+{
+	for (size_t i = 0; i < sizeof(own_keys) / sizeof(own_keys[0]); i++)
+		if (&scn_keys[find_key_index(own_keys[i].key)] == k)
+			return own_keys[i].used(&c->sim);
+	return true;
+}
+
 void scn_write_case(FILE *f, const struct scn_case *c)
 {
 	fprintf(f, "[case %s]\n", c->name);
@@ -1431,6 +1480,10 @@ void scn_write_case(FILE *f, const struct scn_case *c)
 
 		if (k->in_scenario)
 			continue;
+		if (!own_key_used(c, k)) {
+			fprintf(f, "; %s: not used by this case\n", k->name);
+			continue;
+		}
 		if (k->store == S_POLICY && !c->baseline) {
 			fprintf(f, "; %s: %s (the first policy)\n", k->name,
 				scn_baseline(c)->name);
@@ -1600,7 +1653,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
 	struct scenario *scn = ld->scn;
-	struct origin base_org[NR_KEYS] = { { 0, 0 } };
+	struct origin base_org[NR_KEYS] = { { 0, 0, false } };
 	struct scn_case base;
 
 	int base_errors = ld->errors;

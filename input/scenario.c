@@ -989,8 +989,7 @@ found:
 		error_at(ld, a->file, a->line, "%s: %s", a->key, why);
 		return -1;
 	}
-	org[k - scn_keys] = (struct origin){ a->file, a->line,
-					      in_case };
+	org[k - scn_keys] = (struct origin){ a->file, a->line, in_case };
 	ld->scn->written[k - scn_keys] = true;
 	if (k->in_scenario && !strcmp(k->name, "free")) {
 		ld->scn->calibrate.free_file = a->file;
@@ -1043,11 +1042,6 @@ static bool is_pow2(int v)
 	return v > 0 && !(v & (v - 1));
 }
 
-static bool tcp_reader(const struct sim_case *c)
-{
-	return sim_app_reader(c);
-}
-
 static bool cpumap(const struct sim_case *c)
 {
 	return c->rxq.workload == RXQ_XDP_CPUMAP;
@@ -1059,7 +1053,7 @@ static bool redirect_cpu_used(const struct sim_case *c)
 			     c->rxq.redirect_port == RXQ_PORT_OTHER);
 }
 
-/* Keys of one workload's: written in a case of another they would do
+/* Keys of one workload: written in a case of another they would do
  * nothing, so that is an error (app_cpu's and redirect_port's are their
  * own checks); in [global] they serve the cases they are for, and
  * resolved.ini says where they were not used. */
@@ -1068,7 +1062,7 @@ static const struct {
 	bool (*used)(const struct sim_case *c);
 	const char *what;
 } own_keys[] = {
-	{ "case.tcp_rmem", tcp_reader,
+	{ "case.tcp_rmem", sim_app_reader,
 	  "the socket of a reader on app_cpu (workload = tcp)" },
 	{ "case.cpumap_qsize", cpumap, "the ring of xdp_cpumap's kthread" },
 	{ "case.redirect_cpu", redirect_cpu_used, "the CPU of xdp_cpumap's "

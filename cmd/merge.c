@@ -101,6 +101,8 @@ static int check_points(struct points *pts)
 {
 	size_t twice = 0, first = 0;
 
+	if (pts->nr < 2)	/* none at all: no array to sort */
+		return 0;
 	qsort(pts->p, pts->nr, sizeof(*pts->p), by_point);
 	for (size_t i = 1; i < pts->nr; i++)
 		if (!strcmp(pts->p[i].key, pts->p[i - 1].key) && !twice++)

@@ -58,7 +58,20 @@ static bool image_whole(const char *path, bool png)
 	return n >= 6 && !memcmp(tail + n - 6, "</svg>", 6);
 }
 
-static int run_gnuplot(const char *const *argv)
+/* gnuplot's own words, kept apart: its warnings on a plot it drew ("no
+ * valid points" for a series a case has none of) are noise; when it fails
+ * they say why, and are passed on. */
+static void pass_on(FILE *said)
+{
+	char buf[512];
+	size_t n;
+
+	rewind(said);
+	while ((n = fread(buf, 1, sizeof(buf), said)))
+		fwrite(buf, 1, n, stderr);
+}
+
+static int run_gnuplot(const char *const *argv, FILE *said)
 {
 	int status;
 	pid_t pid;
@@ -68,6 +81,8 @@ static int run_gnuplot(const char *const *argv)
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
+		if (said)
+			dup2(fileno(said), STDERR_FILENO);
 		execv(GNUPLOT_PATH, (char *const *)argv);
 		_exit(127);
 	}
@@ -84,6 +99,8 @@ int plot_draw(const char *script, const char *data, const char *out,
 	const char *argv[6 + PLOT_MAX_ARGS + 1] = {
 		"gnuplot", "-c", path, data_arg, tmp_arg, title,
 	};
+	FILE *said;
+	int rc = 0;
 
 	snprintf(path, sizeof(path), "%s/plots/%s", datadir_path(), script);
 	if (access(path, R_OK)) {
@@ -102,20 +119,28 @@ int plot_draw(const char *script, const char *data, const char *out,
 		if (!outfile_open(&o, image, ext[i], "ppsim"))
 			return -1;
 		plain_path(o.tmp, tmp_arg, sizeof(tmp_arg));
-		if (run_gnuplot(argv)) {
+		said = tmpfile();	/* NULL: its words go to stderr */
+		if (run_gnuplot(argv, said)) {
 			outfile_abort(&o);
+			if (said)
+				pass_on(said);
 			fprintf(stderr, "ppsim: gnuplot failed on %s for "
 				"%s\n", path, image);
-			return -1;
-		}
-		if (!image_whole(o.tmp, i == 0)) {
+			rc = -1;
+		} else if (!image_whole(o.tmp, i == 0)) {
 			outfile_abort(&o);
+			if (said)
+				pass_on(said);
 			fprintf(stderr, "ppsim: %s: gnuplot did not write it "
 				"whole (a full disk?)\n", image);
-			return -1;
+			rc = -1;
+		} else if (outfile_commit(&o, "ppsim")) {
+			rc = -1;
 		}
-		if (outfile_commit(&o, "ppsim"))
-			return -1;
+		if (said)
+			fclose(said);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }

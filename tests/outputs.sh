@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..22"
+echo "1..24"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -111,6 +111,24 @@ check "--set changed the machine: no error_pct, and a note saying why" \
 "$ppsim" run "$tmp/o/resolved.ini" --reps 1 --format csv >"$tmp/back.csv" 2>>"$tmp/out"
 check "resolved.ini: every key as it ran; read back, the same figures" \
 	sh -c "grep -q '^nic.rx_ring = 512$' '$tmp/o/resolved.ini' && grep -q '^# seed 1  reps 1' '$tmp/o/resolved.ini' && test -s '$tmp/back.csv' && grep -v '^#' '$tmp/back.csv' | cut -d, -f1-7 >'$tmp/back.f' && grep -v '^#' '$tmp/o.csv' | cut -d, -f1-7 | cmp - '$tmp/back.f'"
+
+# ---- plots: gnuplot's warnings on a plot it drew are not the user's ----
+# (cases without measured figures or a consumer give it empty series)
+"$ppsim" run "$src/scenarios/return-paths.ini" --case cpumap-close \
+	--case tcp-app-far --reps 1 --duration 1ms --quiet --out "$tmp/rp" \
+	>/dev/null 2>"$tmp/out"
+check "--out: plots drawn, nothing on stderr" \
+	sh -c "test $? -eq 0 && test -s '$tmp/rp/rates.png' && test ! -s '$tmp/out'"
+
+# ...but when it fails, what it said comes first (a script that plots a
+# file that is not there, from a data directory of its own)
+mkdir -p "$tmp/dd"
+cp -r "$src/plots" "$src/scenarios" "$tmp/dd/"
+echo 'plot "/nonexistent/file" using 1:2' >>"$tmp/dd/plots/rates.gp"
+PPSIM_DATADIR="$tmp/dd" "$ppsim" run "$tiny" --reps 1 --quiet --out "$tmp/bad" \
+	>/dev/null 2>"$tmp/out"
+check "a plot gnuplot failed: its words, then ppsim's, exit 1" \
+	sh -c "test $? -eq 1 && grep -q 'No data in plot' '$tmp/out' && tail -1 '$tmp/out' | grep -q 'ppsim: gnuplot failed on .*rates.gp'"
 
 # ---- the sweep plot's data: the measured figure where it was measured ----
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --case far-drop --reps 1 --out "$tmp/sw" >/dev/null 2>"$tmp/out"

@@ -252,6 +252,12 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 		snprintf(why, len, "'%s' is not a number", text);
 		return -1;
 	}
+	/* strtod reads C's hexadecimal too: 0x10 is no figure a source gives */
+	if (memchr(text, 'x', (size_t)(end - text)) ||
+	    memchr(text, 'X', (size_t)(end - text))) {
+		snprintf(why, len, "'%s' is not a decimal number", text);
+		return -1;
+	}
 	/* a bare number is in the key's unit; plain numbers take no suffix */
 	unit = *end || sfx == none_sfx ? end : k->unit;
 	for (; sfx->s; sfx++) {

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..67"
+echo "1..68"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -60,6 +60,7 @@ bad tcp-pkt-size-range.ini "^tcp-pkt-size-range.ini:6: pkt_size: 9000 is out of 
 bad tcp-rmem-no-reader.ini "^tcp-rmem-no-reader.ini:8: tcp_rmem is the socket of a reader on app_cpu \\(workload = tcp\\): this case \\(tcp\\) has none"
 bad redirect-cpu-drop.ini "^redirect-cpu-drop.ini:6: redirect_cpu is the CPU of xdp_cpumap's kthread or of the other port's NAPI .*: this case \\(xdp_drop\\) has none"
 bad cpumap-qsize-redirect.ini "^cpumap-qsize-redirect.ini:6: cpumap_qsize is the ring of xdp_cpumap's kthread: this case \\(xdp_redirect\\) has none"
+bad hex-number.ini "^hex-number.ini:3: irq_cpu: '0x3' is not a decimal number"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"

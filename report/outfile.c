@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -102,12 +103,31 @@ static int probe_dir(const char *dir)
 	return 0;
 }
 
+/* A directory --out made, removed if an interrupt ends ppsim before it
+ * wrote there (rmdir leaves one that is not empty); the signal then ends
+ * the process as it would have (status 130, 143). */
+static char made_dir[PATH_MAX];
+
+static void unmake_dir(int sig)
+{
+	rmdir(made_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
 int outfile_check_dir(const char *dir, const char *option)
 {
 	struct stat st;
 
-	if (mkdir(dir, 0777) && errno != EEXIST)
+	if (!mkdir(dir, 0777)) {
+		if (!*made_dir && strlen(dir) < sizeof(made_dir)) {
+			memcpy(made_dir, dir, strlen(dir) + 1);
+			signal(SIGINT, unmake_dir);
+			signal(SIGTERM, unmake_dir);
+		}
+	} else if (errno != EEXIST) {
 		goto bad;
+	}
 	if (stat(dir, &st))
 		goto bad;
 	if (!S_ISDIR(st.st_mode)) {

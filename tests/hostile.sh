@@ -238,6 +238,15 @@ check "sweep -j 2: SIGTERM to ppsim ends its simulations too" \
 interrupt INT sweep "$sig" --set nic.rx_ring=256,512 -j 2
 check "sweep -j 2: Ctrl-C: quiet, exit 130, no simulation left" \
 	sh -c "test $rc -eq 130 && test $left -eq 0 && test ! -s '$tmp/out'"
+# --out's directory, made by this run, goes with an interrupt before any
+# output was written (one that existed stays)
+interrupt INT run "$sig" -j 2 --reps 3 --out "$tmp/made"
+check "Ctrl-C before the outputs: the --out directory it made is gone" \
+	sh -c "test $rc -eq 130 && test ! -e '$tmp/made'"
+mkdir "$tmp/kept"
+interrupt TERM run "$sig" -j 2 --reps 3 --out "$tmp/kept"
+check "SIGTERM: an --out directory that was there stays" \
+	sh -c "test $rc -eq 143 && test -d '$tmp/kept'"
 # a TMPDIR too full for the platform (each file 512 bytes at most)
 TMPDIR=$tmp/td blocks=1 full timeout 60 "$ppsim" run "$tiny" --case close-drop --reps 1
 check "no platform file left in TMPDIR: after the kills, nor by a write that failed" \

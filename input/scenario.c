@@ -64,7 +64,7 @@ _Static_assert(sizeof(enum rxq_workload) == sizeof(int) &&
 	       sizeof(enum rxq_xdp_return) == sizeof(int),
 	       "S_WORD keys store an enum as an int");
 
-static const char *const workload_words[] = {
+static const char *const workload_words[RXQ_NR_WORKLOADS + 1] = {
 	[RXQ_XDP_DROP] = "xdp_drop", [RXQ_XDP_TX] = "xdp_tx",
 	[RXQ_XDP_REDIRECT] = "xdp_redirect", [RXQ_TCP] = "tcp",
 	[RXQ_XDP_CPUMAP] = "xdp_cpumap", [RXQ_XDP_VETH] = "xdp_veth", NULL,

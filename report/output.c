@@ -482,12 +482,16 @@ void rep_plot_policies(const struct rep_row *rows, int nr_rows,
 void rep_plot_title(const struct rep_row *rows, int nr_rows,
 		    const struct rep_prov *p, char *buf, size_t len)
 {
-	static const char *const names[] = {
+	/* one a workload: a workload added without its name here is an
+	 * empty name, never a write past seen[] */
+	static const char *const names[RXQ_NR_WORKLOADS] = {
 		[RXQ_XDP_DROP] = "XDP_DROP", [RXQ_XDP_TX] = "XDP_TX",
 		[RXQ_XDP_REDIRECT] = "XDP_REDIRECT", [RXQ_TCP] = "TCP",
+		[RXQ_XDP_CPUMAP] = "XDP_REDIRECT to a cpumap",
+		[RXQ_XDP_VETH] = "XDP_REDIRECT to a veth",
 	};
 	const struct sim_case *s0 = &rows[0].c->sim;
-	bool seen[sizeof(names) / sizeof(names[0])] = { false };
+	bool seen[RXQ_NR_WORKLOADS] = { false };
 	int size = s0->rxq.pkt_size;
 	size_t n = 0;
 
@@ -498,7 +502,7 @@ void rep_plot_title(const struct rep_row *rows, int nr_rows,
 	}
 	buf[0] = '\0';
 	for (size_t w = 0; w < sizeof(names) / sizeof(names[0]); w++)
-		if (seen[w] && n < len)
+		if (seen[w] && names[w] && n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s",
 					      n ? ", " : "", names[w]);
 	if (size && n < len)

@@ -116,9 +116,12 @@ check "resolved.ini: every key as it ran; read back, the same figures" \
 # (cases without measured figures or a consumer give it empty series)
 "$ppsim" run "$src/scenarios/return-paths.ini" --case cpumap-close \
 	--case tcp-app-far --reps 1 --duration 1ms --quiet --out "$tmp/rp" \
-	>/dev/null 2>"$tmp/out"
+	>/dev/null 2>"$tmp/out"; rc=$?
+# (a sanitizer build's own notes on SimGrid's stack switches aside)
+grep -Ev '^==[0-9]+==WARNING: ASan is ignoring|^False positive error reports|^For details see https://github.com/google/sanitizers' \
+	"$tmp/out" >"$tmp/said"
 check "--out: plots drawn, nothing on stderr" \
-	sh -c "test $? -eq 0 && test -s '$tmp/rp/rates.png' && test ! -s '$tmp/out'"
+	sh -c "test $rc -eq 0 && test -s '$tmp/rp/rates.png' && test ! -s '$tmp/said'"
 
 # ...but when it fails, what it said comes first (a script that plots a
 # file that is not there, from a data directory of its own)

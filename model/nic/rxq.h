@@ -37,7 +37,7 @@
  * the consumer, makes each frame an skb and frees it) or into a veth
  * device (its peer's NAPI, on this CPU, passes the frames to its stack). */
 enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP,
-		    RXQ_XDP_CPUMAP, RXQ_XDP_VETH };
+		    RXQ_XDP_CPUMAP, RXQ_XDP_VETH, RXQ_NR_WORKLOADS };
 
 /* Which port XDP_REDIRECT sends out of: the one the packet came in on, or
  * the adapter's other port, whose channel of the redirecting CPU takes

@@ -1112,7 +1112,7 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(q->workload != RXQ_XDP_CPUMAP || l->redirect_cpu >= 0,
 	      "case.redirect_cpu", "xdp_cpumap needs redirect_cpu: the CPU of "
 	      "its kthread, another than the irq's");
-	CHECK(q->workload != RXQ_XDP_CPUMAP || l->redirect_cpu < cpus,
+	CHECK(!redirect_cpu_used(&c->sim) || l->redirect_cpu < cpus,
 	      "case.redirect_cpu", "redirect_cpu %d does not exist: the "
 	      "machine has %d CPUs (%d sockets x %d cores)", l->redirect_cpu,
 	      cpus, m->sockets, m->cores);
@@ -1131,10 +1131,6 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(q->redirect_port == RXQ_PORT_SAME || c->sim.hw.ports > 1,
 	      "case.redirect_port", "redirect_port = other: the NIC has %d "
 	      "port (nic.ports)", c->sim.hw.ports);
-	CHECK(q->redirect_port == RXQ_PORT_SAME || l->redirect_cpu < cpus,
-	      "case.redirect_cpu", "redirect_cpu %d does not exist: the "
-	      "machine has %d CPUs (%d sockets x %d cores)", l->redirect_cpu,
-	      cpus, m->sockets, m->cores);
 	CHECK(q->redirect_port == RXQ_PORT_SAME || l->queues == 1,
 	      "case.queues", "redirect_port = other takes one queue (%d): "
 	      "the other port's NAPI serves queue 0's frames", l->queues);

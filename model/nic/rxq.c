@@ -756,6 +756,16 @@ static void flush_frames(struct rxq *q, struct frame_bulk *b)
 	b->n = 0;
 }
 
+/* A page a consumer CPU took (the cpumap kthread, the reader on app_cpu,
+ * the other port's NAPI), in its context: counted, and whether it lives
+ * off that CPU's node. */
+static void consumer_took(struct rxq *q, struct page *page)
+{
+	q->st.consumed++;
+	if (page_to_nid(page) != numa_mem_id())
+		q->st.consumed_far++;
+}
+
 static void return_frame(struct rxq *q, struct page *page,
 			 struct frame_bulk *b)
 {
@@ -766,11 +776,8 @@ static void return_frame(struct rxq *q, struct page *page,
 	mem_work_read(q->cpu, frame_line(q, page), 0);
 	mem_work_read_random(q->cpu, spage_line(q, page));
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
-	if (q->port_remote) {	/* the other port's NAPI's frames */
-		q->st.consumed++;
-		if (page_to_nid(page) != numa_mem_id())
-			q->st.consumed_far++;
-	}
+	if (q->port_remote)	/* the other port's NAPI's frames */
+		consumer_took(q, page);
 	if (q->cfg.xdp_return == RXQ_RETURN_FRAME || !q->pol->put_bulk) {
 		q->pol->put(q->pool, page, false);
 		return;
@@ -999,11 +1006,8 @@ static void reader_free(void *arg, struct page *page, int cpu)
 {
 	struct rxq *q = arg;
 
-	if (q->reader_remote) {
-		q->st.consumed++;
-		if (page_to_nid(page) != numa_mem_id())
-			q->st.consumed_far++;
-	}
+	if (q->reader_remote)
+		consumer_took(q, page);
 	if (q->pol->skb_defer_free && cpu != smp_processor_id() &&
 	    q->defer_n < SKB_DEFER_MAX) {
 		q->cpu->cycles += q->cfg.cost.pp_lock;
@@ -1165,15 +1169,13 @@ static void charge_page_pool(struct rxq *q, const struct pp_stats *a,
 					   b->alloc_refill - a->alloc_refill);
 }
 
-/* The other port's NAPI has nothing left: napi_complete_done() arms its
- * CQs, as this queue's poll arms its own. */
-static void port_complete(struct rxq *q)
+/* napi_complete_done(): a NAPI with nothing left arms its CQs, an MMIO
+ * doorbell each, so that the next completion raises its irq. */
+static void arm_cqs(struct rxq *q, bool *armed)
 {
-	if (q->tx_cqe_cons != q->tx_cqe_prod || q->port_armed)
-		return;
 	for (int i = 0; i < CQS_ARMED; i++)
 		pcie_mmio_write(q->link, &q->host, CQ_DOORBELL);
-	q->port_armed = true;
+	*armed = true;
 }
 
 /*
@@ -1189,7 +1191,8 @@ static void port_poll(struct rxq *q, struct rxq_poll *out)
 	mem_work_read_random(q->cpu, q->l.port_state + ST_POOL);
 	poll_tx_cq(q, out);
 	mem_work_store(q->cpu, q->l.port_state + ST_CQ_DB);
-	port_complete(q);
+	if (q->tx_cqe_cons == q->tx_cqe_prod && !q->port_armed)
+		arm_cqs(q, &q->port_armed);	/* nothing left */
 }
 
 void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
@@ -1232,12 +1235,8 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 		q->napi.list_owner = smp_processor_id();
 		out->busy |= q->tx_cqe_cons != q->tx_cqe_prod;
 	}
-	if (!out->busy && !q->cq_armed) {
-		/* napi_complete_done(), then the CQs are armed */
-		for (int i = 0; i < CQS_ARMED; i++)
-			pcie_mmio_write(q->link, &q->host, CQ_DOORBELL);
-		q->cq_armed = true;
-	}
+	if (!out->busy && !q->cq_armed)
+		arm_cqs(q, &q->cq_armed);
 	mem_work_store(q->cpu, q->l.state + ST_CQ_DB);
 	if (q->tx_prod != q->tx_db) {
 		/* mlx5e_xmit_xdp_doorbell(): an MMIO write to the NIC */
@@ -1405,9 +1404,7 @@ int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 		mem_work_store(work, q->l.cm_ring + slot / PTRS_PER_LINE);
 		q->cm_cons++;
 		n++;
-		q->st.consumed++;
-		if (page_to_nid(page) != ctx->node)
-			q->st.consumed_far++;
+		consumer_took(q, page);
 		frame_to_skb(q, page, q->l.cm_skb + q->cm_skb_next++ %
 						 SKB_SLOTS * SKB_LINES);
 	}

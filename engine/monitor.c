@@ -39,6 +39,7 @@ static void take_snap(struct world *w, struct snap *s)
 
 		w->pol->stats(rxq_pool(n->q), &pp);
 		add_queue(s, rxq_stats(n->q), &pp);
+		s->q_rx[i] = rxq_stats(n->q)->rx_packets;
 		s->cpu_s += n->cpu_s;
 		s->stall_s += n->stall_s;
 		s->idle_s += n->idle_s;
@@ -184,6 +185,14 @@ void monitor_summarize(struct world *w)
 	r->spage_remote = frac(spage_remote(&b->m) - spage_remote(&a->m),
 			       spage_all(&b->m) - spage_all(&a->m));
 	consumer_figures(w, r, dt);
+	r->q_min_pps = INFINITY;
+	r->q_max_pps = 0;
+	for (int i = 0; i < w->nq; i++) {
+		double pps = (double)(b->q_rx[i] - a->q_rx[i]) / dt;
+
+		r->q_min_pps = fmin(r->q_min_pps, pps);
+		r->q_max_pps = fmax(r->q_max_pps, pps);
+	}
 	r->ddio_hit = frac(b->m.nic_update - a->m.nic_update,
 			   b->m.nic_ddio - a->m.nic_ddio);
 	if (pkts) {

@@ -161,6 +161,10 @@ struct sim_result {
 				 * by the other socket */
 	double skb_defer;	/* skbs per packet a reader on another CPU
 				 * handed back to the NAPI's, freed there */
+	/* the slowest and the fastest rx queue, packets per second: queues
+	 * that share the LLC need not share its fate (V1's four read
+	 * queues, two of them at 21.6 Mpps and two at 12.5) */
+	double q_min_pps, q_max_pps;
 	/* for benchmarks, never printed by run: they vary from run to run */
 	double wall_s;		/* wall-clock seconds the simulation took */
 	double cpu_s;		/* CPU seconds it took: on a shared machine,

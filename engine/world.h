@@ -19,6 +19,8 @@
 
 #define ETH_OVERHEAD	24	/* preamble, SFD, FCS, inter-frame gap: bytes */
 
+#define SIM_MAX_QUEUES	64
+
 /* Counters the monitor snapshots. */
 struct snap {
 	double t;
@@ -29,9 +31,8 @@ struct snap {
 	double cons_cpu_s, cons_stall_s;	/* the consumer's */
 	double pcie_bytes[PCIE_NR_DIRS];
 	u64 phy_drops;
+	u64 q_rx[SIM_MAX_QUEUES];	/* rx_packets of each queue */
 };
-
-#define SIM_MAX_QUEUES	64
 
 /* One rx queue, the NIC's side of it, and the NAPI that polls it. */
 struct napi {

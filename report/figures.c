@@ -46,6 +46,8 @@ METRIC(cons_stall, r->cons_stall_ns)
 METRIC(cons_busy, r->cons_busy * 100)
 METRIC(cons_far, r->cons_far * 100)
 METRIC(skb_defer, r->skb_defer)
+METRIC(q_min, r->q_min_pps / 1e6)
+METRIC(q_max, r->q_max_pps / 1e6)
 
 const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_RATE] = { "rate", "", m_rate },
@@ -86,6 +88,8 @@ const struct rep_metric rep_metrics[REP_NR_METRICS] = {
 	[REP_CONS_BUSY] = { "consumer_busy", "%", m_cons_busy },
 	[REP_CONS_FAR] = { "consumer_far_pages", "%", m_cons_far },
 	[REP_SKB_DEFER] = { "skb_defer_free", "/pkt", m_skb_defer },
+	[REP_Q_MIN] = { "queue_min", "Mpps", m_q_min },
+	[REP_Q_MAX] = { "queue_max", "Mpps", m_q_max },
 };
 
 struct rep_figure rep_figure(const struct rep_row *row, int reps,

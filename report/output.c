@@ -282,62 +282,100 @@ static bool other_return(const struct rep_row *row)
 	       wl == RXQ_XDP_VETH || sim_app_reader(&row->c->sim);
 }
 
-/* Where the pages go back, per packet, for the cases that redirect:
- * lines of their own under the table, which other cases do not get. */
-static void write_return_paths(FILE *f, const struct rep_row *rows,
-			       int nr_rows, int reps, int w, int pw)
+static bool several_queues(const struct rep_row *row)
 {
-	static const enum rep_metric_id cols[] = {
-		REP_PP_CACHED, REP_PP_RING, REP_PP_RING_FULL, REP_PP_RELEASED,
-		REP_SKB_PAGE_FREE, REP_SKB_DEFER, REP_PP_NEW,
-		REP_PP_SLOW_CALLS, REP_SPAGE_REMOTE, REP_CONS_RATE,
-		REP_CONS_DROP, REP_CONS_CPU, REP_CONS_STALL, REP_CONS_BUSY,
-		REP_CONS_FAR,
-	};
-	static const char *const heads[] = {
-		"cached", "ring", "ring_full", "rel", "skb_free", "defer",
-		"new", "slow", "spage_r%", "cons", "c_drop", "c_cpu",
-		"c_stall", "c_busy%", "c_far%",
-	};
+	return row->c->sim.load.queues > 1;
+}
+
+/* Lines of their own under the table, for the rows a section is about
+ * (other rows do not get them): a title, the columns' heads, a row each,
+ * notes.  Per packet to 3 places; %, rates and ns to 2. */
+struct section {
+	bool (*about)(const struct rep_row *row);
+	const char *title, *notes;
+	int nr_cols;
+	const enum rep_metric_id *cols;
+	const char *const *heads;
+};
+
+static const enum rep_metric_id return_cols[] = {
+	REP_PP_CACHED, REP_PP_RING, REP_PP_RING_FULL, REP_PP_RELEASED,
+	REP_SKB_PAGE_FREE, REP_SKB_DEFER, REP_PP_NEW,
+	REP_PP_SLOW_CALLS, REP_SPAGE_REMOTE, REP_CONS_RATE,
+	REP_CONS_DROP, REP_CONS_CPU, REP_CONS_STALL, REP_CONS_BUSY,
+	REP_CONS_FAR,
+};
+static const char *const return_heads[] = {
+	"cached", "ring", "ring_full", "rel", "skb_free", "defer",
+	"new", "slow", "spage_r%", "cons", "c_drop", "c_cpu",
+	"c_stall", "c_busy%", "c_far%",
+};
+static const enum rep_metric_id queue_cols[] = {
+	REP_Q_MIN, REP_Q_MAX, REP_BUSY, REP_PKT_LLC, REP_PKT_DRAM,
+	REP_PCIE_UP,
+};
+static const char *const queue_heads[] = {
+	"q_min", "q_max", "busy%", "llc%", "dram%", "pcie_up%",
+};
+
+static const struct section sections[] = {
+	{ other_return,
+	  "# return paths, per packet (cons, c_drop: Mpps; c_cpu, "
+	  "c_stall: ns a frame)\n",
+	  "# cached, ring: puts into the alloc cache / ptr_ring; "
+	  "ring_full: puts that found it full; rel: pages the pool let "
+	  "go;\n# skb_free: of them, freed by an skb to the page "
+	  "allocator; defer: skbs a reader on app_cpu handed back to the "
+	  "NAPI's CPU,\n# freed there; new: pages taken from the "
+	  "allocator; slow: slow-path calls; spage_r%: struct page\n# "
+	  "accesses served by the other socket; cons, c_*: the consumer "
+	  "CPU (xdp_cpumap's kthread, tcp's reader,\n# the other "
+	  "port's NAPI; c_drop: its full "
+	  "ring or socket), c_far%: its frames in a page off its node."
+	  "\n",
+	  sizeof(return_cols) / sizeof(return_cols[0]), return_cols,
+	  return_heads },
+	{ several_queues,
+	  "# rx queues (q_min, q_max: Mpps)\n",
+	  "# q_min, q_max: the slowest and the fastest queue; busy%: the "
+	  "queues' CPUs, mean; llc%, dram%:\n# packet reads NAPI found in "
+	  "its socket's LLC or took from its DRAM; pcie_up%: the\n# "
+	  "device-to-host direction of the link used.\n",
+	  sizeof(queue_cols) / sizeof(queue_cols[0]), queue_cols,
+	  queue_heads },
+};
+
+static void write_section(FILE *f, const struct section *sec,
+			  const struct rep_row *rows, int nr_rows, int reps,
+			  int w, int pw)
+{
 	bool any = false;
 
 	for (int i = 0; i < nr_rows; i++)
-		any |= other_return(&rows[i]);
+		any |= sec->about(&rows[i]);
 	if (!any)
 		return;
-	fprintf(f, "# return paths, per packet (cons, c_drop: Mpps; c_cpu, "
-		"c_stall: ns a frame)\n%-*s %-*s", w, "case", pw, "policy");
-	for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++)
-		fprintf(f, " %8s", heads[k]);
+	fprintf(f, "%s%-*s %-*s", sec->title, w, "case", pw, "policy");
+	for (int k = 0; k < sec->nr_cols; k++)
+		fprintf(f, " %8s", sec->heads[k]);
 	fputc('\n', f);
 	for (int i = 0; i < nr_rows; i++) {
-		if (!other_return(&rows[i]))
+		if (!sec->about(&rows[i]))
 			continue;
 		fprintf(f, "%-*s %-*s", w, rows[i].c->name, pw,
 			rows[i].policy->name);
-		for (size_t k = 0; k < sizeof(cols) / sizeof(cols[0]); k++) {
-			double v = rep_figure(&rows[i], reps, cols[k]).mean;
-			/* per packet to 3 places; %, rates, ns to 2 */
-			bool pkt = cols[k] < REP_SPAGE_REMOTE ||
-				   cols[k] == REP_SKB_DEFER;
+		for (int k = 0; k < sec->nr_cols; k++) {
+			enum rep_metric_id id = sec->cols[k];
+			bool pkt = !strcmp(rep_metrics[id].unit, "/pkt");
 			char buf[16];
 
-			fmt_or_dash(buf, sizeof(buf), pkt ? "%.3f" : "%.2f", v);
+			fmt_or_dash(buf, sizeof(buf), pkt ? "%.3f" : "%.2f",
+				    rep_figure(&rows[i], reps, id).mean);
 			fprintf(f, " %8s", buf);
 		}
 		fputc('\n', f);
 	}
-	fprintf(f, "# cached, ring: puts into the alloc cache / ptr_ring; "
-		"ring_full: puts that found it full; rel: pages the pool let "
-		"go;\n# skb_free: of them, freed by an skb to the page "
-		"allocator; defer: skbs a reader on app_cpu handed back to the "
-		"NAPI's CPU,\n# freed there; new: pages taken from the "
-		"allocator; slow: slow-path calls; spage_r%%: struct page\n# "
-		"accesses served by the other socket; cons, c_*: the consumer "
-		"CPU (xdp_cpumap's kthread, tcp's reader,\n# the other "
-		"port's NAPI; c_drop: its full "
-		"ring or socket), c_far%%: its frames in a page off its node."
-		"\n");
+	fputs(sec->notes, f);
 }
 
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
@@ -391,7 +429,8 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		"pages page_pool took from / gave back to the allocator per "
 		"packet;\n# delta%%: the rate against the case's baseline "
 		"policy (base).  All columns: ppsim(1).\n");
-	write_return_paths(f, rows, nr_rows, reps, w, pw);
+	for (size_t k = 0; k < sizeof(sections) / sizeof(sections[0]); k++)
+		write_section(f, &sections[k], rows, nr_rows, reps, w, pw);
 }
 
 void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..24"
+echo "1..26"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -138,6 +138,17 @@ check "a plot gnuplot failed: its words, then ppsim's, exit 1" \
 check "sweep-rate.dat: the measurement at the scenario's own rx_ring only" \
 	awk '/^# far-drop v5.4$/ { s = 1; next } /^#/ { s = 0 } s && $1 == 256 { a = $4 } s && $1 == 1024 { b = $4 }
 	     END { exit !(a == "nan" && b == 4.4) }' "$tmp/sw/sweep-rate.dat"
+
+# ---- rx queues: the slowest and the fastest, under the table ----
+"$ppsim" run "$tiny" --case close-drop --policy v5.4 --reps 1 --set queues=2 \
+	--format csv >"$tmp/q2.csv" 2>"$tmp/out"
+check "queue_min + queue_max of two queues: the packets of the window" \
+	awk -F, '$3 == "packets" { p = $5 } $3 == "queue_min" { a = $5 } $3 == "queue_max" { b = $5 }
+	     END { d = a + b - p; exit !(p > 0 && a > 0 && a <= b && d * d < (p / 1000) ^ 2) }' "$tmp/q2.csv"
+"$ppsim" run "$tiny" --case close-drop --policy v5.4 --reps 1 >"$tmp/q1.txt" 2>&1
+"$ppsim" run "$tiny" --case close-drop --policy v5.4 --reps 1 --set queues=2 >"$tmp/q2.txt" 2>&1
+check "the rx queues section: for a case of several queues only" \
+	sh -c "! grep -q '^# rx queues' '$tmp/q1.txt' && grep -A1 '^# rx queues' '$tmp/q2.txt' | grep -q '^case .* q_min  *q_max' && grep -A2 '^# rx queues' '$tmp/q2.txt' | grep -q '^close-drop  *v5.4  *[0-9.]*  *[0-9.]*'"
 
 # ---- progress: on a terminal only, --quiet silences it ----
 if command -v script >/dev/null; then

@@ -411,18 +411,28 @@ static bool has_series(const char *series, const char *name)
 	return false;
 }
 
-/* The measured figure of a row where its scenario measured it: at the
- * swept key's value the scenario itself gives the case (base), else NAN. */
-static double measured_at(const struct scenario *base, const char *key,
-			  const struct rep_row *row, double x)
+/* The measured figure of case c (of a point) under policy pol where the
+ * scenario measured it: every swept key at the value the scenario itself
+ * gives the case (base), else NAN.  A figure measured at one ring size is
+ * no error bar for another. */
+static double measured_here(const struct sweep_opts *o,
+			    const struct scenario *base,
+			    const struct scn_case *c,
+			    const struct pp_policy *pol)
 {
-	double v;
+	for (int i = 0; base && i < base->nr_cases; i++) {
+		if (strcmp(base->cases[i].name, c->name))
+			continue;
+		for (int a = 0; a < o->nr_axes; a++) {
+			double v, x;
 
-	for (int i = 0; base && i < base->nr_cases; i++)
-		if (!strcmp(base->cases[i].name, row->c->name))
-			return !scn_case_get(&base->cases[i], key, &v) &&
-			       fabs(v - x) <= 1e-9 * fabs(v) ? row->measured
-							     : NAN;
+			if (scn_case_get(&base->cases[i], o->axes[a].key, &v) ||
+			    scn_case_get(c, o->axes[a].key, &x) ||
+			    fabs(v - x) > 1e-9 * fabs(v))
+				return NAN;
+		}
+		return rep_measured(c, pol);
+	}
 	return NAN;
 }
 
@@ -440,7 +450,6 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 	size_t cap = (size_t)nr_rows * (sizeof(name) + 1) + 1;
 	char *series = calloc(1, cap), *colours = calloc(1, (size_t)nr_rows * 8 + 1);
 	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0, NULL };
-	struct scenario *base = scn_load(o->file, NULL, 0, cmd_policies);
 	const char *more[5], *unit = scn_key_unit(o->axes[0].key);
 	struct outfile f;
 	int rc = -1;
@@ -477,8 +486,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 						continue;
 					fg = rep_rate(&rows[k], o->rc.reps);
 					ci = isnan(fg.ci95) ? 0 : fg.ci95;
-					m = measured_at(base, o->axes[0].key,
-							&rows[k], pts[q].x);
+					m = rows[k].measured;
 					fprintf(f.f, "%.10g %.6g %.6g %.6g %.6g\n",
 						pts[q].x, fg.mean, ci, m,
 						fmax(fg.mean + ci,
@@ -505,8 +513,6 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 	more[4] = reps;
 	rc = plot_draw("sweep.gp", path, out, title, more, 5);
 done:
-	if (base)
-		scn_free(base);
 	free(series);
 	free(colours);
 	return rc;
@@ -534,7 +540,9 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 {
 	char buf[SCN_TEXT_MAX], *save = NULL;
 	const char *only[SCN_MAX_CASES];
-	int nr_only = 0;
+	int nr_only = 0, rc = -1;
+	/* the scenario as written: where its figures were measured */
+	struct scenario *base = scn_load(o->file, NULL, 0, cmd_policies);
 
 	/* the values apply to the cases swept alone: --case, or the
 	 * [sweep NAME]'s cases */
@@ -558,7 +566,7 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 					 o->nr_axes + o->nr_fixed,
 					 cmd_policies, only, nr_only);
 		if (!pt->scn)
-			return -1;
+			goto done;
 		pt->prefix[0] = '\0';
 		for (int a = 0; a < o->nr_axes; a++)
 			snprintf(pt->prefix + strlen(pt->prefix),
@@ -581,20 +589,24 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 						"%d runs a replication: fewer "
 						"values, cases or policies\n",
 						SWEEP_MAX_RUNS);
-					return -1;
+					goto done;
 				}
 				rows[(*nr_rows)++] = (struct rep_row){ c,
 					c->policies[k], NULL,
-					rep_measured(c, c->policies[k]) };
+					measured_here(o, base, c,
+						      c->policies[k]) };
 			}
 		}
 		pt->nr_rows = *nr_rows - pt->first_row;
 	}
-	if (!*nr_rows) {
+	if (!*nr_rows)
 		fprintf(stderr, "ppsim sweep: %s: no case matches\n", o->file);
-		return -1;
-	}
-	return 0;
+	else
+		rc = 0;
+done:
+	if (base)
+		scn_free(base);
+	return rc;
 }
 
 int sweep_main(int argc, char **argv)

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..19"
+echo "1..20"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -14,6 +14,9 @@ check "one CSV: the swept keys first, then run's columns" \
 check "every point and policy has its rate" \
 	sh -c "test \$(grep -c ',far-drop,v5.[45],rate,Mpps,' '$tmp/s.csv') -eq 8"
 check "the same CSV in DIR" cmp "$tmp/s.csv" "$tmp/o/sweep.csv"
+check "measured and error only at the scenario's own ring and budget (1024, 64)" \
+	awk -F, '$5 == "rate" { own = $1 == 1024 && $2 == 64; if (own != ($9 != "" && $10 != "")) bad = 1; n += own }
+	     END { exit bad || n != 2 }' "$tmp/s.csv"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "the rate plotted against the first key" test -s "$tmp/o/sweep.png" -a -s "$tmp/o/sweep.svg"
 else

@@ -251,19 +251,25 @@ static void print_table(const struct cmd_opts *o, const struct vfile *vf,
 	printf("# ppsim %s (git %s) validate  seed %lu  reps %d  %d file%s\n",
 	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps, nr_files,
 	       nr_files > 1 ? "s" : "");
-	printf("%-*s %-6s %8s %9s %-4s %6s %7s %s\n", w, "case", "policy",
-	       "measured", "predicted", "unit", "ci95", "err%", "fit");
+	printf("%-*s %-6s %8s %9s %-4s %6s %7s %-3s %s\n", w, "case",
+	       "policy", "measured", "predicted", "unit", "ci95", "err%", "fit",
+	       "limit");
 	for (int f = 0; f < nr_files; f++) {
 		printf("# %s  tolerance %g %%\n", vf[f].path,
 		       vf[f].scn->calibrate.tolerance);
-		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++)
-			printf("%-*s %-6s %8.2f %9.2f %-4s %6.2f %+7.1f %s%s\n",
-			       w, rows[i].c->name, rows[i].policy->name,
-			       rows[i].measured, fig[i].pred.mean,
-			       sim_rate_unit(&rows[i].c->sim),
+		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
+			const char *limit = rep_saturated(&rows[i], o->rc.reps);
+
+			printf("%-*s %-6s %8.2f %9.2f %-4s %6.2f %+7.1f %-3s "
+			       "%s", w, rows[i].c->name,
+			       rows[i].policy->name, rows[i].measured,
+			       fig[i].pred.mean, sim_rate_unit(&rows[i].c->sim),
 			       isnan(fig[i].pred.ci95) ? 0 : fig[i].pred.ci95,
-			       fig[i].err, fig[i].fit ? "in" : "out",
-			       fig[i].over ? "  OVER" : "");
+			       fig[i].err, fig[i].fit ? "in" : "out", limit);
+			if (fig[i].over)	/* under the last heading */
+				printf("%*sOVER", 10 - (int)strlen(limit), "");
+			putchar('\n');
+		}
 	}
 }
 
@@ -291,7 +297,7 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps,
 	       nr_files, nr_files > 1 ? "s" : "");
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
-	       "tolerance,over\n");
+	       "tolerance,over,saturated\n");
 	for (int f = 0; f < nr_files; f++) {
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
 			csv_text(vf[f].path);
@@ -301,9 +307,10 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 			       sim_rate_unit(&rows[i].c->sim));
 			if (!isnan(fig[i].pred.ci95))
 				printf("%.6g", fig[i].pred.ci95);
-			printf(",%.6g,%s,%g,%d\n", fig[i].err,
+			printf(",%.6g,%s,%g,%d,%s\n", fig[i].err,
 			       fig[i].fit ? "in" : "out",
-			       vf[f].scn->calibrate.tolerance, fig[i].over);
+			       vf[f].scn->calibrate.tolerance, fig[i].over,
+			       rep_saturated(&rows[i], o->rc.reps));
 		}
 	}
 }

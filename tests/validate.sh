@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..26"
+echo "1..27"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -66,6 +66,9 @@ check "two files: the overall line is the single runs' figures together" sh -c "
 		mean = \$9 + 0; max = \$13 + 0; n = \$16 + 0
 		d = mean - w[3]; if (d < 0) d = -d
 		exit !(n == w[1] && max == w[2] && d <= 0.1001) }'"
+check "the table's limit: what saturated, each row (the tiny cases: cpu)" \
+	awk '/^case / { ok = $9 == "limit" } !/^#/ && !/^case / && NF >= 9 { n++; if ($9 != "cpu") bad = 1 }
+	     END { exit !ok || bad || n != 4 }' "$tmp/tiny.out"
 check "two files: the overall line says 6 figures" grep -q '^# out of the fit, overall: .* over 6 figures$' "$tmp/out"
 
 "$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 --format csv >"$tmp/out" 2>>"$tmp/err"
@@ -73,9 +76,9 @@ rc=$?
 check "--format csv: a header and one line a figure, the same status" sh -c "
 	test $rc -eq 1 &&
 	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  seed 1  reps 1  2 files\$' &&
-	sed -n 2p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over' &&
+	sed -n 2p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated' &&
 	test \$(grep -c '^$tmp/tiny.ini,' '$tmp/out') -eq 4 &&
-	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0\$' '$tmp/out') -eq 1 &&
+	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu\$' '$tmp/out') -eq 1 &&
 	test \$(wc -l <'$tmp/out') -eq 10"
 
 # ---- directions: measured figures made up to go against the model ----

@@ -2,10 +2,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "outfile.h"
 
@@ -16,6 +18,34 @@ static mode_t new_file_mode(void)
 
 	umask(mask);
 	return 0666 & ~mask;
+}
+
+/* What an interrupt (SIGINT, SIGTERM) removes before it ends ppsim as it
+ * would have (status 130, 143): the temporary file being written, and a
+ * directory --out made (rmdir leaves one that is not empty).  Each path is
+ * filled in before its flag is set, so a handler reads only whole paths. */
+static char pending_tmp[PATH_MAX], made_dir[PATH_MAX];
+static volatile sig_atomic_t have_tmp, have_dir;
+static volatile pid_t tmp_writer;	/* killed first: it would write on */
+
+static void clean_up(int sig)
+{
+	if (tmp_writer > 0) {
+		kill(tmp_writer, SIGKILL);
+		waitpid(tmp_writer, NULL, 0);
+	}
+	if (have_tmp)
+		unlink(pending_tmp);
+	if (have_dir)
+		rmdir(made_dir);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void clean_up_on_signals(void)
+{
+	signal(SIGINT, clean_up);
+	signal(SIGTERM, clean_up);
 }
 
 FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
@@ -52,6 +82,9 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 	}
 	/* mkstemps makes it 0600; the file is the user's, as fopen's is */
 	fchmod(fd, new_file_mode());
+	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
+	have_tmp = 1;
+	clean_up_on_signals();
 	return o->f;
 }
 
@@ -67,13 +100,21 @@ int outfile_commit(struct outfile *o, const char *who)
 	o->f = NULL;
 	if (!err && rename(o->tmp, o->path))
 		err = errno;
+	have_tmp = 0;
 	if (!err)
 		return 0;
-	fprintf(stderr, "%s: %s: %s: not written\n", who, o->path,
-		strerror(err));
+	/* an older file at the path is left as it was: it may be the only
+	 * copy of a calibration that --update was to replace */
+	fprintf(stderr, "%s: %s: %s: not written%s\n", who, o->path,
+		strerror(err), access(o->path, F_OK) ? "" :
+		" (the older file there is left as it was)");
 	unlink(o->tmp);
-	unlink(o->path);
 	return -1;
+}
+
+void outfile_writer(pid_t pid)
+{
+	tmp_writer = pid;
 }
 
 void outfile_abort(struct outfile *o)
@@ -81,6 +122,7 @@ void outfile_abort(struct outfile *o)
 	if (o->f)
 		fclose(o->f);
 	o->f = NULL;
+	have_tmp = 0;
 	unlink(o->tmp);
 }
 
@@ -103,27 +145,15 @@ static int probe_dir(const char *dir)
 	return 0;
 }
 
-/* A directory --out made, removed if an interrupt ends ppsim before it
- * wrote there (rmdir leaves one that is not empty); the signal then ends
- * the process as it would have (status 130, 143). */
-static char made_dir[PATH_MAX];
-
-static void unmake_dir(int sig)
-{
-	rmdir(made_dir);
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
 int outfile_check_dir(const char *dir, const char *option)
 {
 	struct stat st;
 
 	if (!mkdir(dir, 0777)) {
-		if (!*made_dir && strlen(dir) < sizeof(made_dir)) {
+		if (!have_dir && strlen(dir) < sizeof(made_dir)) {
 			memcpy(made_dir, dir, strlen(dir) + 1);
-			signal(SIGINT, unmake_dir);
-			signal(SIGTERM, unmake_dir);
+			have_dir = 1;
+			clean_up_on_signals();
 		}
 	} else if (errno != EEXIST) {
 		goto bad;
@@ -171,13 +201,18 @@ void outfile_guard_std(void)
 int outfile_close_stdout(void)
 {
 	/* a write that failed before this flush (output past stdio's
-	 * buffer) left the error flag and its errno, which nothing since
-	 * has had reason to change; the flush itself writes nothing more */
+	 * buffer) left the error flag and, often, its errno; the flush
+	 * itself writes nothing more */
 	int early = ferror(stdout) ? errno : 0;
+	struct pollfd out = { .fd = STDOUT_FILENO };
 
 	errno = 0;
 	if (fflush(stdout) != EOF && !ferror(stdout))
 		return 0;
+	/* that errno is gone when anything ran since (gnuplot): a pipe
+	 * whose reader left polls as an error, and says so */
+	if (!errno && poll(&out, 1, 0) == 1 && (out.revents & POLLERR))
+		early = EPIPE;
 	fprintf(stderr, "ppsim: standard output: %s: the output is "
 		"incomplete\n", strerror(errno ? errno : early ? early : EIO));
 	return -1;

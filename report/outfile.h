@@ -11,6 +11,7 @@
 
 #include <limits.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct outfile {
 	FILE *f;		/* write here */
@@ -26,9 +27,13 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 		   const char *who);
 
 /* Flushes and closes o->f; renames it to its path if every write went
- * through.  Else removes it and any older file at the path (which would
- * pass for this run's), says why, and returns -1. */
+ * through.  Else removes it, leaves any older file at the path as it was,
+ * says why, and returns -1. */
 int outfile_commit(struct outfile *o, const char *who);
+
+/* The process writing the temporary file (gnuplot), or 0 once it ended:
+ * an interrupt ends it before the file is removed, lest it write on. */
+void outfile_writer(pid_t pid);
 
 /* Gives up on o: closes and removes the temporary file. */
 void outfile_abort(struct outfile *o);

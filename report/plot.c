@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,10 +84,14 @@ static int run_gnuplot(const char *const *argv, FILE *said)
 	if (pid == 0) {
 		if (said)
 			dup2(fileno(said), STDERR_FILENO);
+		signal(SIGPIPE, SIG_DFL);	/* ppsim's own choice (main) */
 		execv(GNUPLOT_PATH, (char *const *)argv);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
+	outfile_writer(pid);
+	pid = waitpid(pid, &status, 0);
+	outfile_writer(0);
+	if (pid < 0)
 		return -1;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }

@@ -159,6 +159,10 @@ for c in "run $tiny --case far-drop --policy v5.5 --reps 1 --duration 1ms" \
 done
 check "stdout closed: said, exit 1" \
 	fails 1 'standard output: Bad file descriptor' sh -c "exec '$ppsim' keys >&-"
+# a reader that left (| head): the run goes on, its files are written
+sh -c "'$ppsim' run '$tiny' --reps 1 --duration 1ms --out '$tmp/piped' 2>'$tmp/out'; echo \$? >'$tmp/rc'" | true
+check "stdout a pipe whose reader left: said, exit 1, the plots written" \
+	sh -c "test \$(cat '$tmp/rc') -eq 1 && grep -q 'standard output: Broken pipe' '$tmp/out' && test -s '$tmp/piped/rates.png' && test -z \"\$(ls -A '$tmp/piped' | grep ppsim)\""
 # a file system that takes 2 KB a file: the simulation's own files fit, the
 # outputs do not; every failure named, no file of the run left behind
 # full COMMAND...: its stderr in $tmp/out through a pipe, which the limit
@@ -174,6 +178,11 @@ check "run on a full disk: exit 1, the file named" \
 	sh -c "test $rc -eq 1 && grep -q 'full/results.csv: File too large: not written' '$tmp/out'"
 check "run on a full disk: no partial file" \
 	sh -c "test -z \"\$(ls -A '$tmp/full')\""
+# an older output is the user's: a failed write leaves it as it was
+mkdir "$tmp/full-old" && echo old >"$tmp/full-old/results.csv"
+full timeout 60 "$ppsim" run "$tiny" --reps 2 --out "$tmp/full-old"
+check "run on a full disk: the older results.csv left as it was" \
+	sh -c "test $rc -eq 1 && grep -q 'older file there is left' '$tmp/out' && test \"\$(cat '$tmp/full-old/results.csv')\" = old"
 full timeout 60 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --out "$tmp/full2"
 check "sweep on a full disk: exit 1, the file named, none left" \
 	sh -c "test $rc -eq 1 && grep -q 'full2/sweep.csv: File too large: not written' '$tmp/out' && test -z \"\$(ls -A '$tmp/full2')\""
@@ -247,6 +256,19 @@ mkdir "$tmp/kept"
 interrupt TERM run "$sig" -j 2 --reps 3 --out "$tmp/kept"
 check "SIGTERM: an --out directory that was there stays" \
 	sh -c "test $rc -eq 143 && test -d '$tmp/kept'"
+# an interrupt while gnuplot draws: SIGTERM to ppsim alone, the moment a
+# temporary image shows; ppsim ends gnuplot before it removes the file
+"$ppsim" run "$tiny" --reps 1 --duration 1ms --out "$tmp/drawing" >/dev/null 2>&1 &
+pid=$!
+seen=
+while kill -0 $pid 2>/dev/null && [ -z "$seen" ]; do
+	seen=$(ls -A "$tmp/drawing" 2>/dev/null | grep '^\.ppsim-.*\.svg$')
+done
+[ -n "$seen" ] && kill -TERM $pid
+wait $pid
+rc=$?
+check "SIGTERM while gnuplot draws: exit 143, no temporary file left" \
+	sh -c "test -n '$seen' && test $rc -eq 143 && sleep 0.3 && test -z \"\$(ls -A '$tmp/drawing' | grep ppsim)\""
 # a TMPDIR too full for the platform (each file 512 bytes at most)
 TMPDIR=$tmp/td blocks=1 full timeout 60 "$ppsim" run "$tiny" --case close-drop --reps 1
 check "no platform file left in TMPDIR: after the kills, nor by a write that failed" \

@@ -149,6 +149,10 @@ int outfile_check_dir(const char *dir, const char *option)
 {
 	struct stat st;
 
+	if (strlen(dir) > OUTFILE_DIR_MAX) {
+		errno = ENAMETOOLONG;
+		goto bad;
+	}
 	if (!mkdir(dir, 0777)) {
 		if (!have_dir && strlen(dir) < sizeof(made_dir)) {
 			memcpy(made_dir, dir, strlen(dir) + 1);

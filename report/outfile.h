@@ -38,8 +38,14 @@ void outfile_writer(pid_t pid);
 /* Gives up on o: closes and removes the temporary file. */
 void outfile_abort(struct outfile *o);
 
-/* Whether dir can take outputs, asked before any simulation: creates it
- * if missing (not its parents), and writes and removes a file in it.
+/* The longest directory outputs go to: the paths of the files in it (a
+ * subdirectory a scenario, names of at most 255 bytes) stay within
+ * PATH_MAX, and within the bounds the commands format them into. */
+#define OUTFILE_DIR_MAX	2000
+
+/* Whether dir can take outputs, asked before any simulation: at most
+ * OUTFILE_DIR_MAX bytes, created if missing (not its parents), and a file
+ * written in it and removed.
  * Returns 0, or -1 with "OPTION DIR: why" on stderr. */
 int outfile_check_dir(const char *dir, const char *option);
 

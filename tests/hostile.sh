@@ -204,6 +204,14 @@ check "run --out /proc" \
 	early 2 'ppsim run: --out /proc' "$ppsim" run "$tiny" --out /proc
 check "run --out with a missing parent" \
 	early 2 'ppsim run: --out .*/no/such: No such file' "$ppsim" run "$tiny" --out "$tmp/no/such"
+# a directory that is there, but too deep for the names formed in it
+deep=$tmp
+for i in 1 2 3 4 5 6 7 8 9 10; do deep=$deep/$(printf '%0200d' $i); done
+mkdir -p "$deep"
+check "run --out a directory of more than 2000 bytes" \
+	early 2 'ppsim run: --out .*: File name too long' "$ppsim" run "$tiny" --out "$deep"
+check "sweep --out a directory of more than 2000 bytes" \
+	early 2 'ppsim sweep: --out .*: File name too long' "$ppsim" sweep "$tiny" --set nic.rx_ring=256 --out "$deep"
 check "sweep --out a file" \
 	early 2 'ppsim sweep: --out .*a-file: Not a directory' "$ppsim" sweep "$tiny" --set nic.rx_ring=256 --out "$tmp/a-file"
 check "calibrate --out in a missing directory" \

@@ -675,8 +675,7 @@ static struct assignment *new_assignment(struct loader *ld)
 	return &ld->as[ld->nr_as++];
 }
 
-/* A section header: an unknown one is an error at its line; a case is
- * recorded even if it sets no key (it runs with the defaults). */
+/* A section header: an unknown one is an error at its line. */
 static void section_seen(struct loader *ld, char *header)
 {
 	char buf[SCN_NAME_MAX + 8], *name;
@@ -715,7 +714,10 @@ static void section_seen(struct loader *ld, char *header)
 				 "[model])", name);
 		return;
 	}
-	if (!strncmp(name, "case ", 5))
+	/* a case's or a sweep's header is kept: it makes the case (one
+	 * that sets nothing runs with the defaults), and a second header of
+	 * the same name in the file is an error (check_duplicates) */
+	if (!strncmp(name, "case ", 5) || !strncmp(name, "sweep ", 6))
 		snprintf(new_assignment(ld)->section, SCN_NAME_MAX + 8, "%s",
 			 name);
 }
@@ -1010,14 +1012,21 @@ static void check_duplicates(struct loader *ld)
 		for (int j = 0; j < i; j++) {
 			const struct assignment *a = &ld->as[i], *b = &ld->as[j];
 
-			if (a->file == b->file && *a->key &&
-			    !strcmp(a->key, b->key) &&
-			    !strcmp(a->section, b->section)) {
+			if (a->file != b->file ||
+			    strcmp(a->section, b->section) ||
+			    strcmp(a->key, b->key))
+				continue;
+			/* two [case a] would merge into one case unseen */
+			if (!*a->key)
+				error_at(ld, a->file, a->line, "[%s] a second "
+					 "time (first at line %d): one section "
+					 "a %s", a->section, b->line,
+					 *a->section == 'c' ? "case" : "sweep");
+			else
 				error_at(ld, a->file, a->line, "duplicate key "
 					 "'%s' in [%s] (first set at line %d)",
 					 a->key, a->section, b->line);
-				break;
-			}
+			break;
 		}
 	}
 }
@@ -1602,7 +1611,7 @@ static void build_sweeps(struct loader *ld)
 		struct scn_sweep *sw;
 		char *field;
 
-		if (strncmp(a->section, "sweep ", 6) || !*a->key)
+		if (strncmp(a->section, "sweep ", 6))
 			continue;
 		sw = sweep_named(scn, a->section + 6);
 		if (!sw) {
@@ -1617,6 +1626,8 @@ static void build_sweeps(struct loader *ld)
 			sw->file = a->file;
 			sw->line = a->line;
 		}
+		if (!*a->key)
+			continue;	/* the header */
 		field = !strcmp(a->key, "vary") ? sw->vary :
 			!strcmp(a->key, "cases") ? sw->cases : NULL;
 		if (!field) {

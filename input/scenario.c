@@ -1031,6 +1031,36 @@ static void check_duplicates(struct loader *ld)
 	}
 }
 
+static bool case_section(const struct loader *ld, const char *name)
+{
+	for (int i = 0; i < ld->nr_as; i++)
+		if (!strncmp(ld->as[i].section, "case ", 5) &&
+		    !strcmp(ld->as[i].section + 5, name))
+			return true;
+	return false;
+}
+
+/* [calibrate] cases and a [sweep]'s cases name cases of the scenario: a
+ * misspelt one would be left out of the fit, or the sweep, unseen. */
+static void check_case_lists(struct loader *ld)
+{
+	for (int i = 0; i < ld->nr_as; i++) {
+		const struct assignment *a = &ld->as[i];
+		char buf[SCN_LINE_MAX + 1], *save = NULL;
+
+		if (strcmp(a->key, "cases") ||
+		    (strcmp(a->section, "calibrate") &&
+		     strncmp(a->section, "sweep ", 6)))
+			continue;
+		snprintf(buf, sizeof(buf), "%s", a->value);
+		for (char *t = strtok_r(buf, " \t,", &save); t;
+		     t = strtok_r(NULL, " \t,", &save))
+			if (!case_section(ld, t))
+				error_at(ld, a->file, a->line, "cases: no "
+					 "[case %s] in the scenario", t);
+	}
+}
+
 /* A check of validate(): with a loader, reported at the line that set key
  * (or the case's); without one, the first failure is said in why. */
 #define CHECK(cond, key, ...) do { if (!(cond)) { \
@@ -1729,6 +1759,7 @@ struct scenario *scn_load_cases(const char *path,
 	ld.scn->path = strdup(path);
 	if (!load_file(&ld, path, path, NULL, 0)) {
 		check_duplicates(&ld);
+		check_case_lists(&ld);
 		build_cases(&ld, set, nr_set);
 		build_sweeps(&ld);
 		if (!ld.scn->nr_cases && !ld.errors)

@@ -47,12 +47,22 @@ struct point {
 	int first_row, nr_rows;
 };
 
-/* A key and its values, "V1,V2,...". */
+/* Where an axis was given, as its errors begin: "FILE:LINE: vary: KEY"
+ * for a [sweep]'s, "ppsim sweep: --set KEY" for the command line's. */
+static void axis_said(const struct axis *a)
+{
+	if (a->file)
+		fprintf(stderr, "%s:%d: vary: %s", a->file, a->line, a->key);
+	else
+		fprintf(stderr, "ppsim sweep: --set %s", a->key);
+}
+
+/* A key and its values, "V1,V2,...": none empty, none cut. */
 static int add_axis(struct sweep_opts *o, const char *key, const char *values,
 		    const char *file, int line)
 {
-	char buf[1024], *save = NULL;
 	struct axis *a;
+	const char *v = values;
 
 	if (!*key || o->nr_axes == SWEEP_MAX_AXES) {
 		fprintf(stderr, "ppsim sweep: --set %s=%s: expected KEY=V1,V2,... "
@@ -64,19 +74,65 @@ static int add_axis(struct sweep_opts *o, const char *key, const char *values,
 	snprintf(a->key, sizeof(a->key), "%.63s", key);
 	a->file = file;
 	a->line = line;
-	snprintf(buf, sizeof(buf), "%s", values);
-	for (char *v = strtok_r(buf, ",", &save); v;
-	     v = strtok_r(NULL, ",", &save)) {
-		if (a->nr_values == SWEEP_MAX_VALUES) {
-			fprintf(stderr, "ppsim sweep: --set %s: at most %d "
-				"values\n", a->key, SWEEP_MAX_VALUES);
+	do {
+		size_t len = strcspn(v, ",");
+
+		if (a->nr_values == SWEEP_MAX_VALUES || !len ||
+		    len >= sizeof(a->values[0])) {
+			axis_said(a);
+			if (!len)
+				fprintf(stderr, ": an empty value in '%s'\n",
+					values);
+			else if (len >= sizeof(a->values[0]))
+				fprintf(stderr, ": '%.*s': longer than %zu "
+					"characters\n", (int)len, v,
+					sizeof(a->values[0]) - 1);
+			else
+				fprintf(stderr, ": at most %d values\n",
+					SWEEP_MAX_VALUES);
 			return -1;
 		}
-		snprintf(a->values[a->nr_values++], 48, "%s", v);
-	}
-	if (!a->nr_values) {
-		fprintf(stderr, "ppsim sweep: --set %s: no value\n", key);
-		return -1;
+		memcpy(a->values[a->nr_values++], v, len);
+		v += len;
+	} while (*v++ == ',');
+	return 0;
+}
+
+/* Whether two values of an axis are one: the same text, or the same number
+ * for a numeric key (14ns and 0.014us), read as c would read them.  A
+ * point given twice would be simulated twice and make two rows merge and
+ * compare refuse as one point. */
+static int distinct_values(const struct sweep_opts *o,
+			   const struct scn_case *c)
+{
+	for (int n = 0; n < o->nr_axes; n++) {
+		const struct axis *a = &o->axes[n];
+		double x[SWEEP_MAX_VALUES];
+		bool num[SWEEP_MAX_VALUES];
+
+		for (int i = 0; i < a->nr_values; i++) {
+			num[i] = false;
+			if (c && scn_key_numeric(a->key)) {
+				struct scn_case tmp = *c;
+				char why[256];
+
+				num[i] = !scn_case_set(&tmp, a->key,
+						       a->values[i], why,
+						       sizeof(why)) &&
+					 !scn_case_get(&tmp, a->key, &x[i]);
+			}
+			for (int j = 0; j < i; j++) {
+				if (strcmp(a->values[i], a->values[j]) &&
+				    !(num[i] && num[j] && fabs(x[i] - x[j]) <=
+				      1e-9 * fmax(fabs(x[i]), fabs(x[j]))))
+					continue;
+				axis_said(a);
+				fprintf(stderr, ": '%s' and '%s' are one value: "
+					"each point once\n", a->values[j],
+					a->values[i]);
+				return -1;
+			}
+		}
 	}
 	return 0;
 }
@@ -544,6 +600,9 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 	/* the scenario as written: where its figures were measured */
 	struct scenario *base = scn_load(o->file, NULL, 0, cmd_policies);
 
+	if (distinct_values(o, base ? &base->cases[0] : NULL))
+		goto done;
+
 	/* the values apply to the cases swept alone: --case, or the
 	 * [sweep NAME]'s cases */
 	if (o->cl.nr_cases) {
@@ -615,37 +674,31 @@ int sweep_main(int argc, char **argv)
 	struct rep_row *rows = NULL;
 	struct point *pts = NULL;
 	struct sweep_opts o;
+	struct scenario *named = NULL;	/* of [sweep NAME] */
 	int nr_points = 1, nr_rows = 0, status = 2;
 
 	gsl_set_error_handler_off();
 	if ((help = parse_opts(argc, argv, &o)))
 		return help > 0 ? 0 : 2;
-	if (o.name) {
-		struct scenario *scn = scn_load(o.file, NULL, 0, cmd_policies);
-
-		if (!scn)
-			return 2;
-		if (take_named(&o, scn)) {
-			scn_free(scn);
-			return 2;
-		}
-		scn_free(scn);
-	}
+	/* kept to the end: its axes' errors name its file */
+	if (o.name && (!(named = scn_load(o.file, NULL, 0, cmd_policies)) ||
+		       take_named(&o, named)))
+		goto done;
 	if (!o.nr_axes) {
 		fprintf(stderr, "ppsim sweep: nothing varies: give --set "
 			"KEY=V1,V2 or a [sweep NAME]\n");
-		return 2;
+		goto done;
 	}
 	for (int a = 0; a < o.nr_axes; a++)
 		nr_points *= o.axes[a].nr_values;
 	if (nr_points > SWEEP_MAX_POINTS) {
 		fprintf(stderr, "ppsim sweep: %d points: at most %d\n",
 			nr_points, SWEEP_MAX_POINTS);
-		return 2;
+		goto done;
 	}
 	/* a bad --out is found now, not after the simulations */
 	if (o.out && outfile_check_dir(o.out, "ppsim sweep: --out"))
-		return 2;
+		goto done;
 	pts = calloc((size_t)nr_points, sizeof(*pts));
 	rows = calloc(SWEEP_MAX_RUNS, sizeof(*rows));
 	if (!pts || !rows) {
@@ -677,5 +730,6 @@ done:
 		scn_free(pts[p].scn);
 	free(pts);
 	free(rows);
+	scn_free(named);
 	return status;
 }

@@ -1670,6 +1670,10 @@ static void build_sweeps(struct loader *ld)
 				 "characters", a->key, SCN_TEXT_MAX - 1);
 		else
 			snprintf(field, SCN_TEXT_MAX, "%s", a->value);
+		if (field == sw->vary) {
+			sw->file = a->file;
+			sw->line = a->line;
+		}
 	}
 	for (int i = 0; i < scn->nr_sweeps; i++)
 		if (!scn->sweeps[i].vary[0])

@@ -68,8 +68,8 @@ struct scn_sweep {
 	char name[SCN_NAME_MAX];
 	char vary[SCN_TEXT_MAX];	/* KEY=V1,V2,... KEY=... */
 	char cases[SCN_TEXT_MAX];	/* the cases to run, empty = all */
-	const char *file;
-	int line;
+	const char *file;		/* its vary line; without one, */
+	int line;			/* its header's */
 };
 
 #define SCN_MAX_SWEEPS	16

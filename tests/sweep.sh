@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..20"
+echo "1..23"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -54,6 +54,13 @@ check "merge refuses a rate that is no number" sh -c "test $? -eq 2 && test ! -s
 check "an unknown named sweep is named" sh -c "test $? -eq 2 && grep -q 'has no \[sweep nope\]; it has: ring' '$tmp/out'"
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1000 --case far-drop >/dev/null 2>"$tmp/out"
 check "a bad value fails before any run" sh -c "test $? -eq 2 && grep -q '^--set:1: rx_ring 1000 is not a power of 2' '$tmp/out'"
+"$ppsim" sweep "$tiny" --set queues=2,,4 --emit-jobs >/dev/null 2>"$tmp/out"
+check "an empty value is refused, not skipped" sh -c "test $? -eq 2 && grep -q \"^ppsim sweep: --set queues: an empty value in '2,,4'\" '$tmp/out'"
+"$ppsim" sweep "$tiny" --set cache.llc_lat=14ns,0.014us --emit-jobs >/dev/null 2>"$tmp/out"
+check "one value in two units is one point, refused" sh -c "test $? -eq 2 && grep -q \"'14ns' and '0.014us' are one value\" '$tmp/out'"
+printf '[global]\ninclude = %s\n[sweep twice]\nvary = nic.rx_ring=256,512,256\n' "$tiny" >"$tmp/twice.ini"
+"$ppsim" sweep "$tmp/twice.ini" twice --emit-jobs >/dev/null 2>"$tmp/out"
+check "a [sweep]'s value given twice: its line" sh -c "test $? -eq 2 && grep -q \"twice.ini:4: vary: nic.rx_ring: '256' and '256' are one value\" '$tmp/out'"
 
 # ---- scale-out: the jobs run the sweep's cases, reps and seeds: their
 # merge is the direct sweep's CSV, byte for byte ----

@@ -522,6 +522,20 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 			ch = (int)(option_of(CMD_JOBS) - cmd_options);
 		if (ch < 0 || ch >= (int)NR_OPTIONS)
 			return refuse(spec, ch, argv);
+		/* "--out --dry-run": the next option taken as the value would
+		 * run the whole simulation into a directory named --dry-run */
+		if (optarg && optarg == argv[optind - 1] &&
+		    !strncmp(optarg, "--", 2)) {
+			const char *opt = argv[optind - 2];
+
+			fprintf(stderr, "ppsim %s: %s needs a value ('%s' is an "
+				"option", spec->name, opt, optarg);
+			if (!strncmp(opt, "--", 2))
+				fprintf(stderr, "; %s=%s if it is meant", opt,
+					optarg);
+			fputs(")\n", stderr);
+			return -1;
+		}
 		if (take(spec, cmd_options[ch].opt, optarg, o))
 			return -1;
 	}

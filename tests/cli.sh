@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..65"
+echo "1..66"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -96,6 +96,9 @@ expect 0 "^Usage: ppsim \[--help\]" "help help: the commands" -- "$ppsim" help h
 expect 2 "ppsim help: unknown command 'frob'" "help of an unknown command" -- "$ppsim" help frob
 expect 2 "^ppsim run: unknown option '--frob'" "an unknown option" -- "$ppsim" run "$tiny" --frob
 expect 2 "^ppsim validate: --reps needs a value" "an option without its value" -- "$ppsim" validate "$tiny" --reps
+expect 2 "^ppsim run: --out needs a value \('--dry-run' is an option; --out=--dry-run if it is meant\)" \
+	"an option taken for a value: refused, nothing written" -- sh -c "
+	cd '$tmp' && { '$ppsim' run '$tiny' --out --dry-run; rc=\$?; test ! -e ./--dry-run && exit \$rc; }"
 expect 2 "^ppsim calibrate: --reps 0: expected 1 to" "a bad value" -- "$ppsim" calibrate "$tiny" --reps 0
 expect 0 '\(default 3\)' "one --reps default, said by every command" -- sh -c "
 	for c in run validate calibrate sweep; do '$ppsim' \$c --help | grep -q -- '--reps N .*(default 3)' || exit 1; done; '$ppsim' run --help"

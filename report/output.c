@@ -68,19 +68,42 @@ static void csv_text(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-/* A JSON string: quoted, with '"', '\\' and control characters escaped. */
-static void json_text(FILE *f, const char *s)
+/* The length of the well-formed UTF-8 sequence s starts with (RFC 3629:
+ * no overlong forms, no surrogates, nothing past U+10FFFF), or 0. */
+static int utf8_length(const unsigned char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	int n = s[0] < 0x80 ? 1 : s[0] < 0xc2 ? 0 : s[0] < 0xe0 ? 2 :
+		s[0] < 0xf0 ? 3 : s[0] < 0xf5 ? 4 : 0;
+	/* the second byte's range where the first narrows it */
+	unsigned char lo = s[0] == 0xe0 ? 0xa0 : s[0] == 0xf0 ? 0x90 : 0x80;
+	unsigned char hi = s[0] == 0xed ? 0x9f : s[0] == 0xf4 ? 0x8f : 0xbf;
 
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
+	for (int i = 1; i < n; i++, lo = 0x80, hi = 0xbf)
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+	return n;
+}
+
+/* A JSON string: quoted, with '"', '\\' and control characters escaped,
+ * and a byte that is not UTF-8 (a file name in Latin-1) as U+FFFD: JSON
+ * is UTF-8, and a reader would refuse the whole document. */
+static void json_text(FILE *f, const char *text)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	fputc('"', f);
+	while (*s) {
+		int n = utf8_length(s);
+
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if (*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else if (!n)
+			fputs("\\ufffd", f);
 		else
-			fputc(c, f);
+			fwrite(s, 1, (size_t)n, f);
+		s += n ? n : 1;
 	}
 	fputc('"', f);
 }

@@ -305,6 +305,11 @@ t "$ppsim" run "$tmp/esc.ini" --reps 1 --format json >"$tmp/esc.json" 2>"$tmp/ou
 printf '"case": "a\\"b\\\\c"\n' >"$tmp/want"
 check "a case named with a quote and a backslash is valid JSON" \
 	sh -c "grep -qF -f '$tmp/want' '$tmp/esc.json' && { ! command -v python3 >/dev/null || python3 -m json.tool '$tmp/esc.json' >/dev/null; }"
+# a case name in Latin-1, in a file whose name is not UTF-8 either
+printf '[global]\ninclude = %s\npolicies = v5.5\nduration = 1ms\n[case caf\351]\n' "$hw" >"$tmp/latin1-$(printf '\377').ini"
+t "$ppsim" run "$tmp/latin1-$(printf '\377').ini" --reps 1 --format json >"$tmp/l1.json" 2>"$tmp/out"
+check "bytes that are not UTF-8 become U+FFFD: the JSON is UTF-8" \
+	sh -c "iconv -f UTF-8 -t UTF-8 '$tmp/l1.json' >/dev/null && grep -q '\"case\": \"caf\\\\ufffd\"' '$tmp/l1.json' && grep -q 'latin1-\\\\ufffd.ini' '$tmp/l1.json'"
 t "$ppsim" run "$tmp/esc.ini" --reps 1 --format csv >"$tmp/esc.csv" 2>"$tmp/out"
 printf '"a,b",v5.5,rate,Mpps,\n"a""b\\c",v5.5,rate,Mpps,\n' >"$tmp/want"
 check "a case named a,b keeps the CSV's columns (and merge reads them)" \

@@ -40,7 +40,7 @@ set datafile columnheaders
 set termoption noenhanced
 # the tallest bar or measurement, with room above it for the labels
 stats data using 15:9 nooutput
-top = STATS_max_x
+top = STATS_max_x > 0 ? STATS_max_x : 1	# no packet at all (rate = 1pps)
 groups = STATS_max_y + 1
 set output out
 set title title

@@ -66,6 +66,9 @@ if (exists("lines")) {
 		with lines lw 2 lc rgb word(colours, k) title word(policies, k)
 }
 unset label 1
+# the time axis the rates had: the local fraction has no point at all when
+# no packet came (rate = 1pps), and gnuplot refuses to autoscale nothing
+set xrange [GPVAL_X_MIN:GPVAL_X_MAX]
 set offsets 0, 0, 0, 0
 set ylabel 'packets in local pages (%)'
 set xlabel 'simulated time (ms)'

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..26"
+echo "1..27"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -149,6 +149,13 @@ check "queue_min + queue_max of two queues: the packets of the window" \
 "$ppsim" run "$tiny" --case close-drop --policy v5.4 --reps 1 --set queues=2 >"$tmp/q2.txt" 2>&1
 check "the rx queues section: for a case of several queues only" \
 	sh -c "! grep -q '^# rx queues' '$tmp/q1.txt' && grep -A1 '^# rx queues' '$tmp/q2.txt' | grep -q '^case .* q_min  *q_max' && grep -A2 '^# rx queues' '$tmp/q2.txt' | grep -q '^close-drop  *v5.4  *[0-9.]*  *[0-9.]*'"
+
+# a case where no packet comes in the time measured: every plot is drawn
+printf '[global]\ninclude = %s\npolicies = v5.5\n[case idle]\nrate = 1pps\n' "$tiny" |
+	sed 's|tiny.ini$|../../scenarios/hw/e5-2603v4-2s.ini|' >"$tmp/idle.ini"
+"$ppsim" run "$tmp/idle.ini" --reps 1 --duration 1ms --out "$tmp/idle" >/dev/null 2>"$tmp/out"
+check "rate = 1pps: no packet, its plots drawn all the same" \
+	sh -c "test $? -eq 0 && test -s '$tmp/idle/rates.png' && test -s '$tmp/idle/transient-idle.svg' && ! grep -q gnuplot '$tmp/out'"
 
 # ---- progress: on a terminal only, --quiet silences it ----
 if command -v script >/dev/null; then

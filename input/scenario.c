@@ -852,7 +852,17 @@ static int ini_handler_record(void *user, const char *section,
 	if (!section_known(section))
 		return 1;	/* reported at its header */
 	if (!strcmp(name, "include")) {
-		include_file(ld, value);
+		/* what a file holds is every case's (its [global], its
+		 * hardware): read inside a [case] it would look like the
+		 * case's own and change the machine of them all */
+		if (!strncmp(section, "case ", 5) ||
+		    !strncmp(section, "sweep ", 6))
+			error_at(ld, ld->file, ld->line, "include in [%s]: "
+				 "an included file's settings are every "
+				 "case's; include it in [global] (a case sets "
+				 "its own keys, nic.rx_ring = 512)", section);
+		else
+			include_file(ld, value);
 		return 1;
 	}
 	if (!*value) {

@@ -108,6 +108,30 @@ static void json_text(FILE *f, const char *text)
 	fputc('"', f);
 }
 
+/* A text field of a table only the plot scripts read (a bar's label, its
+ * tic): gnuplot ends a field at any quote in it, doubled or not, so a
+ * quote in a name is drawn as U+201D; and it reads a backslash as an
+ * escape, so one is written twice. */
+static void plot_text(FILE *f, const char *s)
+{
+	char buf[3 * (SCN_NAME_MAX + 72)];	/* each byte at most 3 */
+	size_t n = 0;
+
+	for (; *s && n + 4 < sizeof(buf); s++) {
+		if (*s == '"') {
+			memcpy(buf + n, "\xe2\x80\x9d", 3);
+			n += 3;
+		} else if (*s == '\\') {
+			memcpy(buf + n, "\\\\", 2);
+			n += 2;
+		} else {
+			buf[n++] = *s;
+		}
+	}
+	buf[n] = '\0';
+	csv_text(f, buf);
+}
+
 static void csv_num(FILE *f, double v)
 {
 	if (isnan(v))
@@ -589,7 +613,7 @@ static void plot_row_names(FILE *f, const struct rep_row *row)
 
 	snprintf(both, sizeof(both), "%s %s", row->c->name,
 		 policy_label(row->policy, buf, sizeof(buf)));
-	csv_text(f, both);
+	plot_text(f, both);
 	fputc(',', f);
 	csv_text(f, row->c->name);
 	fprintf(f, ",%s", row->policy->name);
@@ -655,7 +679,7 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		if (!isnan(delta) && rep_baseline(rows, nr_rows, i) != i)
 			fprintf(f, "%+.1f %%", delta);
 		fputc(',', f);
-		csv_text(f, row->c->name);	/* at the group's x */
+		plot_text(f, row->c->name);	/* at the group's x */
 		/* how high the bar, its CI or its measurement reach */
 		csv_num(f, fmax(rate.mean + (isnan(rate.ci95) ? 0 : rate.ci95),
 				isnan(row->measured) ? 0 : row->measured));

@@ -318,6 +318,11 @@ t "$ppsim" sweep "$tiny" --case far-drop --set nic.rx_ring=256,512 --set driver.
 	--out "$tmp/series" >/dev/null 2>"$tmp/out"
 check "the sweep plot keeps budget=6 beside budget=64" \
 	sh -c "test \$(grep -c '^# far-drop v5.[45] 6\$' '$tmp/series/sweep-rate.dat') -eq 2"
+t "$ppsim" run "$tmp/esc.ini" --reps 1 --out "$tmp/esc" >/dev/null 2>"$tmp/out"
+printf '\342\200\235' >"$tmp/rdq"
+printf 'a%sb\\\\c v5.5,"a""b\\c",v5.5,\n' "$(cat "$tmp/rdq")" >"$tmp/want"
+check "plot tables: a quote drawn as U+201D, a backslash doubled (gnuplot's escape)" \
+	sh -c "grep -qF -f '$tmp/want' '$tmp/esc/rates.csv' && grep -q ',a$(cat "$tmp/rdq")b[\\\\][\\\\]c,[0-9.]*\$' '$tmp/esc/rates.csv'"
 
 # ---- 9: nothing cut or defaulted silently ----
 printf '[global]\ninclude = %s\n[case a]\nmeasured = v5.4:1 v5.4:2\n' "$hw" >"$tmp/m.ini"

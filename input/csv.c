@@ -64,7 +64,11 @@ int csv_number(const char *path, int line, const char *what, const char *s,
 	}
 	errno = 0;
 	*v = strtod(s, &end);
+	/* strtod also takes what ppsim never writes: leading blanks, C's
+	 * hexadecimal (0x10), and magnitudes whose differences and means
+	 * overflow to inf (1e308) */
 	if (end == s || *end || errno || !isfinite(*v) ||
+	    fabs(*v) > CSV_NUM_MAX || s[strspn(s, "+-.0123456789eE")] ||
 	    (*v < 0 && kind != CSV_SIGNED_OR_EMPTY)) {
 		datadir_error(path, line, "%s '%s' is not a number ppsim "
 			      "writes", what, s);

@@ -30,10 +30,13 @@ int csv_split(char *line, char **fields, int max);
 /* Which numbers a field may hold (csv_number). */
 enum csv_num { CSV_NUM, CSV_NUM_OR_EMPTY, CSV_SIGNED_OR_EMPTY };
 
+/* Larger than any figure ppsim writes (bytes, bits a second, Mpps). */
+#define CSV_NUM_MAX	1e18
+
 /*
- * A figure ppsim writes, in field s of path's line: a finite number, not
- * negative but for CSV_SIGNED_OR_EMPTY (error_pct, delta_pct); an empty
- * field is NAN where the kind allows it.  Returns 0, or -1 with
+ * A figure ppsim writes, in field s of path's line: a decimal number of at
+ * most CSV_NUM_MAX, not negative but for CSV_SIGNED_OR_EMPTY (error_pct,
+ * delta_pct); an empty field is NAN where the kind allows it.  Returns 0, or -1 with
  * FILE:LINE: why (what names the column).
  */
 int csv_number(const char *path, int line, const char *what, const char *s,

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..27"
+echo "1..30"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -88,6 +88,11 @@ row=$(($(grep -c '^#' "$tmp/a.csv") + 2))
 sed "${row}s/,Mpps,[0-9.]*,/,Mpps,fast,/" "$tmp/a.csv" >"$tmp/word.csv"
 check "compare: a value that is not a number is FILE:LINE, exit 2" \
 	fails 2 "word.csv:$row: value 'fast' is not a number" "$ppsim" compare "$tmp/a.csv" "$tmp/word.csv"
+for v in 0x10 ' 5' 1e308; do
+	sed "${row}s/,Mpps,[0-9.]*,/,Mpps,$v,/" "$tmp/a.csv" >"$tmp/odd.csv"
+	check "compare: a value ppsim does not write ('$v') is FILE:LINE, exit 2" \
+		fails 2 "odd.csv:$row: value '$v' is not a number" "$ppsim" compare "$tmp/a.csv" "$tmp/odd.csv"
+done
 check "compare: a file that is not a ppsim CSV, exit 2" \
 	fails 2 'passwd:1: not the header of a ppsim CSV' "$ppsim" compare /etc/passwd "$tmp/a.csv"
 sed "${row}s/,rate,/,rate,x,/" "$tmp/a.csv" >"$tmp/fields.csv"

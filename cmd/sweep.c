@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
+#include "report/commit.h"
 #include "cmd.h"
 #include "../input/datadir.h"
 #include "../report/outfile.h"

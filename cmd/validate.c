@@ -13,6 +13,7 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
+#include "report/commit.h"
 #include "cmd.h"
 #include "fit.h"
 

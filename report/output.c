@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "config.h"
+#include "report/commit.h"
 #include "../input/datadir.h"
 #include "report.h"
 

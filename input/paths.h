@@ -1,1 +1,0 @@
-#define PKGDATADIR "/usr/local/share/ppsim"

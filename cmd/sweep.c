@@ -389,10 +389,11 @@ static void write_table(const struct sweep_opts *o, const struct point *pts,
 				printf("%-14s ", set[a].value);
 			for (int k = 0; k < o->rc.reps; k++)
 				local += rows[r].res[k].local_pages / o->rc.reps;
-			printf("%-*s %-6s %7.2f %-4s %6.2f ", w, rows[r].c->name,
+			printf("%-*s %-6s %7.2f %-4s ", w, rows[r].c->name,
 			       rows[r].policy->name, f.mean,
-			       sim_rate_unit(&rows[r].c->sim),
-			       isnan(f.ci95) ? 0 : f.ci95);
+			       sim_rate_unit(&rows[r].c->sim));
+			rep_put_ci95(stdout, f.ci95);
+			putchar(' ');
 			if (isnan(err))
 				printf("%7s ", "-");
 			else

@@ -261,12 +261,12 @@ static void print_table(const struct cmd_opts *o, const struct vfile *vf,
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
 			const char *limit = rep_saturated(&rows[i], o->rc.reps);
 
-			printf("%-*s %-6s %8.2f %9.2f %-4s %6.2f %+7.1f %-3s "
-			       "%s", w, rows[i].c->name,
+			printf("%-*s %-6s %8.2f %9.2f %-4s ", w, rows[i].c->name,
 			       rows[i].policy->name, rows[i].measured,
-			       fig[i].pred.mean, sim_rate_unit(&rows[i].c->sim),
-			       isnan(fig[i].pred.ci95) ? 0 : fig[i].pred.ci95,
-			       fig[i].err, fig[i].fit ? "in" : "out", limit);
+			       fig[i].pred.mean, sim_rate_unit(&rows[i].c->sim));
+			rep_put_ci95(stdout, fig[i].pred.ci95);
+			printf(" %+7.1f %-3s %s", fig[i].err,
+			       fig[i].fit ? "in" : "out", limit);
 			if (fig[i].over)	/* under the last heading */
 				printf("%*sOVER", 10 - (int)strlen(limit), "");
 			putchar('\n');

@@ -321,6 +321,14 @@ static void fmt_or_dash(char *buf, size_t len, const char *fmt, double v)
 		snprintf(buf, len, fmt, v);
 }
 
+void rep_put_ci95(FILE *f, double ci95)
+{
+	char buf[16];
+
+	fmt_or_dash(buf, sizeof(buf), "%.2f", ci95);
+	fprintf(f, "%6s", buf);
+}
+
 /* A case whose pages come back another way than the NAPI's own put. */
 static bool other_return(const struct rep_row *row)
 {

@@ -82,6 +82,9 @@ static inline struct rep_figure rep_rate(const struct rep_row *row, int reps)
 }
 /* (predicted - measured) / measured in %, NAN without a measurement. */
 double rep_error_pct(double predicted, double measured);
+/* A text table's ci95 column, 6 wide: '-' where there is no interval
+ * (one replication), as the run table shows it. */
+void rep_put_ci95(FILE *f, double ci95);
 /* What limits a row's rate: "cpu", "pcie", "nic" or "none". */
 const char *rep_saturated(const struct rep_row *row, int reps);
 /* The measured rate of a case under a policy, NAN if none. */

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..23"
+echo "1..24"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -25,6 +25,13 @@ fi
 
 "$ppsim" sweep "$tiny" ring --format csv >"$tmp/named.csv" 2>"$tmp/out"
 check "a named sweep from the scenario" sh -c "test $? -eq 0 && grep -q '^256,far-drop,v5.4,rate,' '$tmp/named.csv' && grep -q '^1024,far-drop,v5.5,rate,' '$tmp/named.csv'"
+
+# the table's ci95 column: '-' with one replication (no interval), as
+# run's table has it, a number with two
+"$ppsim" sweep "$tiny" --set nic.rx_ring=256 --case far-drop --reps 1 --duration 2ms >"$tmp/t1" 2>>"$tmp/out"
+"$ppsim" sweep "$tiny" --set nic.rx_ring=256 --case far-drop --reps 2 --duration 2ms >"$tmp/t2" 2>>"$tmp/out"
+check "the table's ci95: '-' with one replication, a number with two" \
+	sh -c "grep -Eq '^256 +far-drop +v5.4 +[0-9.]+ Mpps +- ' '$tmp/t1' && grep -Eq '^256 +far-drop +v5.4 +[0-9.]+ Mpps +[0-9]+\.[0-9]{2} ' '$tmp/t2'"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --case far-drop --emit-jobs >"$tmp/jobs" 2>"$tmp/out"
 check "--emit-jobs: one command a point" sh -c "test $? -eq 0 && test \$(wc -l <'$tmp/jobs') -eq 2 && grep -q \"set 'nic.rx_ring=1024'\" '$tmp/jobs'"

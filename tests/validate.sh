@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..27"
+echo "1..28"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -26,6 +26,8 @@ check "the fit case is matched" awk '/^;   close-drop/ { v = $3 + 0; if (v < -3 
 "$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"
 check "validate marks in and out of the fit" sh -c "test $? -le 1 && grep -Eq '^close-drop +v5.4 .* in' '$tmp/out' && grep -Eq '^far-drop +v5.5 .* out' '$tmp/out'"
 check "validate checks the direction of each change" grep -Eq '^#   far-drop +v5.4 -> v5.5: \+31.8 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/out"
+check "with one replication the ci95 column says '-', as run's does" \
+	grep -Eq '^close-drop +v5.4 +[0-9.]+ +[0-9.]+ Mpps +- ' "$tmp/out"
 
 "$ppsim" validate "$src/scenarios/mlx5-cx4-numa.ini" --reps 2 -j 2 >"$tmp/out" 2>>"$tmp/err"
 rc=$?

@@ -72,23 +72,37 @@ static void pass_on(FILE *said)
 		fwrite(buf, 1, n, stderr);
 }
 
+/* An interrupt is held from the fork until ppsim knows gnuplot's pid:
+ * one that came between would leave gnuplot running, to write the
+ * temporary image again after ppsim removed it. */
 static int run_gnuplot(const char *const *argv, FILE *said)
 {
+	sigset_t stop, was;
 	int status;
 	pid_t pid;
 
 	fflush(NULL);
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &was);
 	pid = fork();
-	if (pid < 0)
-		return -1;
 	if (pid == 0) {
 		if (said)
 			dup2(fileno(said), STDERR_FILENO);
+		/* ppsim's handlers are not gnuplot's: its own end, then */
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);	/* ppsim's own choice (main) */
+		sigprocmask(SIG_SETMASK, &was, NULL);
 		execv(GNUPLOT_PATH, (char *const *)argv);
 		_exit(127);
 	}
-	outfile_writer(pid);
+	if (pid > 0)
+		outfile_writer(pid);
+	sigprocmask(SIG_SETMASK, &was, NULL);
+	if (pid < 0)
+		return -1;
 	pid = waitpid(pid, &status, 0);
 	outfile_writer(0);
 	if (pid < 0)

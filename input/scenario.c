@@ -1092,6 +1092,25 @@ static size_t find_key_index(const char *dotted)
 	return (size_t)(find_key(section, dot + 1) - scn_keys);
 }
 
+/* Which of the keys that make a run's length to blame when it is too long
+ * for its samples: one set on the command line (--duration 5) before one
+ * set in a file, else sample, whose line is the case's when none is set. */
+static const char *run_length_key(const struct origin *org)
+{
+	static const char *const keys[] = {
+		"case.sample", "case.duration", "case.warmup", "case.migrate_at",
+	};
+
+	for (int pass = 0; org && pass < 2; pass++)
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			const char *file = org[find_key_index(keys[i])].file;
+
+			if (file && (pass || !strncmp(file, "--", 2)))
+				return keys[i];
+		}
+	return keys[0];
+}
+
 static bool is_pow2(int v)
 {
 	return v > 0 && !(v & (v - 1));
@@ -1257,9 +1276,10 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	 * where the measurement starts): more would stop the transient
 	 * short without a word */
 	CHECK(((l->migrate_at > 0 ? l->migrate_at : 0) + l->warmup +
-	       l->duration) / l->sample <= SIM_MAX_SAMPLES - 2, "case.sample",
+	       l->duration) / l->sample <= SIM_MAX_SAMPLES - 2,
+	      run_length_key(org),
 	      "sample %gs over a run of %gs gives more than %d transient "
-	      "samples: raise sample", l->sample, (l->migrate_at > 0 ?
+	      "samples: raise sample or shorten the run", l->sample, (l->migrate_at > 0 ?
 	      l->migrate_at : 0) + l->warmup + l->duration, SIM_MAX_SAMPLES);
 	for (int i = 0; i < c->nr_measured; i++) {
 		bool found = false;

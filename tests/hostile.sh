@@ -341,6 +341,8 @@ printf '[global]\ninclude = %s\n[case a]\nmeasured = v5.4:inf\n' "$hw" >"$tmp/m.
 check "measured = inf" fails 2 "m.ini:4: measured: 'inf' is not a positive number" "$ppsim" run "$tmp/m.ini"
 printf '[global]\ninclude = %s\n[case a]\nsample = 10us\n' "$hw" >"$tmp/m.ini"
 check "more transient samples than are kept" fails 2 "m.ini:4: sample .* more than 2048 transient samples" "$ppsim" run "$tmp/m.ini"
+check "a run too long for its samples, made so by --duration, names --duration" \
+	fails 2 "^--duration: sample 0.001s over a run of 5.0.*s .*: raise sample or shorten the run" "$ppsim" run "$tiny" --duration 5
 check "--seed 0 (which the generator reads as 4357)" \
 	early 2 "--seed 0: expected 1 to" "$ppsim" run "$tiny" --seed 0
 check "--seed beyond 32 bits (4294967297 is seed 1)" \

@@ -851,6 +851,11 @@ static int ini_handler_record(void *user, const char *section,
 	}
 	if (!section_known(section))
 		return 1;	/* reported at its header */
+	if (!strcmp(name, "include") && !*value) {
+		error_at(ld, ld->file, ld->line, "include: empty value (a "
+			 "file to read, relative to this one)");
+		return 1;
+	}
 	if (!strcmp(name, "include")) {
 		/* what a file holds is every case's (its [global], its
 		 * hardware): read inside a [case] it would look like the

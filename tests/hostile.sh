@@ -24,6 +24,9 @@ check "run refuses a FIFO without waiting on it" \
 printf '[global]\ninclude = fifo\n[case a]\n' >"$tmp/inc-fifo.ini"
 check "include = a FIFO is refused at its line" \
 	fails 2 '^.*inc-fifo.ini:2: include fifo: not a regular file' "$ppsim" run "$tmp/inc-fifo.ini"
+printf '[global]\ninclude =\n[case a]\n' >"$tmp/inc-none.ini"
+check "include = nothing is an empty value, not the directory's 'not a regular file'" \
+	fails 2 '^.*inc-none.ini:2: include: empty value' "$ppsim" run "$tmp/inc-none.ini"
 check "trace refuses a FIFO" \
 	fails 2 'fifo: cannot open: not a regular file' "$ppsim" trace --policy v5.4 "$tmp/fifo"
 check "merge refuses a FIFO" \

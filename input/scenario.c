@@ -1308,10 +1308,11 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 		int nc = scn_label_cells(c->label_columns, cells,
 					 SCN_MAX_LABELS + 1);
 
-		CHECK(nc <= SCN_MAX_LABELS, "case.label_columns", "%d columns, "
-		      "at most %d", nc, SCN_MAX_LABELS);
+		CHECK(nc <= SCN_MAX_LABELS, "case.label_columns", "label_columns "
+		      "has %d headers, at most %d", nc, SCN_MAX_LABELS);
 		CHECK(nl == nc || nl == 0 || (!nc && nl == 1), "case.label",
-		      "'%s' has %d cells, label_columns '%s' %d", c->label,
+		      "label '%s' has %d cells, label_columns '%s' %d "
+		      "headers: give as many", c->label,
 		      nl, c->label_columns, nc);
 	}
 	return ok;

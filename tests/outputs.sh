@@ -63,7 +63,7 @@ check "--format commit with labels: NUMA | XDP | Before | After" \
 sed 's/^label = Far | Drop$/label = Far/' "$tmp/label.ini" >"$tmp/label-bad.ini"
 line=$(grep -n '^label = Far$' "$tmp/label-bad.ini" | cut -d: -f1)
 check "a label with fewer cells than label_columns: FILE:LINE, exit 2" \
-	fails 2 "label-bad.ini:$line: 'Far' has 1 cells, label_columns 'NUMA \| XDP' 2" "$ppsim" run "$tmp/label-bad.ini"
+	fails 2 "label-bad.ini:$line: label 'Far' has 1 cells, label_columns 'NUMA \| XDP' 2 headers: give as many" "$ppsim" run "$tmp/label-bad.ini"
 "$ppsim" validate "$tiny" --reps 1 --format commit >"$tmp/v.txt" 2>"$tmp/out"
 check "validate --format commit: measured and predicted changes" \
 	grep -Eq '^far-drop +\| v5.4 -> v5.5 +\| +\+31.8 % \| +\+[0-9.]+ %$' "$tmp/v.txt"

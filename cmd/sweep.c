@@ -472,7 +472,8 @@ static bool has_series(const char *series, const char *name)
 /* The measured figure of case c (of a point) under policy pol where the
  * scenario measured it: every swept key at the value the scenario itself
  * gives the case (base), else NAN.  A figure measured at one ring size is
- * no error bar for another. */
+ * no error bar for another; at another duration (warmup, sample) it is the
+ * same figure, which is what sweeping duration checks. */
 static double measured_here(const struct sweep_opts *o,
 			    const struct scenario *base,
 			    const struct scn_case *c,
@@ -484,6 +485,8 @@ static double measured_here(const struct sweep_opts *o,
 		for (int a = 0; a < o->nr_axes; a++) {
 			double v, x;
 
+			if (scn_key_measures(o->axes[a].key))
+				continue;
 			if (scn_case_get(&base->cases[i], o->axes[a].key, &v) ||
 			    scn_case_get(c, o->axes[a].key, &x) ||
 			    fabs(v - x) > 1e-9 * fabs(v))

@@ -1439,6 +1439,15 @@ bool scn_key_whole(const char *key)
 	return k && is_number(k) && k->store != S_DOUBLE;
 }
 
+bool scn_key_measures(const char *key)
+{
+	const struct scn_key *k = find_dotted(key);
+
+	return k && (k == find_key("case", "warmup") ||
+		     k == find_key("case", "duration") ||
+		     k == find_key("case", "sample"));
+}
+
 const char *scn_key_unit(const char *key)
 {
 	static const char *const base[] = {

@@ -147,6 +147,10 @@ const char *scn_uncalibrated_profile(const struct scenario *scn);
  * nearest known name in hint ("" if none is near). */
 int scn_explain_key(FILE *f, const char *key, char *hint, size_t len);
 
+/* Whether key says only how long or how finely a run measures (warmup,
+ * duration, sample), not what: the same figure is measured at any value. */
+bool scn_key_measures(const char *key);
+
 /* The unit scn_case_get() reads a numeric key in ("s", "B", "cycles",
  * "" for a plain count), or NULL for another key. */
 const char *scn_key_unit(const char *key);

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..24"
+echo "1..25"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -17,6 +17,13 @@ check "the same CSV in DIR" cmp "$tmp/s.csv" "$tmp/o/sweep.csv"
 check "measured and error only at the scenario's own ring and budget (1024, 64)" \
 	awk -F, '$5 == "rate" { own = $1 == 1024 && $2 == 64; if (own != ($9 != "" && $10 != "")) bad = 1; n += own }
 	     END { exit bad || n != 2 }' "$tmp/s.csv"
+# duration says how long a run measures, not what: the figure measured
+# is every point's error bar (and a ring beside it still is not)
+"$ppsim" sweep "$tiny" --set duration=2ms,4ms --set nic.rx_ring=256,1024 \
+	--case far-drop --reps 1 --format csv >"$tmp/d.csv" 2>"$tmp/out"
+check "swept duration: measured and error at every duration, at the own ring only" \
+	awk -F, '$5 == "rate" { own = $2 == 1024; if (own != ($9 != "" && $10 != "")) bad = 1; n += own }
+	     END { exit bad || n != 4 }' "$tmp/d.csv"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "the rate plotted against the first key" test -s "$tmp/o/sweep.png" -a -s "$tmp/o/sweep.svg"
 else

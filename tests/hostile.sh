@@ -5,8 +5,10 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 hw=$src/scenarios/hw/e5-2603v4-2s.ini
-# runs COMMAND... with a time limit: a hang fails instead of hanging make
-t() { timeout 20 "$@"; }
+# runs COMMAND... with a time limit: a hang fails instead of hanging make.
+# Generous: CI's calibrate under the sanitizers, beside another test on 2
+# cores, passed 20 s (8 s alone)
+t() { timeout 120 "$@"; }
 # fails RC PATTERN COMMAND...: exit status RC, and PATTERN on stderr
 fails() {
 	want=$1 pattern=$2

@@ -151,10 +151,30 @@ static bool differ_in(const struct scn_case *a, const struct scn_case *b,
 	       !scn_case_get(a, key, va) && !scn_case_get(b, key, vb);
 }
 
+/* Whether a case measured under pol lies between cases a and b along key
+ * (every other key the same), its value strictly between va < vb. */
+static bool measured_between(const struct vfile *vf,
+			     const struct rep_row *rows, int a, int b,
+			     const char *key, double va, double vb,
+			     const struct pp_policy *pol)
+{
+	const struct scenario *scn = vf->scn;
+	double dummy, vm;
+
+	for (int m = 0; m < scn->nr_cases; m++)
+		if (m != a && m != b &&
+		    differ_in(&scn->cases[a], &scn->cases[m], key, &dummy,
+			      &vm) && vm > va && vm < vb &&
+		    row_of(vf, rows, &scn->cases[m], pol) >= 0)
+			return true;
+	return false;
+}
+
 /* Every two cases that differ in one numeric key only, with no case
- * between them along it (every other key the same): the change from the
- * lower value to the higher, measured and predicted, each policy both
- * cases measured.  Returns the mismatches. */
+ * measured between them along it (every other key the same): the change
+ * from the lower value to the higher, measured and predicted, each policy
+ * both cases measured; a case not measured between them is passed over.
+ * Returns the mismatches. */
 static int trends(FILE *out, const struct vfile *vf,
 		  const struct rep_row *rows, const struct vfigure *fig, int w)
 {
@@ -168,20 +188,11 @@ static int trends(FILE *out, const struct vfile *vf,
 			const struct scn_case *lo = &scn->cases[a];
 			const struct scn_case *hi = &scn->cases[b];
 			char key[SCN_KEY_MAX], v0[32], v1[32];
-			double va, vb, vm, dummy;
-			bool between = false;
+			double va, vb, vm;
 
 			if (scn_case_diff(lo, hi, key, sizeof(key)) != 1 ||
 			    scn_case_get(lo, key, &va) ||
 			    scn_case_get(hi, key, &vb))
-				continue;
-			for (int m = 0; m < scn->nr_cases && !between; m++)
-				between = m != a && m != b &&
-					  differ_in(lo, &scn->cases[m], key,
-						    &dummy, &vm) &&
-					  vm > fmin(va, vb) &&
-					  vm < fmax(va, vb);
-			if (between)
 				continue;
 			if (va > vb) {
 				const struct scn_case *t = lo;
@@ -199,7 +210,9 @@ static int trends(FILE *out, const struct vfile *vf,
 				int j = row_of(vf, rows, hi, lo->policies[p]);
 				char what[256];
 
-				if (i < 0 || j < 0)
+				if (i < 0 || j < 0 ||
+				    measured_between(vf, rows, a, b, key, va,
+						     vb, lo->policies[p]))
 					continue;
 				snprintf(what, sizeof(what), "%-*s -> %-*s "
 					 "%-6s %s %s -> %s", w, lo->name, w,

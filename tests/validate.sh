@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..28"
+echo "1..29"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -91,6 +91,12 @@ check "a trend against the measured direction is a mismatch" grep -Eq \
 check "a trend along the measured direction is not; only consecutive cases" sh -c "
 	grep -Eq '^#   q2 +-> q3 +v5.5 +queues 2 -> 3: \+162.5 % measured, \+[0-9.]+ % predicted: both up\$' '$tmp/out' &&
 	! grep -Eq '^#   q1 +-> q3 ' '$tmp/out'"
+# q2 not measured: q1 -> q3 is the trend, passed over no measured case
+sed -e "s|^include = \.\./\.\./|include = $src/|" -e '/^measured = v5.5:8$/d' \
+	"$src/tests/scenarios/opposite.ini" >"$tmp/opp-gap.ini"
+"$ppsim" validate "$tmp/opp-gap.ini" --reps 1 >"$tmp/gap.out" 2>>"$tmp/err"
+check "a case not measured between two is passed over: q1 -> q3 is checked" grep -Eq \
+	'^#   q1 +-> q3 +v5.5 +queues 1 -> 3: \+110.0 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/gap.out"
 check "a before/after against the measured direction is a mismatch" grep -Eq \
 	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
 check "directions alone fail validate" sh -c "test $rc -eq 1 &&

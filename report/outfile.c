@@ -52,6 +52,7 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 		   const char *who)
 {
 	char dir[PATH_MAX];
+	sigset_t stop, was;
 	struct stat st;
 	int fd;
 
@@ -71,20 +72,30 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 		fprintf(stderr, "%s: %s: not a regular file\n", who, path);
 		return NULL;
 	}
+	/* an interrupt is held from the file's making until the handler
+	 * knows it: one between would leave it behind */
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, &was);
 	fd = mkstemps(o->tmp, (int)strlen(suffix));
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
-		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(errno));
+		int err = errno;
+
 		if (fd >= 0) {
 			close(fd);
 			unlink(o->tmp);
 		}
+		sigprocmask(SIG_SETMASK, &was, NULL);
+		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(err));
 		return NULL;
 	}
-	/* mkstemps makes it 0600; the file is the user's, as fopen's is */
-	fchmod(fd, new_file_mode());
 	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
 	have_tmp = 1;
 	clean_up_on_signals();
+	sigprocmask(SIG_SETMASK, &was, NULL);
+	/* mkstemps makes it 0600; the file is the user's, as fopen's is */
+	fchmod(fd, new_file_mode());
 	return o->f;
 }
 

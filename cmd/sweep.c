@@ -72,6 +72,9 @@ static int add_axis(struct sweep_opts *o, const char *key, const char *values,
 	}
 	a = &o->axes[o->nr_axes++];
 	memset(a, 0, sizeof(*a));
+	/* global.duration is duration: one key, one spelling */
+	if (!strncmp(key, "global.", 7))
+		key += 7;
 	snprintf(a->key, sizeof(a->key), "%.63s", key);
 	a->file = file;
 	a->line = line;
@@ -96,6 +99,31 @@ static int add_axis(struct sweep_opts *o, const char *key, const char *values,
 		memcpy(a->values[a->nr_values++], v, len);
 		v += len;
 	} while (*v++ == ',');
+	return 0;
+}
+
+/* Each key swept once, and not also fixed by --duration: the one given
+ * last would win and the rows of the other carry values that never ran. */
+static int distinct_keys(const struct sweep_opts *o)
+{
+	for (int n = 0; n < o->nr_axes; n++) {
+		const struct axis *a = &o->axes[n];
+
+		for (int m = 0; m < n; m++)
+			if (!strcmp(o->axes[m].key, a->key)) {
+				axis_said(a);
+				fprintf(stderr, ": %s is swept twice: give "
+					"its values once\n", a->key);
+				return -1;
+			}
+		for (int f = 0; f < o->nr_fixed; f++)
+			if (!strcmp(o->fixed[f].key, a->key)) {
+				axis_said(a);
+				fprintf(stderr, ": %s is swept and %s fixes it: "
+					"give one\n", a->key, o->fixed[f].file);
+				return -1;
+			}
+	}
 	return 0;
 }
 
@@ -694,6 +722,8 @@ int sweep_main(int argc, char **argv)
 			"KEY=V1,V2 or a [sweep NAME]\n");
 		goto done;
 	}
+	if (distinct_keys(&o))
+		goto done;
 	for (int a = 0; a < o.nr_axes; a++)
 		nr_points *= o.axes[a].nr_values;
 	if (nr_points > SWEEP_MAX_POINTS) {

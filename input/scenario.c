@@ -549,8 +549,9 @@ static const struct scn_key *find_dotted(const char *key)
 	const char *dot = strchr(key, '.');
 	char section[32];
 
-	if (!dot)
-		return find_key("case", key);
+	/* [global]'s keys are the cases' (global.duration is duration) */
+	if (!dot || !strncmp(key, "global.", 7))
+		return find_key("case", dot ? dot + 1 : key);
 	snprintf(section, sizeof(section), "%.*s", (int)(dot - key), key);
 	return find_key(section, dot + 1);
 }
@@ -1097,23 +1098,44 @@ static size_t find_key_index(const char *dotted)
 	return (size_t)(find_key(section, dot + 1) - scn_keys);
 }
 
-/* Which of the keys that make a run's length to blame when it is too long
- * for its samples: one set on the command line (--duration 5) before one
- * set in a file, else sample, whose line is the case's when none is set. */
-static const char *run_length_key(const struct origin *org)
+static bool set_by_user(const struct origin *org, const char *key)
 {
-	static const char *const keys[] = {
-		"case.sample", "case.duration", "case.warmup", "case.migrate_at",
+	return org && org[find_key_index(key)].file;
+}
+
+/* The samples a run keeps beside its first (sim.h). */
+#define SAMPLES_KEPT	(SIM_MAX_SAMPLES - 2)
+
+/* Which key to blame when a run is too long for its samples: a part of
+ * the run's length the user set that is too long by itself (--set
+ * warmup=10s), the longest such; else sample, where the user set it
+ * (sample = 1us); else the longest part, at its line or the case's. */
+static const char *run_length_key(const struct sim_load *l,
+				  const struct origin *org)
+{
+	const struct { const char *key; double v; } part[] = {
+		{ "case.migrate_at", l->migrate_at > 0 ? l->migrate_at : 0 },
+		{ "case.warmup", l->warmup },
+		{ "case.duration", l->duration },
 	};
+	const char *longest = NULL, *alone = NULL;
+	double most = -1, most_alone = -1;
 
-	for (int pass = 0; org && pass < 2; pass++)
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-			const char *file = org[find_key_index(keys[i])].file;
-
-			if (file && (pass || !strncmp(file, "--", 2)))
-				return keys[i];
+	for (size_t i = 0; i < sizeof(part) / sizeof(part[0]); i++) {
+		if (part[i].v > most) {
+			most = part[i].v;
+			longest = part[i].key;
 		}
-	return keys[0];
+		if (set_by_user(org, part[i].key) &&
+		    part[i].v / l->sample > SAMPLES_KEPT + 1e-6 &&
+		    part[i].v > most_alone) {
+			most_alone = part[i].v;
+			alone = part[i].key;
+		}
+	}
+	if (alone)
+		return alone;
+	return set_by_user(org, "case.sample") ? "case.sample" : longest;
 }
 
 static bool is_pow2(int v)
@@ -1280,12 +1302,18 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	/* the monitor keeps SIM_MAX_SAMPLES samples (one a sample, one more
 	 * where the measurement starts): more would stop the transient
 	 * short without a word */
-	CHECK(((l->migrate_at > 0 ? l->migrate_at : 0) + l->warmup +
-	       l->duration) / l->sample <= SIM_MAX_SAMPLES - 2,
-	      run_length_key(org),
-	      "sample %gs over a run of %gs gives more than %d transient "
-	      "samples: raise sample or shorten the run", l->sample, (l->migrate_at > 0 ?
-	      l->migrate_at : 0) + l->warmup + l->duration, SIM_MAX_SAMPLES);
+	{
+		double run = (l->migrate_at > 0 ? l->migrate_at : 0) +
+			     l->warmup + l->duration;
+
+		/* 1e-6: 2.046 s / 1 ms is 2046 and a little in binary;
+		 * the monitor keeps one sample more than that */
+		CHECK(run / l->sample <= SAMPLES_KEPT + 1e-6,
+		      run_length_key(l, org), "sample %gs over a run of %gs "
+		      "gives %.0f transient samples, more than the %d kept: "
+		      "raise sample or shorten the run", l->sample, run,
+		      ceil(run / l->sample - 1e-6), SAMPLES_KEPT);
+	}
 	for (int i = 0; i < c->nr_measured; i++) {
 		bool found = false;
 
@@ -1608,11 +1636,12 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			    int nr_set)
 {
 	bool ok = true;
+	int nr_said_set = 0;	/* "--set:N": the N-th --set, not --duration */
 
 	for (int i = 0; i < nr_set; i++) {
 		struct assignment a = {
 			.file = set[i].file ? set[i].file : "--set",
-			.line = set[i].file ? set[i].line : i + 1,
+			.line = set[i].file ? set[i].line : ++nr_said_set,
 		};
 		const char *dot = strchr(set[i].key, '.'), *ctl;
 

@@ -345,9 +345,18 @@ check "measured names a policy twice" fails 2 "m.ini:4: measured: v5.4 named twi
 printf '[global]\ninclude = %s\n[case a]\nmeasured = v5.4:inf\n' "$hw" >"$tmp/m.ini"
 check "measured = inf" fails 2 "m.ini:4: measured: 'inf' is not a positive number" "$ppsim" run "$tmp/m.ini"
 printf '[global]\ninclude = %s\n[case a]\nsample = 10us\n' "$hw" >"$tmp/m.ini"
-check "more transient samples than are kept" fails 2 "m.ini:4: sample .* more than 2048 transient samples" "$ppsim" run "$tmp/m.ini"
+check "more transient samples than are kept" fails 2 "m.ini:4: sample 1e-05s over a run of 0.07s gives 7000 transient samples, more than the 2046 kept" "$ppsim" run "$tmp/m.ini"
+# a run too long for its samples is said where it was made so: the part
+# of its length too long by itself, else sample, else the longest part
 check "a run too long for its samples, made so by --duration, names --duration" \
 	fails 2 "^--duration: sample 0.001s over a run of 5.0.*s .*: raise sample or shorten the run" "$ppsim" run "$tiny" --duration 5
+check "--duration 1ms --set warmup=10s names warmup's --set, the first --set" \
+	fails 2 "^--set:1: sample 0.001s over a run of 10.001s" "$ppsim" run "$tiny" --duration 1ms --set warmup=10s
+sed -e "s|^include = \.\./\.\./|include = $src/|" -e 's/^workload = xdp_drop$/&\nsample = 1us/' "$tiny" >"$tmp/s1us.ini"
+check "sample = 1us in the file, --duration 1ms: sample's line, not --duration" \
+	fails 2 "^$tmp/s1us.ini:12: sample 1e-06s over a run of 0.003s gives 3000 " "$ppsim" run "$tmp/s1us.ini" --duration 1ms
+check "a run of exactly the samples kept (2.046 s, 1 ms) is not refused" \
+	"$ppsim" run "$tiny" --duration 2.043 --dry-run
 check "--seed 0 (which the generator reads as 4357)" \
 	early 2 "--seed 0: expected 1 to" "$ppsim" run "$tiny" --seed 0
 check "--seed beyond 32 bits (4294967297 is seed 1)" \

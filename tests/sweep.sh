@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..25"
+echo "1..29"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -75,6 +75,18 @@ check "one value in two units is one point, refused" sh -c "test $? -eq 2 && gre
 printf '[global]\ninclude = %s\n[sweep twice]\nvary = nic.rx_ring=256,512,256\n' "$tiny" >"$tmp/twice.ini"
 "$ppsim" sweep "$tmp/twice.ini" twice --emit-jobs >/dev/null 2>"$tmp/out"
 check "a [sweep]'s value given twice: its line" sh -c "test $? -eq 2 && grep -q \"twice.ini:4: vary: nic.rx_ring: '256' and '256' are one value\" '$tmp/out'"
+# a key swept twice, or swept and fixed by --duration: the rows of one
+# would carry values that never ran
+"$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --set nic.rx_ring=1024,2048 --emit-jobs >"$tmp/jobs2" 2>"$tmp/out"
+check "a key swept twice is refused" sh -c "test $? -eq 2 && test ! -s '$tmp/jobs2' && grep -qx 'ppsim sweep: --set nic.rx_ring: nic.rx_ring is swept twice: give its values once' '$tmp/out'"
+"$ppsim" sweep "$tiny" --set global.duration=1ms,2ms --set duration=4ms --emit-jobs >"$tmp/jobs2" 2>"$tmp/out"
+check "global.duration and duration are one key, swept twice" sh -c "test $? -eq 2 && grep -q 'duration is swept twice' '$tmp/out'"
+"$ppsim" sweep "$tiny" --set duration=1ms,4ms --duration 1ms --emit-jobs >"$tmp/jobs2" 2>"$tmp/out"
+check "duration swept and fixed by --duration is refused" sh -c "test $? -eq 2 && grep -qx 'ppsim sweep: --set duration: duration is swept and --duration fixes it: give one' '$tmp/out'"
+"$ppsim" sweep "$tiny" --set global.duration=2ms,4ms --case far-drop --policy v5.4 --reps 1 --format csv 2>"$tmp/out" | grep -v '^#' >"$tmp/g.csv"
+"$ppsim" sweep "$tiny" --set duration=2ms,4ms --case far-drop --policy v5.4 --reps 1 --format csv 2>>"$tmp/out" | grep -v '^#' >"$tmp/d2.csv"
+check "global.duration is swept as duration: the same table, the error at every point" sh -c "
+	cmp '$tmp/g.csv' '$tmp/d2.csv' && test \$(grep -c '^[24]ms,far-drop,v5.4,rate,Mpps,[0-9.]*,,4.4,' '$tmp/g.csv') -eq 2"
 
 # ---- scale-out: the jobs run the sweep's cases, reps and seeds: their
 # merge is the direct sweep's CSV, byte for byte ----

@@ -160,10 +160,10 @@ K("case", "migrate_at", S_DOUBLE, U_TIME, sim.load.migrate_at, "-1", -1, 3600, "
 K("case", "migrate_cpu", S_INT, U_NONE, sim.load.migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
 K("case", "warmup", S_DOUBLE, U_TIME, sim.load.warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
 K("case", "duration", S_DOUBLE, U_TIME, sim.load.duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
-K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples"),
+K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples; a run keeps 2046 (migrate_at + warmup + duration over sample at most that)"),
 K("case", "policies", S_POLICIES, U_NONE, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
 K("case", "label", S_TEXT, U_NONE, label, "", 0, 0, "", "the case's cells in --format commit, '|' between columns (Far | Drop), as many as label_columns has; by default its name"),
-K("case", "label_columns", S_TEXT, U_NONE, label_columns, "", 0, 0, "", "the headers of the label's columns in --format commit (NUMA | XDP), as the seed's commit message has them; by default Case"),
+K("case", "label_columns", S_TEXT, U_NONE, label_columns, "", 0, 0, "", "the headers of the label's columns in --format commit (NUMA | XDP), as the seed's commit message has them, at most 4; by default Case"),
 K("case", "baseline", S_POLICY, U_NONE, baseline, "", 0, 0, "", "the policy the others are compared with (delta%), one of policies; by default the first"),
 K("case", "measured", S_MEASURED, U_NONE, measured, "", 0, 0, "", "measured rates, POLICY:VALUE ..., in the case's unit: Mpps (XDP), Gbps (TCP)"),
 KS("calibrate", "free", S_TEXT, U_NONE, free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
@@ -852,11 +852,6 @@ static int ini_handler_record(void *user, const char *section,
 	}
 	if (!section_known(section))
 		return 1;	/* reported at its header */
-	if (!strcmp(name, "include") && !*value) {
-		error_at(ld, ld->file, ld->line, "include: empty value (a "
-			 "file to read, relative to this one)");
-		return 1;
-	}
 	if (!strcmp(name, "include")) {
 		/* what a file holds is every case's (its [global], its
 		 * hardware): read inside a [case] it would look like the
@@ -867,6 +862,9 @@ static int ini_handler_record(void *user, const char *section,
 				 "an included file's settings are every "
 				 "case's; include it in [global] (a case sets "
 				 "its own keys, nic.rx_ring = 512)", section);
+		else if (!*value)
+			error_at(ld, ld->file, ld->line, "include: empty value "
+				 "(a file to read, relative to this one)");
 		else
 			include_file(ld, value);
 		return 1;
@@ -1331,10 +1329,11 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 		      "policies", c->baseline->name);
 	}
 	{
-		char cells[SCN_MAX_LABELS + 1][SCN_NAME_MAX];
-		int nl = scn_label_cells(c->label, cells, SCN_MAX_LABELS + 1);
+		/* room for every cell a label can hold, so each is counted */
+		char cells[SCN_TEXT_MAX / 2 + 1][SCN_NAME_MAX];
+		int nl = scn_label_cells(c->label, cells, SCN_TEXT_MAX / 2 + 1);
 		int nc = scn_label_cells(c->label_columns, cells,
-					 SCN_MAX_LABELS + 1);
+					 SCN_TEXT_MAX / 2 + 1);
 
 		CHECK(nc <= SCN_MAX_LABELS, "case.label_columns", "label_columns "
 		      "has %d headers, at most %d", nc, SCN_MAX_LABELS);

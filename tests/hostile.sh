@@ -29,6 +29,9 @@ check "include = a FIFO is refused at its line" \
 printf '[global]\ninclude =\n[case a]\n' >"$tmp/inc-none.ini"
 check "include = nothing is an empty value, not the directory's 'not a regular file'" \
 	fails 2 '^.*inc-none.ini:2: include: empty value' "$ppsim" run "$tmp/inc-none.ini"
+printf '[global]\ninclude = %s\n[case a]\ninclude =\n' "$hw" >"$tmp/inc-case.ini"
+check "include = nothing inside a [case] is the [case]'s include error" \
+	fails 2 '^.*inc-case.ini:4: include in \[case a\]' "$ppsim" run "$tmp/inc-case.ini"
 check "trace refuses a FIFO" \
 	fails 2 'fifo: cannot open: not a regular file' "$ppsim" trace --policy v5.4 "$tmp/fifo"
 check "merge refuses a FIFO" \

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..31"
+echo "1..32"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -64,6 +64,9 @@ sed 's/^label = Far | Drop$/label = Far/' "$tmp/label.ini" >"$tmp/label-bad.ini"
 line=$(grep -n '^label = Far$' "$tmp/label-bad.ini" | cut -d: -f1)
 check "a label with fewer cells than label_columns: FILE:LINE, exit 2" \
 	fails 2 "label-bad.ini:$line: label 'Far' has 1 cells, label_columns 'NUMA \| XDP' 2 headers: give as many" "$ppsim" run "$tmp/label-bad.ini"
+sed 's/^label = Far | Drop$/label = a|b|c|d|e|f/' "$tmp/label.ini" >"$tmp/label-six.ini"
+check "a label of 6 cells is said to have 6 (the count went to 5 and stopped)" \
+	fails 2 "label-six.ini:$line: label 'a\|b\|c\|d\|e\|f' has 6 cells" "$ppsim" run "$tmp/label-six.ini"
 "$ppsim" validate "$tiny" --reps 1 --format commit >"$tmp/v.txt" 2>"$tmp/out"
 check "validate --format commit: measured and predicted changes" \
 	grep -Eq '^far-drop +\| v5.4 -> v5.5 +\| +\+31.8 % \| +\+[0-9.]+ %$' "$tmp/v.txt"

@@ -118,8 +118,8 @@ static const struct cmd_spec cmd_specs[] = {
 	"all their simulations in one pool, and prints the prediction\n"
 	"beside it, in or out of the calibration fit; per file and overall\n"
 	"the mean and largest error out of the fit; and the direction of\n"
-	"every before/after change (a case's first policy against the\n"
-	"others) and of every trend along one key (consecutive cases that\n"
+	"every before/after change (a case's baseline, its baseline key or\n"
+	"else its first policy, against the others) and of every trend along one key (consecutive cases that\n"
 	"differ in that key only), measured against predicted.",
 		.own = (const struct cmd_help[]){
 			{ CMD_FORMAT, "F", "table (default) or csv: the "

@@ -718,8 +718,14 @@ int sweep_main(int argc, char **argv)
 		       take_named(&o, named)))
 		goto done;
 	if (!o.nr_axes) {
+		/* the file's sweeps named (its own errors said first) */
+		named = scn_load(o.file, NULL, 0, cmd_policies);
 		fprintf(stderr, "ppsim sweep: nothing varies: give --set "
-			"KEY=V1,V2 or a [sweep NAME]\n");
+			"KEY=V1,V2 or a [sweep NAME]");
+		for (int i = 0; named && i < named->nr_sweeps; i++)
+			fprintf(stderr, "%s%s", i ? ", " : "; it has: ",
+				named->sweeps[i].name);
+		fputc('\n', stderr);
 		goto done;
 	}
 	if (distinct_keys(&o))

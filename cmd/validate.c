@@ -3,7 +3,7 @@
  * scenarios, all in one worker pool, and prints the prediction beside each
  * figure, in or out of its scenario's fit; the mean and largest absolute
  * error out of the fit, per scenario and overall; and whether each
- * before/after change (a case's first policy against the others) and each
+ * before/after change (a case's baseline against its other policies) and each
  * trend along one key (cases that differ in that key only) goes the
  * measured way.  --sensitivity is in sensitivity.c.
  */
@@ -361,8 +361,9 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		for (int f = 0; f < nr_files; f++)
 			print_errors(vf[f].path, fig, vf[f].first, vf[f].nr);
 		print_errors("overall", fig, 0, nr_rows);
-		printf("#\n# before/after, each case's first policy against "
-		       "the others (a change within %g %% is flat):\n",
+		printf("#\n# before/after, each case's baseline (its "
+		       "baseline key, else its first policy) against the "
+		       "others (a change within %g %% is flat):\n",
 		       FLAT_PCT);
 	} else if (o->format == CMD_CSV) {
 		print_csv(o, vf, nr_files, rows, fig);

@@ -1306,10 +1306,22 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 
 		/* 1e-6: 2.046 s / 1 ms is 2046 and a little in binary;
 		 * the monitor keeps one sample more than that */
-		CHECK(run / l->sample <= SAMPLES_KEPT + 1e-6,
-		      run_length_key(l, org), "sample %gs over a run of %gs "
-		      "gives %.0f transient samples, more than the %d kept: "
-		      "raise sample or shorten the run", l->sample, run,
+		const char *key = run_length_key(l, org);
+		char where[PATH_MAX + 32] = "";
+
+		/* the other half of the cause, where the user set it */
+		if (set_by_user(org, "case.sample") &&
+		    strcmp(key, "case.sample")) {
+			const struct origin *o =
+				&org[find_key_index("case.sample")];
+
+			snprintf(where, sizeof(where), o->line ? " (%s:%d)" :
+				 " (%s)", o->file, o->line);
+		}
+		CHECK(run / l->sample <= SAMPLES_KEPT + 1e-6, key,
+		      "sample %gs%s over a run of %gs gives %.0f transient "
+		      "samples, more than the %d kept: raise sample or "
+		      "shorten the run", l->sample, where, run,
 		      ceil(run / l->sample - 1e-6), SAMPLES_KEPT);
 	}
 	for (int i = 0; i < c->nr_measured; i++) {
@@ -1337,7 +1349,10 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 
 		CHECK(nc <= SCN_MAX_LABELS, "case.label_columns", "label_columns "
 		      "has %d headers, at most %d", nc, SCN_MAX_LABELS);
-		CHECK(nl == nc || nl == 0 || (!nc && nl == 1), "case.label",
+		CHECK(nc || nl <= 1, "case.label", "label '%s' has %d cells "
+		      "and no label_columns names them: set label_columns, "
+		      "or give one cell", c->label, nl);
+		CHECK(!nc || nl == nc || nl == 0, "case.label",
 		      "label '%s' has %d cells, label_columns '%s' %d "
 		      "headers: give as many", c->label,
 		      nl, c->label_columns, nc);

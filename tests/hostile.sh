@@ -358,6 +358,8 @@ check "--duration 1ms --set warmup=10s names warmup's --set, the first --set" \
 sed -e "s|^include = \.\./\.\./|include = $src/|" -e 's/^workload = xdp_drop$/&\nsample = 1us/' "$tiny" >"$tmp/s1us.ini"
 check "sample = 1us in the file, --duration 1ms: sample's line, not --duration" \
 	fails 2 "^$tmp/s1us.ini:12: sample 1e-06s over a run of 0.003s gives 3000 " "$ppsim" run "$tmp/s1us.ini" --duration 1ms
+check "a run too long by itself names its line, and sample's where the user set it" \
+	fails 2 "^--duration: sample 0.001s \(--set:1\) over a run of 5.002s" "$ppsim" run "$tiny" --duration 5 --set sample=1ms
 check "a run of exactly the samples kept (2.046 s, 1 ms) is not refused" \
 	"$ppsim" run "$tiny" --duration 2.043 --dry-run
 check "--seed 0 (which the generator reads as 4357)" \

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..32"
+echo "1..33"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -65,6 +65,9 @@ line=$(grep -n '^label = Far$' "$tmp/label-bad.ini" | cut -d: -f1)
 check "a label with fewer cells than label_columns: FILE:LINE, exit 2" \
 	fails 2 "label-bad.ini:$line: label 'Far' has 1 cells, label_columns 'NUMA \| XDP' 2 headers: give as many" "$ppsim" run "$tmp/label-bad.ini"
 sed 's/^label = Far | Drop$/label = a|b|c|d|e|f/' "$tmp/label.ini" >"$tmp/label-six.ini"
+sed -e 's/^label = Far | Drop$/label = a|b/' -e '/^label_columns = /d' "$tmp/label.ini" >"$tmp/label-nocol.ini"
+check "a label of 2 cells and no label_columns is said so (it said label_columns '' 0 headers)" \
+	fails 2 "label-nocol.ini:$((line - 1)): label 'a\|b' has 2 cells and no label_columns names them" "$ppsim" run "$tmp/label-nocol.ini"
 check "a label of 6 cells is said to have 6 (the count went to 5 and stopped)" \
 	fails 2 "label-six.ini:$line: label 'a\|b\|c\|d\|e\|f' has 6 cells" "$ppsim" run "$tmp/label-six.ini"
 "$ppsim" validate "$tiny" --reps 1 --format commit >"$tmp/v.txt" 2>"$tmp/out"

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..29"
+echo "1..30"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -75,6 +75,8 @@ check "one value in two units is one point, refused" sh -c "test $? -eq 2 && gre
 printf '[global]\ninclude = %s\n[sweep twice]\nvary = nic.rx_ring=256,512,256\n' "$tiny" >"$tmp/twice.ini"
 "$ppsim" sweep "$tmp/twice.ini" twice --emit-jobs >/dev/null 2>"$tmp/out"
 check "a [sweep]'s value given twice: its line" sh -c "test $? -eq 2 && grep -q \"twice.ini:4: vary: nic.rx_ring: '256' and '256' are one value\" '$tmp/out'"
+"$ppsim" sweep "$tiny" >"$tmp/jobs2" 2>"$tmp/out"
+check "nothing to vary: the file's [sweep]s are named" sh -c "test $? -eq 2 && grep -qx 'ppsim sweep: nothing varies: give --set KEY=V1,V2 or a \[sweep NAME\]; it has: ring' '$tmp/out'"
 # a key swept twice, or swept and fixed by --duration: the rows of one
 # would carry values that never ran
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --set nic.rx_ring=1024,2048 --emit-jobs >"$tmp/jobs2" 2>"$tmp/out"

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..29"
+echo "1..30"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -97,6 +97,8 @@ sed -e "s|^include = \.\./\.\./|include = $src/|" -e '/^measured = v5.5:8$/d' \
 "$ppsim" validate "$tmp/opp-gap.ini" --reps 1 >"$tmp/gap.out" 2>>"$tmp/err"
 check "a case not measured between two is passed over: q1 -> q3 is checked" grep -Eq \
 	'^#   q1 +-> q3 +v5.5 +queues 1 -> 3: \+110.0 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/gap.out"
+check "the before/after heading says the baseline, which it uses" \
+	grep -qx "# before/after, each case's baseline (its baseline key, else its first policy) against the others (a change within 2 % is flat):" "$tmp/out"
 check "a before/after against the measured direction is a mismatch" grep -Eq \
 	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
 check "directions alone fail validate" sh -c "test $rc -eq 1 &&

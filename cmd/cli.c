@@ -364,8 +364,9 @@ static int take_set(const struct cmd_spec *spec, char *arg,
 	key = trim(arg);
 	value = trim(eq + 1);
 	if (!*key || !*value) {
-		fprintf(stderr, "ppsim %s: --set %s=%s: expected %s\n",
-			spec->name, key, value, option_arg(spec, CMD_SET));
+		fprintf(stderr, "ppsim %s: --set %s=%s: %s, expected %s\n",
+			spec->name, key, value, *key ? "an empty value" :
+			"no key", option_arg(spec, CMD_SET));
 		return -1;
 	}
 	/* several values of a number are a sweep, which only sweep runs;

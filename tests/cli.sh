@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..66"
+echo "1..67"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -77,6 +77,7 @@ tiny=$src/tests/scenarios/tiny.ini
 expect 2 '^--duration: duration: 0 is out of range' "--duration is named, not --set" -- "$ppsim" run "$tiny" --duration 0
 expect 2 '^--queues: queues: 0 is out of range' "--queues is named" -- "$ppsim" bench "$tiny" --queues 0
 expect 2 'ppsim sweep: --set x: expected KEY=V1,V2' "sweep's --set takes values" -- "$ppsim" sweep "$tiny" --set x
+expect 2 'ppsim run: --set duration=: an empty value, expected KEY=VALUE$' "--set with an empty value says so" -- "$ppsim" run "$tiny" --set duration=
 expect 2 'ppsim sweep: --format json: expected table or csv$' "sweep's formats" -- "$ppsim" sweep "$tiny" --format json --set nic.rx_ring=256
 printf '[case a]\ncalibrate.tolerance = 5\n' >"$tmp/tol.ini"
 expect 2 "tol.ini:2: 'calibrate.tolerance' belongs to the whole scenario" "[calibrate] is the scenario's" -- "$ppsim" run "$tmp/tol.ini"

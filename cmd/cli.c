@@ -690,6 +690,21 @@ bool cmd_in_fit(const struct scenario *scn, const char *name)
 }
 
 /* Every measured (case, policy), or only those of the fit cases. */
+const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
+{
+	for (int i = 0; i < scn->nr_files; i++) {
+		const char *hw = strstr(scn->files[i], "hw/");
+		size_t n;
+
+		if (!hw)
+			continue;
+		n = strcspn(hw + 3, ".");
+		snprintf(buf, len, "%.*s", (int)n, hw + 3);
+		return buf;
+	}
+	return NULL;
+}
+
 int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,
 			 bool fit_only)
 {

@@ -131,6 +131,9 @@ void cmd_csv_field(char *buf, size_t len, const char *s);
  * [calibrate] cases names (fit_only); returns how many. */
 int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,
 		      bool fit_only);
+/* The hardware profile a scenario includes (hw/NAME.ini) as NAME in
+ * buf, for plot titles; NULL when it includes none. */
+const char *cmd_machine(const struct scenario *scn, char *buf, size_t len);
 /* Whether [calibrate] cases names the case. */
 bool cmd_in_fit(const struct scenario *scn, const char *name);
 

@@ -132,23 +132,6 @@ static int write_out(const char *dir, const struct rep_row *rows,
 	return draw_plots(dir, rows, nr_rows, p);
 }
 
-/* The hardware profile a scenario includes (hw/NAME.ini), for titles. */
-static const char *machine_of(const struct scenario *scn, char *buf,
-			      size_t len)
-{
-	for (int i = 0; i < scn->nr_files; i++) {
-		const char *hw = strstr(scn->files[i], "hw/");
-		size_t n;
-
-		if (!hw)
-			continue;
-		n = strcspn(hw + 3, ".");
-		snprintf(buf, len, "%.*s", (int)n, hw + 3);
-		return buf;
-	}
-	return NULL;
-}
-
 /* ---- the command ---- */
 
 /* One scenario of the run: its rows are rows[first, first + nr). */
@@ -314,7 +297,7 @@ int run_main(int argc, char **argv)
 		rf[f].nr = select_rows(rf[f].scn, &o, rows + nr_rows);
 		nr_rows += rf[f].nr;
 		rf[f].prov = (struct rep_prov){ "run", rf[f].path, &o.rc, o.set,
-			o.nr_set, machine_of(rf[f].scn, rf[f].machine,
+			o.nr_set, cmd_machine(rf[f].scn, rf[f].machine,
 					     sizeof(rf[f].machine)) };
 	}
 	if (!nr_rows) {

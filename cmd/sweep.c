@@ -533,13 +533,15 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 		      int nr_points, const struct rep_row *rows)
 {
 	char path[4096], title[512], out[4096], name[256], other[256];
-	char xlabel[128], reps[16];
+	char xlabel[128], reps[16], machine[64];
 	int nr_rows = pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows;
+	bool measured = false;	/* a diamond drawn: its key said */
 	/* every series name, one a line: names cannot hold a newline */
 	size_t cap = (size_t)nr_rows * (sizeof(name) + 1) + 1;
 	char *series = calloc(1, cap), *colours = calloc(1, (size_t)nr_rows * 8 + 1);
-	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0, NULL };
-	const char *more[5], *unit = scn_key_unit(o->axes[0].key);
+	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0,
+		cmd_machine(pts[0].scn, machine, sizeof(machine)) };
+	const char *more[6], *unit = scn_key_unit(o->axes[0].key);
 	struct outfile f;
 	int rc = -1;
 
@@ -576,6 +578,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 					fg = rep_rate(&rows[k], o->rc.reps);
 					ci = isnan(fg.ci95) ? 0 : fg.ci95;
 					m = rows[k].measured;
+					measured |= !isnan(m);
 					fprintf(f.f, "%.10g %.6g %.6g %.6g %.6g\n",
 						pts[q].x, fg.mean, ci, m,
 						fmax(fg.mean + ci,
@@ -600,7 +603,8 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 	more[2] = rep_rate_label(rows, nr_rows);
 	more[3] = colours;
 	more[4] = reps;
-	rc = plot_draw("sweep.gp", path, out, title, more, 5);
+	more[5] = measured ? "measured" : "";
+	rc = plot_draw("sweep.gp", path, out, title, more, 6);
 done:
 	free(series);
 	free(colours);

@@ -7,8 +7,9 @@
 # measured nan where there is none, top the highest of the three) per line of the plot, in the order of 'series'
 # (one name a line: a case name cannot hold a newline).
 # Use: gnuplot -c sweep.gp DATA OUT TITLE SERIES XLABEL YLABEL COLOURS REPS
-# (SERIES: the blocks' names, one a line; COLOURS: theirs, #rrggbb,
-# separated by spaces; OUT: .png or .svg)
+# MEASURED (SERIES: the blocks' names, one a line; COLOURS: theirs,
+# #rrggbb, separated by spaces; OUT: .png or .svg; MEASURED: the key's
+# entry for the diamonds, empty when no point was measured)
 # the arguments of gnuplot -c (strings, never evaluated); without them,
 # variables set with -e, else these defaults
 if (ARGC >= 1) data = ARG1
@@ -19,6 +20,7 @@ if (ARGC >= 5) xlabel = ARG5
 if (ARGC >= 6) ylabel = ARG6
 if (ARGC >= 7) colours = ARG7
 if (ARGC >= 8) reps = ARG8 + 0
+if (ARGC >= 9) measured = ARG9
 if (!exists("data")) data = 'sweep-rate.dat'
 if (!exists("out")) out = 'sweep.png'
 if (!exists("xlabel")) xlabel = 'swept value'
@@ -26,6 +28,7 @@ if (!exists("title")) title = 'ppsim sweep'
 if (!exists("series")) series = ''
 if (!exists("ylabel")) ylabel = 'packet rate (Mpps)'
 if (!exists("reps")) reps = 1
+if (!exists("measured")) measured = 'measured'
 if (out[strlen(out)-3:] eq '.svg') {
 	set terminal svg size 900,500 dynamic font 'sans,11'
 } else {
@@ -51,9 +54,9 @@ colour(k) = exists("colours") && words(colours) >= k ? word(colours, k) : '#4477
 if (reps > 1) {
 	plot for [k=1:nseries] data index (k-1) using 1:2:3 with yerrorlines lw 2 pt 7 lc rgb colour(k) dt k title item(series, k), \
 	     for [k=1:nseries] data index (k-1) using 1:4 with points pt 13 ps 1.6 lc rgb colour(k) notitle, \
-	     NaN with points pt 13 ps 1.6 lc rgb 'black' title 'measured'
+	     NaN with points pt 13 ps 1.6 lc rgb 'black' title measured
 } else {
 	plot for [k=1:nseries] data index (k-1) using 1:2 with linespoints lw 2 pt 7 lc rgb colour(k) dt k title item(series, k), \
 	     for [k=1:nseries] data index (k-1) using 1:4 with points pt 13 ps 1.6 lc rgb colour(k) notitle, \
-	     NaN with points pt 13 ps 1.6 lc rgb 'black' title 'measured'
+	     NaN with points pt 13 ps 1.6 lc rgb 'black' title measured
 }

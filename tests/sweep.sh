@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..30"
+echo "1..31"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -26,8 +26,13 @@ check "swept duration: measured and error at every duration, at the own ring onl
 	     END { exit bad || n != 4 }' "$tmp/d.csv"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "the rate plotted against the first key" test -s "$tmp/o/sweep.png" -a -s "$tmp/o/sweep.svg"
+	"$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --case far-drop --reps 1 --out "$tmp/o2" >/dev/null 2>>"$tmp/out"
+	check "the key has 'measured' only where a point was measured; the title names the profile" sh -c "
+		grep -q '>measured<' '$tmp/o/sweep.svg' && ! grep -q '>measured<' '$tmp/o2/sweep.svg' &&
+		grep -q 'on e5-2603v4-2s (ppsim' '$tmp/o2/sweep.svg'"
 else
 	n=$((n + 1)); echo "ok $n - plot # SKIP gnuplot is not installed"
+	n=$((n + 1)); echo "ok $n - the plot's key # SKIP gnuplot is not installed"
 fi
 
 "$ppsim" sweep "$tiny" ring --format csv >"$tmp/named.csv" 2>"$tmp/out"

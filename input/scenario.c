@@ -1303,9 +1303,6 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	{
 		double run = (l->migrate_at > 0 ? l->migrate_at : 0) +
 			     l->warmup + l->duration;
-
-		/* 1e-6: 2.046 s / 1 ms is 2046 and a little in binary;
-		 * the monitor keeps one sample more than that */
 		const char *key = run_length_key(l, org);
 		char where[PATH_MAX + 32] = "";
 
@@ -1318,6 +1315,8 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 			snprintf(where, sizeof(where), o->line ? " (%s:%d)" :
 				 " (%s)", o->file, o->line);
 		}
+		/* 1e-6: 2.046 s / 1 ms is 2046 and a little in binary;
+		 * the monitor has room for one sample more than that */
 		CHECK(run / l->sample <= SAMPLES_KEPT + 1e-6, key,
 		      "sample %gs%s over a run of %gs gives %.0f transient "
 		      "samples, more than the %d kept: raise sample or "

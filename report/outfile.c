@@ -52,7 +52,7 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 		   const char *who)
 {
 	char dir[PATH_MAX];
-	sigset_t stop, was;
+	sigset_t was;
 	struct stat st;
 	int fd;
 
@@ -72,12 +72,7 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 		fprintf(stderr, "%s: %s: not a regular file\n", who, path);
 		return NULL;
 	}
-	/* an interrupt is held from the file's making until the handler
-	 * knows it: one between would leave it behind */
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop, &was);
+	outfile_hold(&was);
 	fd = mkstemps(o->tmp, (int)strlen(suffix));
 	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
 		int err = errno;
@@ -86,14 +81,14 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 			close(fd);
 			unlink(o->tmp);
 		}
-		sigprocmask(SIG_SETMASK, &was, NULL);
+		outfile_release(&was);
 		fprintf(stderr, "%s: %s: %s\n", who, path, strerror(err));
 		return NULL;
 	}
 	memcpy(pending_tmp, o->tmp, sizeof(pending_tmp));
 	have_tmp = 1;
 	clean_up_on_signals();
-	sigprocmask(SIG_SETMASK, &was, NULL);
+	outfile_release(&was);
 	/* mkstemps makes it 0600; the file is the user's, as fopen's is */
 	fchmod(fd, new_file_mode());
 	return o->f;
@@ -121,6 +116,21 @@ int outfile_commit(struct outfile *o, const char *who)
 		" (the older file there is left as it was)");
 	unlink(o->tmp);
 	return -1;
+}
+
+void outfile_hold(sigset_t *was)
+{
+	sigset_t stop;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigprocmask(SIG_BLOCK, &stop, was);
+}
+
+void outfile_release(const sigset_t *was)
+{
+	sigprocmask(SIG_SETMASK, was, NULL);
 }
 
 void outfile_writer(pid_t pid)

@@ -10,6 +10,7 @@
 #define PPSIM_OUTFILE_H
 
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -30,6 +31,12 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
  * through.  Else removes it, leaves any older file at the path as it was,
  * says why, and returns -1. */
 int outfile_commit(struct outfile *o, const char *who);
+
+/* Holds the interrupts the handler serves (SIGINT, SIGTERM) until
+ * outfile_release(was): across a step that makes what it must know of (a
+ * temporary file, gnuplot's pid), lest one come between and leave it. */
+void outfile_hold(sigset_t *was);
+void outfile_release(const sigset_t *was);
 
 /* The process writing the temporary file (gnuplot), or 0 once it ended:
  * an interrupt ends it before the file is removed, lest it write on. */

@@ -77,15 +77,12 @@ static void pass_on(FILE *said)
  * temporary image again after ppsim removed it. */
 static int run_gnuplot(const char *const *argv, FILE *said)
 {
-	sigset_t stop, was;
+	sigset_t was;
 	int status;
 	pid_t pid;
 
 	fflush(NULL);
-	sigemptyset(&stop);
-	sigaddset(&stop, SIGINT);
-	sigaddset(&stop, SIGTERM);
-	sigprocmask(SIG_BLOCK, &stop, &was);
+	outfile_hold(&was);
 	pid = fork();
 	if (pid == 0) {
 		if (said)
@@ -94,13 +91,13 @@ static int run_gnuplot(const char *const *argv, FILE *said)
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);	/* ppsim's own choice (main) */
-		sigprocmask(SIG_SETMASK, &was, NULL);
+		outfile_release(&was);
 		execv(GNUPLOT_PATH, (char *const *)argv);
 		_exit(127);
 	}
 	if (pid > 0)
 		outfile_writer(pid);
-	sigprocmask(SIG_SETMASK, &was, NULL);
+	outfile_release(&was);
 	if (pid < 0)
 		return -1;
 	pid = waitpid(pid, &status, 0);

@@ -190,7 +190,9 @@ static int trends(FILE *out, const struct vfile *vf,
 			char key[SCN_KEY_MAX], v0[32], v1[32];
 			double va, vb, vm;
 
+			/* a run measured longer is no trend of the machine */
 			if (scn_case_diff(lo, hi, key, sizeof(key)) != 1 ||
+			    scn_key_measures(key) ||
 			    scn_case_get(lo, key, &va) ||
 			    scn_case_get(hi, key, &vb))
 				continue;

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..30"
+echo "1..31"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -97,6 +97,13 @@ sed -e "s|^include = \.\./\.\./|include = $src/|" -e '/^measured = v5.5:8$/d' \
 "$ppsim" validate "$tmp/opp-gap.ini" --reps 1 >"$tmp/gap.out" 2>>"$tmp/err"
 check "a case not measured between two is passed over: q1 -> q3 is checked" grep -Eq \
 	'^#   q1 +-> q3 +v5.5 +queues 1 -> 3: \+110.0 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/gap.out"
+# two cases that differ in duration only: one run measured longer, no trend
+printf '[global]\ninclude = %s\n[case d2]\nworkload = xdp_drop\nduration = 2ms\nmeasured = v5.4:9\n[case d4]\nworkload = xdp_drop\nduration = 4ms\nmeasured = v5.4:9\n' \
+	"$src/tests/scenarios/tiny.ini" >"$tmp/dd.ini"
+"$ppsim" validate "$tmp/dd.ini" --case d2 --case d4 --policy v5.4 --reps 1 >"$tmp/dd.out" 2>>"$tmp/err"
+check "cases that differ in duration only are no trend" sh -c "
+	grep -q '^#   none: no two cases with measured figures differ in one key only' '$tmp/dd.out' &&
+	! grep -q 'duration 2ms -> ' '$tmp/dd.out'"
 check "the before/after heading says the baseline, which it uses" \
 	grep -qx "# before/after, each case's baseline (its baseline key, else its first policy) against the others (a change within 2 % is flat):" "$tmp/out"
 check "a before/after against the measured direction is a mismatch" grep -Eq \

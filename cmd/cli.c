@@ -119,8 +119,9 @@ static const struct cmd_spec cmd_specs[] = {
 	"beside it, in or out of the calibration fit; per file and overall\n"
 	"the mean and largest error out of the fit; and the direction of\n"
 	"every before/after change (a case's baseline, its baseline key or\n"
-	"else its first policy, against the others) and of every trend along one key (consecutive cases that\n"
-	"differ in that key only), measured against predicted.",
+	"else its first policy, against the others) and of every trend\n"
+	"along one key (consecutive measured cases that differ in that key\n"
+	"only), measured against predicted.",
 		.own = (const struct cmd_help[]){
 			{ CMD_FORMAT, "F", "table (default) or csv: the "
 			  "figures, one line each (with --sensitivity: every "

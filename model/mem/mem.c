@@ -30,13 +30,15 @@ struct region {
 	uint8_t node, kind;
 };
 
-/* A way of a set: the line it holds and when it was last used. */
+/* A way of a set: the line it holds and when it was last used (LRU), or
+ * its age (QLRU). */
 struct way {
 	uint32_t line;		/* NO_LINE if empty */
 	uint32_t stamp;		/* 0 if empty: the first victim */
 };
 
 struct cache {
+	bool qlru;		/* MEM_LLC_QLRU: stamp is a 2-bit age */
 	uint32_t nsets;
 	uint64_t nsets_inv;	/* for h % nsets without a division */
 	uint32_t ways;
@@ -152,6 +154,46 @@ static inline void touch(struct cache *c, struct way *w)
 	w->stamp = ++c->clock;
 }
 
+/*
+ * QLRU (mem.h, enum mem_llc_policy).  An empty way counts as age 3: every
+ * way starts there, and the victim search takes an empty one first.
+ */
+#define QLRU_OLD	3
+#define QLRU_NEW	1	/* a filled line's age */
+
+static inline uint32_t qlru_age(const struct way *w)
+{
+	return w->line == NO_LINE ? QLRU_OLD : w->stamp;
+}
+
+/* After an access: when no way of the set is old, all grow older. */
+static void qlru_age_set(struct way *set, uint32_t ways)
+{
+	for (uint32_t i = 0; i < ways; i++)
+		if (qlru_age(&set[i]) == QLRU_OLD)
+			return;
+	for (uint32_t i = 0; i < ways; i++)
+		set[i].stamp++;
+}
+
+static void qlru_hit(struct way *set, uint32_t ways, struct way *w)
+{
+	w->stamp = w->stamp >= 2 ? 1 : 0;
+	qlru_age_set(set, ways);
+}
+
+/* Among the first ways of the set. */
+static struct way *qlru_victim(struct way *set, uint32_t ways)
+{
+	for (uint32_t i = 0; i < ways; i++)
+		if (set[i].line == NO_LINE)
+			return &set[i];
+	for (uint32_t i = 0; i < ways; i++)
+		if (set[i].stamp == QLRU_OLD)
+			return &set[i];
+	return &set[0];
+}
+
 /* A way loses its line. */
 static inline void vacate(struct way *w)
 {
@@ -248,9 +290,11 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		goto nomem;
 	for (int c = 0; c < cores; c++)
 		m->socket[c] = (uint8_t)(c / cfg->cores);
-	for (int s = 0; s < cfg->sockets; s++)
+	for (int s = 0; s < cfg->sockets; s++) {
 		if (cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways))
 			goto nomem;
+		m->llc[s].qlru = cfg->llc_policy == MEM_LLC_QLRU;
+	}
 	for (int c = 0; c < cores; c++)
 		if (cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways))
 			goto nomem;
@@ -419,7 +463,8 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		     uint32_t ways)
 {
 	struct cache *c = &m->llc[s];
-	struct way *set = llc_set(m, s, ln), *w = victim(set, ways);
+	struct way *set = llc_set(m, s, ln);
+	struct way *w = c->qlru ? qlru_victim(set, ways) : victim(set, ways);
 
 	if (w->line != NO_LINE) {
 		struct mem_line *old = held(m, w->line);
@@ -430,14 +475,25 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		drop_from_socket(m, old, s);
 	}
 	w->line = line;
-	touch(c, w);
+	if (c->qlru) {
+		w->stamp = QLRU_NEW;
+		qlru_age_set(set, c->ways);
+	} else {
+		touch(c, w);
+	}
 	ln->llc |= (uint8_t)(1u << s);
 	ln->way[s] = (uint8_t)(w - set);
 }
 
 static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 {
-	touch(&m->llc[s], &llc_set(m, s, ln)[ln->way[s]]);
+	struct cache *c = &m->llc[s];
+	struct way *set = llc_set(m, s, ln);
+
+	if (c->qlru)
+		qlru_hit(set, c->ways, &set[ln->way[s]]);
+	else
+		touch(c, &set[ln->way[s]]);
 }
 
 static inline void priv_touch(struct mem *m, int core,
@@ -527,7 +583,7 @@ static __attribute__((noinline)) void review_clocks(struct mem *m)
 {
 	m->review = CLOCK_REVIEW;
 	for (int s = 0; s < m->cfg.sockets; s++)
-		if (m->llc[s].clock > UINT32_MAX / 2)
+		if (!m->llc[s].qlru && m->llc[s].clock > UINT32_MAX / 2)
 			renumber(&m->llc[s]);
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
 		if (m->priv[c].clock > UINT32_MAX / 2)

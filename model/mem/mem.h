@@ -50,6 +50,23 @@ enum mem_place {
 	MEM_NR_PLACES,
 };
 
+/*
+ * How an LLC picks the line to evict.  MEM_LLC_LRU: the least recently
+ * used.  MEM_LLC_QLRU: the policy measured on Intel's L3 from Ivy Bridge
+ * to Skylake (QLRU_H11_M1_R1_U2 in the naming of A. Abel and J. Reineke,
+ * nanoBench, ISPASS 2020, and uops.info/cache.html): a 2-bit age a line;
+ * a new line enters at age 1, a hit makes age 3 or 2 into 1 and 1 into 0,
+ * the victim is the first empty way, else the first of age 3, else way 0,
+ * and after every access, when no way of the set is 3, every age grows by
+ * one.  Those CPUs' L3 also switches some sets to a variant that inserts
+ * at age 3, which resists a scan; that is not modelled (fidelity memo,
+ * section 11.11).
+ */
+enum mem_llc_policy {
+	MEM_LLC_LRU,
+	MEM_LLC_QLRU,
+};
+
 /* The machine's caches and memory: the [cpu], [cache] and [mem] keys of a
  * scenario point into it (input/scenario.c). */
 struct mem_config {
@@ -63,6 +80,7 @@ struct mem_config {
 	uint64_t llc_size;	/* bytes per socket */
 	int llc_ways;
 	int ddio_ways;		/* 0: DMA writes go to DRAM */
+	enum mem_llc_policy llc_policy;
 	/* Load-to-use latencies as measured, in s: the uncore, the
 	 * interconnect and DRAM do not run on the core's clock. */
 	double llc_lat;		/* s, a local LLC hit */

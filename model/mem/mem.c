@@ -155,8 +155,8 @@ static inline void touch(struct cache *c, struct way *w)
 }
 
 /*
- * QLRU (mem.h, enum mem_llc_policy).  An empty way counts as age 3: every
- * way starts there, and the victim search takes an empty one first.
+ * QLRU (mem.h, enum mem_llc_policy): stamp is the way's age, 0 to 3.  An
+ * empty way counts as 3, where every way starts.
  */
 #define QLRU_OLD	3
 #define QLRU_NEW	1	/* a filled line's age */
@@ -182,16 +182,21 @@ static void qlru_hit(struct way *set, uint32_t ways, struct way *w)
 	qlru_age_set(set, ways);
 }
 
-/* Among the first ways of the set. */
-static struct way *qlru_victim(struct way *set, uint32_t ways)
+/* The victim among ways ways from set on: the first empty, else the
+ * first of age 3, else, in a whole set, way 0 (as measured), and among
+ * DDIO's ways (whole false), where nothing is measured, the oldest:
+ * guess. */
+static struct way *qlru_victim(struct way *set, uint32_t ways, bool whole)
 {
-	for (uint32_t i = 0; i < ways; i++)
+	struct way *w = &set[0];
+
+	for (uint32_t i = 0; i < ways; i++) {
 		if (set[i].line == NO_LINE)
 			return &set[i];
-	for (uint32_t i = 0; i < ways; i++)
-		if (set[i].stamp == QLRU_OLD)
-			return &set[i];
-	return &set[0];
+		if (set[i].stamp > w->stamp)
+			w = &set[i];
+	}
+	return whole && w->stamp != QLRU_OLD ? &set[0] : w;
 }
 
 /* A way loses its line. */
@@ -457,14 +462,16 @@ static void writeback(struct mem *m, const struct mem_line *ln, int from)
 		m->st.qpi_bytes[ln->node] += MEM_LINE;
 }
 
-/* Make room for line (state ln) in socket s's LLC, among its first ways
- * ways. */
+/* Make room for line (state ln) in socket s's LLC, among the ways of its
+ * set from first on. */
 static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
-		     uint32_t ways)
+		     uint32_t first)
 {
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
-	struct way *w = c->qlru ? qlru_victim(set, ways) : victim(set, ways);
+	struct way *w = c->qlru ? qlru_victim(set + first, c->ways - first,
+					      !first)
+				: victim(set + first, c->ways - first);
 
 	if (w->line != NO_LINE) {
 		struct mem_line *old = held(m, w->line);
@@ -555,7 +562,7 @@ fetch(struct mem *m, int core, int s, uint32_t line,
 			m->st.qpi_bytes[s] += MEM_LINE;
 	}
 	if (!(ln->llc & (1u << s)))
-		llc_fill(m, s, line, ln, m->llc[s].ways);
+		llc_fill(m, s, line, ln, 0);
 	else
 		llc_touch(m, s, ln);
 	priv_fill(m, core, line, ln);
@@ -696,7 +703,8 @@ double mem_nic_write(struct mem *m, uint32_t line)
 			llc_touch(m, n, ln);	/* write update */
 			m->st.nic_update++;
 		} else {
-			llc_fill(m, n, line, ln, (uint32_t)m->cfg.ddio_ways);
+			llc_fill(m, n, line, ln, m->llc[n].ways -
+					 (uint32_t)m->cfg.ddio_ways);
 		}
 		ln->dirty = (uint8_t)(n + 1);
 		m->st.nic_ddio++;

@@ -4,9 +4,12 @@
  *
  * Each socket has a shared, inclusive, set-associative LLC; each core a
  * private cache (L1 and L2 folded into one).  The NIC writes through DDIO:
- * a DMA write to memory of the NIC's own socket allocates into (at most)
- * ddio_ways ways of that socket's LLC, or updates the line in place when
- * the LLC holds it; a DMA write to another socket's memory goes to DRAM
+ * a DMA write to memory of the NIC's own socket allocates into the top
+ * ddio_ways ways of a set of that socket's LLC (the IIO LLC WAYS
+ * register's default sets the top two of 11 on Skylake-SP, 0x600, and
+ * two of the top three of 20 on Haswell-EP, 0x60000: FastClick's DDIOTune
+ * in aliireza/ddio-bench), or updates the line in place when the LLC
+ * holds it; a DMA write to another socket's memory goes to DRAM
  * there.  Either way every other cached copy is invalidated first, and a
  * copy in a socket other than the NIC's costs a snoop across the
  * interconnect.

@@ -9,7 +9,7 @@
 /* A line's state starts zeroed (see grow_lines): it learns its node,
  * kind and sets when first used. */
 struct mem_line {
-	uint32_t lset;		/* its set's first way in every LLC */
+	uint32_t lset;		/* its set in every LLC */
 	uint32_t pset;		/* and in every private cache (set_of) */
 	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t node;		/* home node */
@@ -37,8 +37,16 @@ struct way {
 	uint32_t stamp;		/* 0 if empty: the first victim */
 };
 
+/* QLRU: what a set's victim search and aging need, kept as the ways
+ * change, so that neither looks at every way of every access. */
+struct qlru_count {
+	uint8_t old;		/* filled ways of age 3 */
+	uint8_t empty;		/* empty ways */
+};
+
 struct cache {
-	bool qlru;		/* MEM_LLC_QLRU: stamp is a 2-bit age */
+	struct qlru_count *q;	/* QLRU, a set each (stamp is a 2-bit
+				 * age); NULL under LRU */
 	uint32_t nsets;
 	uint64_t nsets_inv;	/* for h % nsets without a division */
 	uint32_t ways;
@@ -68,7 +76,7 @@ struct mem {
 	struct mem_stats st;
 };
 
-static int cache_init(struct cache *c, uint64_t size, int ways)
+static int cache_init(struct cache *c, uint64_t size, int ways, bool qlru)
 {
 	if (ways < 1 || ways > 255)
 		return -1;
@@ -82,12 +90,20 @@ static int cache_init(struct cache *c, uint64_t size, int ways)
 		return -1;
 	for (size_t i = 0; i < (size_t)c->nsets * c->ways; i++)
 		c->set[i] = (struct way){ NO_LINE, 0 };
+	if (!qlru)
+		return 0;
+	c->q = malloc(c->nsets * sizeof(*c->q));
+	if (!c->q)
+		return -1;
+	for (size_t i = 0; i < c->nsets; i++)
+		c->q[i] = (struct qlru_count){ 0, (uint8_t)ways };
 	return 0;
 }
 
 static void cache_fini(struct cache *c)
 {
 	free(c->set);
+	free(c->q);
 }
 
 /* h % c->nsets, by Lemire's exact 32-bit "fastmod": a division costs as
@@ -119,14 +135,14 @@ static uint32_t set_index(const struct cache *c, uint32_t h)
  * headroom), share nsets / 64 sets of the cache, not all of them.
  *
  * Every cache of a kind has the same sets, so a line learns its set
- * once (learn), as the index of the set's first way.
+ * once (learn).
  */
 static uint32_t set_of(const struct cache *c, uint32_t line)
 {
 	uint32_t h = (line / MEM_PAGE_LINES) * 0x9e3779b1u;
 
 	h = (h ^ (h >> 15)) * MEM_PAGE_LINES + line % MEM_PAGE_LINES;
-	return set_index(c, h) * c->ways;
+	return set_index(c, h);
 }
 
 /* Before the clock wraps (a long run makes billions of touches): each
@@ -155,48 +171,56 @@ static inline void touch(struct cache *c, struct way *w)
 }
 
 /*
- * QLRU (mem.h, enum mem_llc_policy): stamp is the way's age, 0 to 3.  An
- * empty way counts as 3, where every way starts.
+ * QLRU (mem.h, enum mem_llc_policy): the stamp of a filled way is its
+ * age, 0 to 3; an empty way counts as 3.  Set n's counts (struct
+ * qlru_count) follow every change.
  */
 #define QLRU_OLD	3
 #define QLRU_NEW	1	/* a filled line's age */
 
-static inline uint32_t qlru_age(const struct way *w)
-{
-	return w->line == NO_LINE ? QLRU_OLD : w->stamp;
-}
-
 /* After an access: when no way of the set is old, all grow older. */
-static void qlru_age_set(struct way *set, uint32_t ways)
+static void qlru_age_set(struct cache *c, uint32_t n, struct way *set)
 {
-	for (uint32_t i = 0; i < ways; i++)
-		if (qlru_age(&set[i]) == QLRU_OLD)
-			return;
-	for (uint32_t i = 0; i < ways; i++)
-		set[i].stamp++;
+	struct qlru_count *q = &c->q[n];
+
+	if (q->old || q->empty)
+		return;
+	for (uint32_t i = 0; i < c->ways; i++)
+		q->old += ++set[i].stamp == QLRU_OLD;
 }
 
-static void qlru_hit(struct way *set, uint32_t ways, struct way *w)
+static void qlru_hit(struct cache *c, uint32_t n, struct way *set,
+		     struct way *w)
 {
+	c->q[n].old -= w->stamp == QLRU_OLD;
 	w->stamp = w->stamp >= 2 ? 1 : 0;
-	qlru_age_set(set, ways);
+	qlru_age_set(c, n, set);
 }
 
-/* The victim among ways ways from set on: the first empty, else the
- * first of age 3, else, in a whole set, way 0 (as measured), and among
- * DDIO's ways (whole false), where nothing is measured, the oldest:
- * guess. */
-static struct way *qlru_victim(struct way *set, uint32_t ways, bool whole)
+/* The victim among the ways of set n from first on: the first empty,
+ * else the first of age 3, else, in a whole set, way 0 (as measured), and
+ * among DDIO's ways, where nothing is measured, the oldest: guess. */
+static struct way *qlru_victim(const struct cache *c, uint32_t n,
+			       struct way *set, uint32_t first)
 {
-	struct way *w = &set[0];
+	const struct qlru_count *q = &c->q[n];
+	struct way *w = &set[first];
 
-	for (uint32_t i = 0; i < ways; i++) {
-		if (set[i].line == NO_LINE)
-			return &set[i];
+	if (q->empty)
+		for (uint32_t i = first; i < c->ways; i++)
+			if (set[i].line == NO_LINE)
+				return &set[i];
+	if (q->old)
+		for (uint32_t i = first; i < c->ways; i++)
+			if (set[i].line != NO_LINE &&
+			    set[i].stamp == QLRU_OLD)
+				return &set[i];
+	if (!first)
+		return w;
+	for (uint32_t i = first; i < c->ways; i++)
 		if (set[i].stamp > w->stamp)
 			w = &set[i];
-	}
-	return whole && w->stamp != QLRU_OLD ? &set[0] : w;
+	return w;
 }
 
 /* A way loses its line. */
@@ -295,13 +319,12 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		goto nomem;
 	for (int c = 0; c < cores; c++)
 		m->socket[c] = (uint8_t)(c / cfg->cores);
-	for (int s = 0; s < cfg->sockets; s++) {
-		if (cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways))
+	for (int s = 0; s < cfg->sockets; s++)
+		if (cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways,
+			       cfg->llc_policy == MEM_LLC_QLRU))
 			goto nomem;
-		m->llc[s].qlru = cfg->llc_policy == MEM_LLC_QLRU;
-	}
 	for (int c = 0; c < cores; c++)
-		if (cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways))
+		if (cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways, false))
 			goto nomem;
 	return m;
 nomem:
@@ -394,7 +417,7 @@ static __attribute__((noinline)) void learn(struct mem *m,
 	ln->node = r->node;
 	ln->kind = r->kind;
 	ln->lset = set_of(&m->llc[0], line);
-	ln->pset = set_of(&m->priv[0], line);
+	ln->pset = set_of(&m->priv[0], line) * m->priv[0].ways;
 	ln->flags |= LN_KNOWN;
 }
 
@@ -423,7 +446,7 @@ static inline int socket_of(const struct mem *m, int core)
 static inline struct way *llc_set(const struct mem *m, int s,
 				  const struct mem_line *ln)
 {
-	return &m->llc[s].set[ln->lset];
+	return &m->llc[s].set[(size_t)ln->lset * m->llc[s].ways];
 }
 
 static inline struct way *priv_set(const struct mem *m, int core,
@@ -444,8 +467,16 @@ static inline void priv_forget(struct mem_line *ln)
 /* Drop a line from one socket: its LLC and any private copy there. */
 static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 {
-	if (ln->llc & (1u << s))
-		vacate(&llc_set(m, s, ln)[ln->way[s]]);
+	if (ln->llc & (1u << s)) {
+		struct cache *c = &m->llc[s];
+		struct way *w = &llc_set(m, s, ln)[ln->way[s]];
+
+		if (c->q) {
+			c->q[ln->lset].old -= w->stamp == QLRU_OLD;
+			c->q[ln->lset].empty++;
+		}
+		vacate(w);
+	}
 	ln->llc &= (uint8_t)~(1u << s);
 	if (ln->dirty == s + 1)
 		ln->dirty = 0;
@@ -469,9 +500,8 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 {
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
-	struct way *w = c->qlru ? qlru_victim(set + first, c->ways - first,
-					      !first)
-				: victim(set + first, c->ways - first);
+	struct way *w = c->q ? qlru_victim(c, ln->lset, set, first)
+			     : victim(set + first, c->ways - first);
 
 	if (w->line != NO_LINE) {
 		struct mem_line *old = held(m, w->line);
@@ -482,9 +512,10 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		drop_from_socket(m, old, s);
 	}
 	w->line = line;
-	if (c->qlru) {
+	if (c->q) {	/* the way is empty now */
+		c->q[ln->lset].empty--;
 		w->stamp = QLRU_NEW;
-		qlru_age_set(set, c->ways);
+		qlru_age_set(c, ln->lset, set);
 	} else {
 		touch(c, w);
 	}
@@ -497,8 +528,8 @@ static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
 
-	if (c->qlru)
-		qlru_hit(set, c->ways, &set[ln->way[s]]);
+	if (c->q)
+		qlru_hit(c, ln->lset, set, &set[ln->way[s]]);
 	else
 		touch(c, &set[ln->way[s]]);
 }
@@ -590,7 +621,7 @@ static __attribute__((noinline)) void review_clocks(struct mem *m)
 {
 	m->review = CLOCK_REVIEW;
 	for (int s = 0; s < m->cfg.sockets; s++)
-		if (!m->llc[s].qlru && m->llc[s].clock > UINT32_MAX / 2)
+		if (!m->llc[s].q && m->llc[s].clock > UINT32_MAX / 2)
 			renumber(&m->llc[s]);
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
 		if (m->priv[c].clock > UINT32_MAX / 2)

@@ -37,20 +37,14 @@ struct way {
 	uint32_t stamp;		/* 0 if empty: the first victim */
 };
 
-/* QLRU: what a set's victim search and aging need, kept as the ways
- * change, so that neither looks at every way of every access. */
-struct qlru_count {
-	uint8_t old;		/* filled ways of age 3 */
-	uint8_t empty;		/* empty ways */
-};
-
 struct cache {
-	struct qlru_count *q;	/* QLRU, a set each (stamp is a 2-bit
-				 * age); NULL under LRU */
+	bool qlru;		/* MEM_LLC_QLRU: a way's stamp is its age */
 	uint32_t nsets;
 	uint64_t nsets_inv;	/* for h % nsets without a division */
 	uint32_t ways;
-	struct way *set;	/* nsets * ways */
+	uint32_t stride;	/* entries a set: ways, and under QLRU one
+				 * more before them (QLRU_NOLD) */
+	struct way *set;	/* set 0's first way: nsets * stride */
 	uint32_t clock;
 };
 
@@ -85,25 +79,23 @@ static int cache_init(struct cache *c, uint64_t size, int ways, bool qlru)
 	if (!c->nsets)
 		return -1;
 	c->nsets_inv = UINT64_MAX / c->nsets + 1;
-	c->set = malloc((size_t)c->nsets * c->ways * sizeof(*c->set));
+	c->qlru = qlru;
+	c->stride = c->ways + qlru;
+	c->set = malloc((size_t)c->nsets * c->stride * sizeof(*c->set));
 	if (!c->set)
 		return -1;
-	for (size_t i = 0; i < (size_t)c->nsets * c->ways; i++)
+	for (size_t i = 0; i < (size_t)c->nsets * c->stride; i++)
 		c->set[i] = (struct way){ NO_LINE, 0 };
-	if (!qlru)
-		return 0;
-	c->q = malloc(c->nsets * sizeof(*c->q));
-	if (!c->q)
-		return -1;
-	for (size_t i = 0; i < c->nsets; i++)
-		c->q[i] = (struct qlru_count){ 0, (uint8_t)ways };
+	c->set += qlru;
+	for (size_t i = 0; qlru && i < c->nsets; i++)
+		c->set[i * c->stride - 1] = (struct way){ 0, c->ways };
 	return 0;
 }
 
 static void cache_fini(struct cache *c)
 {
-	free(c->set);
-	free(c->q);
+	if (c->set)
+		free(c->set - c->qlru);
 }
 
 /* h % c->nsets, by Lemire's exact 32-bit "fastmod": a division costs as
@@ -151,7 +143,7 @@ static uint32_t set_of(const struct cache *c, uint32_t line)
 static void renumber(struct cache *c)
 {
 	for (size_t s = 0; s < c->nsets; s++) {
-		struct way *set = &c->set[s * c->ways];
+		struct way *set = &c->set[s * c->stride];
 		uint32_t rank[256];
 
 		for (uint32_t i = 0; i < c->ways; i++) {
@@ -172,52 +164,52 @@ static inline void touch(struct cache *c, struct way *w)
 
 /*
  * QLRU (mem.h, enum mem_llc_policy): the stamp of a filled way is its
- * age, 0 to 3; an empty way counts as 3.  Set n's counts (struct
- * qlru_count) follow every change.
+ * age, 0 to 3; an empty way counts as 3.  The entry before a set's first
+ * way counts its filled ways of age 3 and its empty ways, kept as they
+ * change, so that neither the aging nor the victim search looks at every
+ * way, and in the set's own lines of the host's memory.
  */
 #define QLRU_OLD	3
 #define QLRU_NEW	1	/* a filled line's age */
+#define QLRU_NOLD(set)		((set)[-1].line)
+#define QLRU_NEMPTY(set)	((set)[-1].stamp)
 
 /* After an access: when no way of the set is old, all grow older. */
-static void qlru_age_set(struct cache *c, uint32_t n, struct way *set)
+static void qlru_age_set(struct way *set, uint32_t ways)
 {
-	struct qlru_count *q = &c->q[n];
-
-	if (q->old || q->empty)
+	if (QLRU_NOLD(set) || QLRU_NEMPTY(set))
 		return;
-	for (uint32_t i = 0; i < c->ways; i++)
-		q->old += ++set[i].stamp == QLRU_OLD;
+	for (uint32_t i = 0; i < ways; i++)
+		QLRU_NOLD(set) += ++set[i].stamp == QLRU_OLD;
 }
 
-static void qlru_hit(struct cache *c, uint32_t n, struct way *set,
-		     struct way *w)
+static void qlru_hit(struct way *set, uint32_t ways, struct way *w)
 {
-	c->q[n].old -= w->stamp == QLRU_OLD;
+	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
 	w->stamp = w->stamp >= 2 ? 1 : 0;
-	qlru_age_set(c, n, set);
+	qlru_age_set(set, ways);
 }
 
-/* The victim among the ways of set n from first on: the first empty,
- * else the first of age 3, else, in a whole set, way 0 (as measured), and
+/* The victim among the set's ways from first on: the first empty, else
+ * the first of age 3, else, in a whole set, way 0 (as measured), and
  * among DDIO's ways, where nothing is measured, the oldest: guess. */
-static struct way *qlru_victim(const struct cache *c, uint32_t n,
-			       struct way *set, uint32_t first)
+static struct way *qlru_victim(struct way *set, uint32_t ways,
+			       uint32_t first)
 {
-	const struct qlru_count *q = &c->q[n];
 	struct way *w = &set[first];
 
-	if (q->empty)
-		for (uint32_t i = first; i < c->ways; i++)
+	if (QLRU_NEMPTY(set))
+		for (uint32_t i = first; i < ways; i++)
 			if (set[i].line == NO_LINE)
 				return &set[i];
-	if (q->old)
-		for (uint32_t i = first; i < c->ways; i++)
+	if (QLRU_NOLD(set))
+		for (uint32_t i = first; i < ways; i++)
 			if (set[i].line != NO_LINE &&
 			    set[i].stamp == QLRU_OLD)
 				return &set[i];
 	if (!first)
 		return w;
-	for (uint32_t i = first; i < c->ways; i++)
+	for (uint32_t i = first; i < ways; i++)
 		if (set[i].stamp > w->stamp)
 			w = &set[i];
 	return w;
@@ -446,7 +438,7 @@ static inline int socket_of(const struct mem *m, int core)
 static inline struct way *llc_set(const struct mem *m, int s,
 				  const struct mem_line *ln)
 {
-	return &m->llc[s].set[(size_t)ln->lset * m->llc[s].ways];
+	return &m->llc[s].set[(size_t)ln->lset * m->llc[s].stride];
 }
 
 static inline struct way *priv_set(const struct mem *m, int core,
@@ -471,9 +463,11 @@ static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 		struct cache *c = &m->llc[s];
 		struct way *w = &llc_set(m, s, ln)[ln->way[s]];
 
-		if (c->q) {
-			c->q[ln->lset].old -= w->stamp == QLRU_OLD;
-			c->q[ln->lset].empty++;
+		if (c->qlru) {
+			struct way *set = llc_set(m, s, ln);
+
+			QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
+			QLRU_NEMPTY(set)++;
 		}
 		vacate(w);
 	}
@@ -500,8 +494,8 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 {
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
-	struct way *w = c->q ? qlru_victim(c, ln->lset, set, first)
-			     : victim(set + first, c->ways - first);
+	struct way *w = c->qlru ? qlru_victim(set, c->ways, first)
+				: victim(set + first, c->ways - first);
 
 	if (w->line != NO_LINE) {
 		struct mem_line *old = held(m, w->line);
@@ -512,10 +506,10 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		drop_from_socket(m, old, s);
 	}
 	w->line = line;
-	if (c->q) {	/* the way is empty now */
-		c->q[ln->lset].empty--;
+	if (c->qlru) {	/* the way is empty now */
+		QLRU_NEMPTY(set)--;
 		w->stamp = QLRU_NEW;
-		qlru_age_set(c, ln->lset, set);
+		qlru_age_set(set, c->ways);
 	} else {
 		touch(c, w);
 	}
@@ -528,8 +522,8 @@ static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
 
-	if (c->q)
-		qlru_hit(c, ln->lset, set, &set[ln->way[s]]);
+	if (c->qlru)
+		qlru_hit(set, c->ways, &set[ln->way[s]]);
 	else
 		touch(c, &set[ln->way[s]]);
 }
@@ -621,7 +615,7 @@ static __attribute__((noinline)) void review_clocks(struct mem *m)
 {
 	m->review = CLOCK_REVIEW;
 	for (int s = 0; s < m->cfg.sockets; s++)
-		if (!m->llc[s].q && m->llc[s].clock > UINT32_MAX / 2)
+		if (!m->llc[s].qlru && m->llc[s].clock > UINT32_MAX / 2)
 			renumber(&m->llc[s]);
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
 		if (m->priv[c].clock > UINT32_MAX / 2)

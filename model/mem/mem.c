@@ -221,7 +221,7 @@ static inline void vacate(struct way *w)
 	*w = (struct way){ NO_LINE, 0 };
 }
 
-/* The LRU way among the first ways of a set: an empty one first (the
+/* The LRU way among ways ways from set on: an empty one first (the
  * first of them), as its stamp is 0.  Two searches side by side, even
  * ways and odd ways, without branches (which way wins is a coin toss):
  * one alone is a chain of dependent compares as long as the set.  Only

@@ -94,7 +94,7 @@ K("cache", "l2_cycles", S_DOUBLE, U_NONE, sim.mem.l2_cycles, "12", 0, 1000, "cyc
 K("cache", "llc_size", S_U64, U_SIZE, sim.mem.llc_size, "15M", 65536, 1ull << 36, "B", "shared last-level cache per socket"),
 K("cache", "llc_ways", S_INT, U_NONE, sim.mem.llc_ways, "20", 2, 64, "", "its associativity"),
 K("cache", "ddio_ways", S_INT, U_NONE, sim.mem.ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into, the top ones of a set (0 = no DDIO)"),
-KW("cache", "llc_policy", sim.mem.llc_policy, llc_policy_words, "qlru", "how the LLC picks a victim: qlru (Intel's L3 from Ivy Bridge to Skylake as nanoBench measured it: 2-bit ages, a new line at age 1; uops.info/cache.html) or lru"),
+KW("cache", "llc_policy", sim.mem.llc_policy, llc_policy_words, "qlru", "how the LLC picks a victim: qlru (Intel's L3 from Ivy Bridge to Skylake as nanoBench measured it on client parts: 2-bit ages, a new line at age 1; uops.info/cache.html; a guess for other parts; the sets those L3s switch to a scan-resistant insertion are not modelled; among DDIO's ways the older line goes, a guess) or lru"),
 K("cache", "llc_lat", S_DOUBLE, U_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit, load to use"),
 K("cache", "snoop_lat", S_DOUBLE, U_TIME, sim.mem.snoop_lat, "42ns", 0, 1e-6, "ns", "line another core of the socket holds modified, fetched from its private cache (MLC's L2->L2 HIT)"),
 K("cache", "rllc_lat", S_DOUBLE, U_TIME, sim.mem.rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),

@@ -84,11 +84,13 @@ static int cache_init(struct cache *c, uint64_t size, int ways, bool qlru)
 	c->set = malloc((size_t)c->nsets * c->stride * sizeof(*c->set));
 	if (!c->set)
 		return -1;
+	/* under QLRU every way starts at age 3 (QLRU_OLD), and each set's
+	 * counts say so */
 	for (size_t i = 0; i < (size_t)c->nsets * c->stride; i++)
-		c->set[i] = (struct way){ NO_LINE, 0 };
-	c->set += qlru;
+		c->set[i] = (struct way){ NO_LINE, qlru ? 3 : 0 };
 	for (size_t i = 0; qlru && i < c->nsets; i++)
-		c->set[i * c->stride - 1] = (struct way){ 0, c->ways };
+		c->set[i * c->stride] = (struct way){ c->ways, c->ways };
+	c->set += qlru;
 	return 0;
 }
 
@@ -163,11 +165,13 @@ static inline void touch(struct cache *c, struct way *w)
 }
 
 /*
- * QLRU (mem.h, enum mem_llc_policy): the stamp of a filled way is its
- * age, 0 to 3; an empty way counts as 3.  The entry before a set's first
- * way counts its filled ways of age 3 and its empty ways, kept as they
- * change, so that neither the aging nor the victim search looks at every
- * way, and in the set's own lines of the host's memory.
+ * QLRU (mem.h, enum mem_llc_policy): a way's stamp is its age, 0 to 3,
+ * and it keeps it when it loses its line, as in nanoBench's simulator of
+ * the policy (tools/CacheAnalyzer/cacheSim.py: a flush empties the block
+ * and leaves its age).  The entry before a set's first way counts its
+ * ways of age 3 and its empty ways, kept as they change, so that neither
+ * the aging nor the victim search looks at every way, and in the set's
+ * own lines of the host's memory.
  */
 #define QLRU_OLD	3
 #define QLRU_NEW	1	/* a filled line's age */
@@ -177,7 +181,7 @@ static inline void touch(struct cache *c, struct way *w)
 /* After an access: when no way of the set is old, all grow older. */
 static void qlru_age_set(struct way *set, uint32_t ways)
 {
-	if (QLRU_NOLD(set) || QLRU_NEMPTY(set))
+	if (QLRU_NOLD(set))
 		return;
 	for (uint32_t i = 0; i < ways; i++)
 		QLRU_NOLD(set) += ++set[i].stamp == QLRU_OLD;
@@ -204,8 +208,7 @@ static struct way *qlru_victim(struct way *set, uint32_t ways,
 				return &set[i];
 	if (QLRU_NOLD(set))
 		for (uint32_t i = first; i < ways; i++)
-			if (set[i].line != NO_LINE &&
-			    set[i].stamp == QLRU_OLD)
+			if (set[i].stamp == QLRU_OLD)
 				return &set[i];
 	if (!first)
 		return w;
@@ -463,13 +466,12 @@ static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 		struct cache *c = &m->llc[s];
 		struct way *w = &llc_set(m, s, ln)[ln->way[s]];
 
-		if (c->qlru) {
-			struct way *set = llc_set(m, s, ln);
-
-			QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
-			QLRU_NEMPTY(set)++;
+		if (c->qlru) {	/* the way keeps its age */
+			QLRU_NEMPTY(llc_set(m, s, ln))++;
+			w->line = NO_LINE;
+		} else {
+			vacate(w);
 		}
-		vacate(w);
 	}
 	ln->llc &= (uint8_t)~(1u << s);
 	if (ln->dirty == s + 1)
@@ -508,6 +510,7 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 	w->line = line;
 	if (c->qlru) {	/* the way is empty now */
 		QLRU_NEMPTY(set)--;
+		QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
 		w->stamp = QLRU_NEW;
 		qlru_age_set(set, c->ways);
 	} else {
@@ -784,6 +787,28 @@ enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 		return region_of(m, line)->node == socket_of(m, core) ?
 		       MEM_DRAM : MEM_RDRAM;
 	return place_of(held(m, line), core, socket_of(m, core));
+}
+
+bool mem_qlru_consistent(const struct mem *m)
+{
+	for (int s = 0; s < m->cfg.sockets; s++) {
+		const struct cache *c = &m->llc[s];
+
+		for (size_t n = 0; c->qlru && n < c->nsets; n++) {
+			const struct way *set = &c->set[n * c->stride];
+			uint32_t old = 0, empty = 0;
+
+			for (uint32_t i = 0; i < c->ways; i++) {
+				old += set[i].stamp == QLRU_OLD;
+				empty += set[i].line == NO_LINE;
+				if (set[i].stamp > QLRU_OLD)
+					return false;
+			}
+			if (old != QLRU_NOLD(set) || empty != QLRU_NEMPTY(set))
+				return false;
+		}
+	}
+	return true;
 }
 
 const struct mem_stats *mem_stats(const struct mem *m)

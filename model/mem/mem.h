@@ -7,8 +7,9 @@
  * a DMA write to memory of the NIC's own socket allocates into the top
  * ddio_ways ways of a set of that socket's LLC (the IIO LLC WAYS
  * register's default sets the top two of 11 on Skylake-SP, 0x600, and
- * two of the top three of 20 on Haswell-EP, 0x60000: FastClick's DDIOTune
- * in aliireza/ddio-bench), or updates the line in place when the LLC
+ * two of the top three of 20 on Haswell-EP, 0x60000, ways 17 and 18,
+ * where the model takes 18 and 19: FastClick's DDIOTune in
+ * aliireza/ddio-bench), or updates the line in place when the LLC
  * holds it; a DMA write to another socket's memory goes to DRAM
  * there.  Either way every other cached copy is invalidated first, and a
  * copy in a socket other than the NIC's costs a snoop across the
@@ -61,9 +62,9 @@ enum mem_place {
  * a new line enters at age 1, a hit makes age 3 or 2 into 1 and 1 into 0,
  * the victim is the first empty way, else the first of age 3, else way 0,
  * and after every access, when no way of the set is 3, every age grows by
- * one.  Those CPUs' L3 also switches some sets to a variant that inserts
- * at age 3, which resists a scan; that is not modelled (fidelity memo,
- * section 11.11).
+ * one.  Measured on client parts: for others a guess.  Those CPUs' L3
+ * also switches some sets to a variant that inserts at age 3, which
+ * resists a scan; that is not modelled (fidelity memo, section 11.11).
  */
 enum mem_llc_policy {
 	MEM_LLC_LRU,
@@ -144,6 +145,10 @@ void mem_prefetch(const struct mem *m, uint32_t line);
 
 /* Where a CPU read from core would be served now (no state change). */
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
+
+/* For tests: whether every QLRU set's counts (mem.c, QLRU_NOLD) agree
+ * with its ways. */
+bool mem_qlru_consistent(const struct mem *m);
 
 const struct mem_stats *mem_stats(const struct mem *m);
 const struct mem_config *mem_config(const struct mem *m);

@@ -16,7 +16,7 @@
  * (DDIOTune N_WAYS 2).  The latencies only price accesses; a hit rate
  * does not depend on them (guesses).
  */
-static struct mem_config gold6140 = {
+static const struct mem_config gold6140 = {
 	.sockets = 1, .cores = 18, .freq = 3.0e9,
 	.l2_size = 1024 * 1024, .l2_ways = 16, .l2_cycles = 14,
 	.llc_size = 24.75 * 1024 * 1024, .llc_ways = 11, .ddio_ways = 2,
@@ -111,16 +111,20 @@ static u32 lcg(u32 *s)
  * behind the NIC each core is.  Twenty passes over every ring, the last
  * ten measured.
  */
-static double v3_hit_rate(int queues, int ring, int lines, int lag)
+static double v3_hit_rate(enum mem_llc_policy policy, int queues, int ring,
+			  int lines, int lag)
 {
+	struct mem_config cfg = gold6140;
 	const char *err = NULL;
-	struct mem *m = mem_create(&gold6140, &err);
+	struct mem *m;
 	struct v3_queue q[18];
 	long packets = 20L * (ring + BURST) * queues;
 	u64 w0 = 0, u0 = 0, w1, u1;
 	u32 seed = 1;
 	int cur = 0;
 
+	cfg.llc_policy = policy;
+	m = mem_create(&cfg, &err);
 	ck_assert_msg(m, "%s", err);
 	ck_assert(queues <= 18);
 	for (int i = 0; i < queues; i++) {
@@ -167,14 +171,13 @@ static const char *const v3_policy[] = {
 /* One V3 point under each LLC policy: the model's write hit against the
  * measured one, said in the log, within tol[policy] points.  point
  * returns the model's write hit. */
-static void v3_check(const char *what, double (*point)(int), int i,
+static void v3_check(const char *what,
+		     double (*point)(enum mem_llc_policy, int), int i,
 		     double want, const double tol[2])
 {
 	for (int p = MEM_LLC_LRU; p <= MEM_LLC_QLRU; p++) {
-		double got;
+		double got = point((enum mem_llc_policy)p, i);
 
-		gold6140.llc_policy = (enum mem_llc_policy)p;
-		got = point(i);
 		printf("# V3 1500 B, %s, %s: write hit %5.1f %%, measured "
 		       "%5.1f %% (%+.1f)\n", what, v3_policy[p], got, want,
 		       got - want);
@@ -195,11 +198,11 @@ static const struct {
 	{ 2048, 80.1, { V3_GAP, V3_TOL } }, { 4096, 39.3, { V3_TOL, V3_GAP } },
 };
 
-static double v3_ring_point(int i)
+static double v3_ring_point(enum mem_llc_policy policy, int i)
 {
 	int ring = v3_rings[i].ring;
 
-	return v3_hit_rate(1, ring, 24, ring - BURST);
+	return v3_hit_rate(policy, 1, ring, 24, ring - BURST);
 }
 
 START_TEST(v3_ring_size)
@@ -230,11 +233,11 @@ static const struct {
 	{ 16, 53.2, { V3_TOL, V3_TOL } }, { 18, 44.5, { V3_TOL, V3_TOL } },
 };
 
-static double v3_cores_point(int i)
+static double v3_cores_point(enum mem_llc_policy policy, int i)
 {
 	int n = v3_cores[i].cores;
 
-	return v3_hit_rate(n, 256, 24, n == 1 ? 256 - BURST : BURST);
+	return v3_hit_rate(policy, n, 256, 24, n == 1 ? 256 - BURST : BURST);
 }
 
 START_TEST(v3_cores_curve)

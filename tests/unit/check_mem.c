@@ -260,7 +260,7 @@ static struct mem *one_set(int ddio_ways, enum mem_llc_policy policy)
 	const char *err = NULL;
 	struct mem *m1;
 
-	one.sockets = 1;
+	one.sockets = 2;		/* cores 0-15 on socket 0 */
 	one.cores = 16;
 	one.l2_size = 64;		/* one line a core */
 	one.l2_ways = 1;
@@ -285,6 +285,82 @@ START_TEST(qlru_victims)
 		ck_assert_msg((mem_where(m1, 15, l + (uint32_t)(x - 'A')) ==
 			       MEM_LLC) == (strchr(left, x) != NULL),
 			      "line %c", x);
+	mem_destroy(m1);
+}
+END_TEST
+
+/* A line that leaves the LLC without a replacement (here a DMA write to
+ * its home, the other node, takes it from socket 0) leaves its way empty
+ * at the age it had, as nanoBench's simulator keeps it: the residue B, C,
+ * D, F, where an empty way of age 3 would leave B, D, E, F and LRU B, C,
+ * D, E.  Lines homed on node 1, read by socket 0's cores. */
+START_TEST(qlru_invalidated_way)
+{
+	static const char seq[] = "BACF!CAFCEBD", left[] = "BCDF";
+	struct mem *m1 = one_set(0, MEM_LLC_QLRU);
+	uint32_t l = mem_region(m1, 1, MEM_STATE, 6);	/* A to F */
+
+	for (int i = 0, core = 0; seq[i]; i++) {
+		if (seq[i] == '!')
+			mem_nic_write(m1, l + (uint32_t)(seq[++i] - 'A'));
+		else
+			mem_cpu_read(m1, core++, l + (uint32_t)(seq[i] - 'A'));
+	}
+	for (char x = 'A'; x <= 'F'; x++)
+		ck_assert_msg((mem_where(m1, 15, l + (uint32_t)(x - 'A')) ==
+			       MEM_LLC) == (strchr(left, x) != NULL),
+			      "line %c", x);
+	mem_destroy(m1);
+}
+END_TEST
+
+/*
+ * The counts QLRU keeps a set (mem.c, QLRU_NOLD) against its ways, after
+ * every access of a random mix: CPU reads and writes from every core,
+ * DMA writes and reads, lines of both nodes, on LLCs of 2, 5 and 20 ways
+ * with DDIO on 0, 1 or 2 of them.
+ */
+static const int qlru_shapes[][2] = {	/* llc_ways, ddio_ways */
+	{ 2, 0 }, { 2, 1 }, { 5, 2 }, { 20, 2 }, { 20, 0 },
+};
+
+START_TEST(qlru_counts_kept)
+{
+	struct mem_config c = cfg;
+	const char *err = NULL;
+	struct mem *m1;
+	uint32_t l, seed = 12345;
+
+	c.llc_ways = qlru_shapes[_i][0];
+	c.ddio_ways = qlru_shapes[_i][1];
+	c.llc_size = 64 * 4 * (uint64_t)c.llc_ways;	/* 4 sets */
+	c.llc_policy = MEM_LLC_QLRU;
+	m1 = mem_create(&c, &err);
+	ck_assert_msg(m1, "%s", err ? err : "");
+	l = mem_region(m1, 0, MEM_PKT, 64);
+	mem_region(m1, 1, MEM_PKT, 64);		/* l + 64 on: node 1 */
+	for (int i = 0; i < 20000; i++) {
+		uint32_t r, line;
+
+		seed = seed * 1664525u + 1013904223u;
+		r = seed >> 8;
+		line = l + (r >> 4) % 128;
+		switch (r % 4) {
+		case 0:
+			mem_cpu_read(m1, (int)(r >> 12) % 4, line);
+			break;
+		case 1:
+			mem_cpu_write(m1, (int)(r >> 12) % 4, line);
+			break;
+		case 2:
+			mem_nic_write(m1, line);
+			break;
+		default:
+			mem_nic_read(m1, line);
+		}
+		ck_assert_msg(mem_qlru_consistent(m1), "%d ways, %d DDIO: "
+			      "access %d", c.llc_ways, c.ddio_ways, i);
+	}
 	mem_destroy(m1);
 }
 END_TEST
@@ -433,6 +509,8 @@ int main(void)
 		{ lru_victim, ARRAY_SIZE(lru_ways) },
 		{ qlru_victims, UNIT_ONCE },
 		{ qlru_ddio_victim, UNIT_ONCE },
+		{ qlru_invalidated_way, UNIT_ONCE },
+		{ qlru_counts_kept, ARRAY_SIZE(qlru_shapes) },
 		{ ddio_top_ways, 2 },	/* MEM_LLC_LRU, MEM_LLC_QLRU */
 		{ lines_together_wait_for_the_slowest, UNIT_ONCE },
 		{ copy_overlaps_its_work, UNIT_ONCE },

@@ -370,10 +370,11 @@ static int take_set(const struct cmd_spec *spec, char *arg,
 			"no key", option_arg(spec, CMD_SET));
 		return -1;
 	}
-	/* several values of a number are a sweep, which only sweep runs;
-	 * a text key (calibrate.free, measured) may hold commas */
+	/* several values of a number or a word are a sweep, which only
+	 * sweep runs; a text key (calibrate.free, measured) may hold
+	 * commas */
 	if (!(spec->options & CMD_EMIT_JOBS) && strchr(value, ',') &&
-	    scn_key_numeric(key)) {
+	    scn_key_one_value(key)) {
 		fprintf(stderr, "ppsim %s: --set %s=%s: one value a key here; "
 			"to run several, use ppsim sweep FILE --set %s=%s\n",
 			spec->name, key, value, key, value);

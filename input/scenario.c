@@ -1421,6 +1421,13 @@ bool scn_key_numeric(const char *key)
 	return k && is_number(k);
 }
 
+bool scn_key_one_value(const char *key)
+{
+	const struct scn_key *k = find_dotted(key);
+
+	return k && (is_number(k) || k->store == S_WORD);
+}
+
 const char *scn_uncalibrated_profile(const struct scenario *scn)
 {
 	const char *profile = NULL;

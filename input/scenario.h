@@ -139,6 +139,9 @@ bool scn_key_written(const struct scenario *scn, const char *key);
 bool scn_key_whole(const char *key);
 /* Whether key ("nic.rx_ring", "duration") is a number. */
 bool scn_key_numeric(const char *key);
+/* Whether key is a number or one of a table of words (cache.llc_policy):
+ * a comma in its value can only separate several values. */
+bool scn_key_one_value(const char *key);
 /* The hardware profile (a file under a hw/ directory) a scenario read
  * when it read no calibration (a .cal.ini), else NULL. */
 const char *scn_uncalibrated_profile(const struct scenario *scn);

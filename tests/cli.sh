@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..67"
+echo "1..68"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -111,6 +111,7 @@ expect 2 '^--case nope: no such case' "a --case no file has" -- "$ppsim" run "$t
 # --set as a scenario line says it; several values are sweep's
 expect 0 '^far-drop,v5.4,rate,Mpps,' "--set 'nic.rx_ring = 512' (blanks around =)" -- "$ppsim" run "$tiny" --set "nic.rx_ring = 512" --case far-drop --reps 1 --duration 1ms --format csv
 expect 2 'ppsim run: --set nic.rx_ring=256,512: one value a key here; to run several, use ppsim sweep' "several values on run: use sweep" -- "$ppsim" run "$tiny" --set nic.rx_ring=256,512
+expect 2 'ppsim run: --set cache.llc_policy=lru,qlru: one value a key here; to run several, use ppsim sweep' "several words on run: use sweep" -- "$ppsim" run "$tiny" --set cache.llc_policy=lru,qlru
 expect 0 '^1 1$' "an error of a --set every case applies is said once" -- sh -c "
 	'$ppsim' run '$tiny' --set nic.rx_ring=1000 2>'$tmp/once'; rc=\$?
 	echo \$(grep -c 'rx_ring 1000 is not a power of 2' '$tmp/once') \$((rc == 2))"

@@ -12,6 +12,7 @@ static const struct mem_config cfg = {
 	.l2_size = 64 * 8 * 4, .l2_ways = 4,	/* 8 sets */
 	.llc_size = 64 * 16 * 8, .llc_ways = 8,		/* 16 sets */
 	.ddio_ways = 2, .nic_node = 0,
+	.llc_policy = MEM_LLC_QLRU,		/* the default; LRU: check_ddio */
 	.freq = 2e9, .l2_cycles = 3, .llc_lat = 10e-9, .snoop_lat = 30e-9,
 	.rllc_lat = 100e-9,
 	.dram_lat = 80e-9, .rdram_lat = 130e-9, .qpi_lat = 40e-9,

@@ -20,7 +20,7 @@ static const struct mem_config mcfg = {
 	.sockets = 2, .cores = 2,
 	.l2_size = 256 * 1024, .l2_ways = 8,
 	.llc_size = 2 * 1024 * 1024, .llc_ways = 16,
-	.ddio_ways = 2, .nic_node = 0,
+	.ddio_ways = 2, .nic_node = 0, .llc_policy = MEM_LLC_QLRU,
 	.freq = 2e9, .l2_cycles = 10, .llc_lat = 40e-9, .snoop_lat = 70e-9,
 	.rllc_lat = 110e-9,
 	.dram_lat = 85e-9, .rdram_lat = 135e-9, .qpi_lat = 50e-9,

@@ -34,8 +34,22 @@ struct region {
  * its age (QLRU). */
 struct way {
 	uint32_t line;		/* NO_LINE if empty */
-	uint32_t stamp;		/* 0 if empty: the first victim */
+	uint32_t stamp;		/* LRU: 0 if empty, the first victim */
 };
+
+/*
+ * QLRU (mem.h, enum mem_llc_policy): a way's stamp is its age, 0 to 3,
+ * and it keeps it when it loses its line, as in nanoBench's simulator of
+ * the policy (tools/CacheAnalyzer/cacheSim.py: a flush empties the block
+ * and leaves its age).  The entry before a set's first way counts its
+ * ways of age 3 and its empty ways, kept as they change, so that neither
+ * the aging nor the victim search looks at every way, and in the set's
+ * own lines of the host's memory.
+ */
+#define QLRU_OLD	3
+#define QLRU_NEW	1	/* a filled line's age */
+#define QLRU_NOLD(set)		((set)[-1].line)
+#define QLRU_NEMPTY(set)	((set)[-1].stamp)
 
 struct cache {
 	bool qlru;		/* MEM_LLC_QLRU: a way's stamp is its age */
@@ -84,10 +98,9 @@ static int cache_init(struct cache *c, uint64_t size, int ways, bool qlru)
 	c->set = malloc((size_t)c->nsets * c->stride * sizeof(*c->set));
 	if (!c->set)
 		return -1;
-	/* under QLRU every way starts at age 3 (QLRU_OLD), and each set's
-	 * counts say so */
+	/* under QLRU every way starts old, and each set's counts say so */
 	for (size_t i = 0; i < (size_t)c->nsets * c->stride; i++)
-		c->set[i] = (struct way){ NO_LINE, qlru ? 3 : 0 };
+		c->set[i] = (struct way){ NO_LINE, qlru ? QLRU_OLD : 0 };
 	for (size_t i = 0; qlru && i < c->nsets; i++)
 		c->set[i * c->stride] = (struct way){ c->ways, c->ways };
 	c->set += qlru;
@@ -163,20 +176,6 @@ static inline void touch(struct cache *c, struct way *w)
 {
 	w->stamp = ++c->clock;
 }
-
-/*
- * QLRU (mem.h, enum mem_llc_policy): a way's stamp is its age, 0 to 3,
- * and it keeps it when it loses its line, as in nanoBench's simulator of
- * the policy (tools/CacheAnalyzer/cacheSim.py: a flush empties the block
- * and leaves its age).  The entry before a set's first way counts its
- * ways of age 3 and its empty ways, kept as they change, so that neither
- * the aging nor the victim search looks at every way, and in the set's
- * own lines of the host's memory.
- */
-#define QLRU_OLD	3
-#define QLRU_NEW	1	/* a filled line's age */
-#define QLRU_NOLD(set)		((set)[-1].line)
-#define QLRU_NEMPTY(set)	((set)[-1].stamp)
 
 /* After an access: when no way of the set is old, all grow older. */
 static void qlru_age_set(struct way *set, uint32_t ways)
@@ -463,14 +462,13 @@ static inline void priv_forget(struct mem_line *ln)
 static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 {
 	if (ln->llc & (1u << s)) {
-		struct cache *c = &m->llc[s];
-		struct way *w = &llc_set(m, s, ln)[ln->way[s]];
+		struct way *set = llc_set(m, s, ln);
 
-		if (c->qlru) {	/* the way keeps its age */
-			QLRU_NEMPTY(llc_set(m, s, ln))++;
-			w->line = NO_LINE;
+		if (m->llc[s].qlru) {	/* the way keeps its age */
+			QLRU_NEMPTY(set)++;
+			set[ln->way[s]].line = NO_LINE;
 		} else {
-			vacate(w);
+			vacate(&set[ln->way[s]]);
 		}
 	}
 	ln->llc &= (uint8_t)~(1u << s);
@@ -732,7 +730,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 			m->st.nic_update++;
 		} else {
 			llc_fill(m, n, line, ln, m->llc[n].ways -
-					 (uint32_t)m->cfg.ddio_ways);
+						 (uint32_t)m->cfg.ddio_ways);
 		}
 		ln->dirty = (uint8_t)(n + 1);
 		m->st.nic_ddio++;

@@ -274,32 +274,14 @@ static struct mem *one_set(int ddio_ways, enum mem_llc_policy policy)
 	return m1;
 }
 
-START_TEST(qlru_victims)
+/* Plays seq on one_set's QLRU set from socket 0's cores, a core an
+ * access, on lines A, B, ... homed on node 1; "!X" is a DMA write to X,
+ * which takes it from socket 0 (its home is the other node).  Then the
+ * set must hold exactly the lines of left. */
+static void qlru_play(const char *seq, const char *left)
 {
-	static const char seq[] = "FABCFAFCFGBE", left[] = "BCEG";
 	struct mem *m1 = one_set(0, MEM_LLC_QLRU);
-	uint32_t l = mem_region(m1, 0, MEM_STATE, 7);	/* A to G */
-
-	for (int i = 0; seq[i]; i++)
-		mem_cpu_read(m1, i, l + (uint32_t)(seq[i] - 'A'));
-	for (char x = 'A'; x <= 'G'; x++)
-		ck_assert_msg((mem_where(m1, 15, l + (uint32_t)(x - 'A')) ==
-			       MEM_LLC) == (strchr(left, x) != NULL),
-			      "line %c", x);
-	mem_destroy(m1);
-}
-END_TEST
-
-/* A line that leaves the LLC without a replacement (here a DMA write to
- * its home, the other node, takes it from socket 0) leaves its way empty
- * at the age it had, as nanoBench's simulator keeps it: the residue B, C,
- * D, F, where an empty way of age 3 would leave B, D, E, F and LRU B, C,
- * D, E.  Lines homed on node 1, read by socket 0's cores. */
-START_TEST(qlru_invalidated_way)
-{
-	static const char seq[] = "BACF!CAFCEBD", left[] = "BCDF";
-	struct mem *m1 = one_set(0, MEM_LLC_QLRU);
-	uint32_t l = mem_region(m1, 1, MEM_STATE, 6);	/* A to F */
+	uint32_t l = mem_region(m1, 1, MEM_STATE, 8);	/* A to H */
 
 	for (int i = 0, core = 0; seq[i]; i++) {
 		if (seq[i] == '!')
@@ -307,11 +289,26 @@ START_TEST(qlru_invalidated_way)
 		else
 			mem_cpu_read(m1, core++, l + (uint32_t)(seq[i] - 'A'));
 	}
-	for (char x = 'A'; x <= 'F'; x++)
+	for (char x = 'A'; x <= 'H'; x++)
 		ck_assert_msg((mem_where(m1, 15, l + (uint32_t)(x - 'A')) ==
 			       MEM_LLC) == (strchr(left, x) != NULL),
-			      "line %c", x);
+			      "%s: line %c", seq, x);
 	mem_destroy(m1);
+}
+
+START_TEST(qlru_victims)
+{
+	qlru_play("FABCFAFCFGBE", "BCEG");
+}
+END_TEST
+
+/* A line that leaves the LLC without a replacement leaves its way empty
+ * at the age it had, as nanoBench's simulator keeps it: the residue B, C,
+ * D, F, where an empty way of age 3 would leave B, D, E, F and LRU B, C,
+ * D, E. */
+START_TEST(qlru_invalidated_way)
+{
+	qlru_play("BACF!CAFCEBD", "BCDF");
 }
 END_TEST
 

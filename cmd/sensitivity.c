@@ -37,6 +37,7 @@ struct sfile {
 struct sparam {
 	char key[SCN_KEY_MAX];
 	char value[32];		/* as written, or "varies" */
+	double v0;		/* the value, NAN when it varies */
 	double move[2];		/* largest |move| of a figure, % */
 	double mae[2];		/* out-of-fit mean |error| after the move, % */
 	int most;		/* the figure that moved most, either way */
@@ -77,9 +78,17 @@ static bool is_prior(const struct sfile *sf, const struct sparam *sp)
 	       !is_free(&sf->fit, sp->key);
 }
 
+/* A whole number moves to the nearest whole value, and by one at least:
+ * 2 x 0.75 would round back to 2 and show no move. */
 static double moved_value(const char *key, double v, double factor)
 {
-	return scn_key_whole(key) ? round(v * factor) : v * factor;
+	double m = round(v * factor);
+
+	if (!scn_key_whole(key))
+		return v * factor;
+	if (m == v && v * factor != v)
+		m += factor > 1 ? 1 : -1;
+	return m;
 }
 
 /* Sets the work copies as written, then moves sp by factor in the files
@@ -199,6 +208,7 @@ static void describe_value(const struct sens *s, struct sparam *sp)
 			v0 = v;
 		}
 	}
+	sp->v0 = varies ? NAN : v0;
 	if (varies)
 		snprintf(sp->value, sizeof(sp->value), "varies");
 	else
@@ -433,6 +443,26 @@ static void print_table(const struct sens *s)
 			       s->rows[sp->most].policy->name);
 		else
 			printf("  -\n");
+	}
+	for (int k = 0; k < s->nr_params; k++) {
+		const struct sparam *sp = &s->params[k];
+		char lo[32], hi[32];
+
+		if (!scn_key_whole(sp->key))
+			continue;
+		if (isnan(sp->v0)) {
+			printf("# %s: whole numbers, moved to the nearest whole "
+			       "value, by one at least\n", sp->key);
+			continue;
+		}
+		scn_format_value(sp->key, moved_value(sp->key, sp->v0,
+						      sens_factor[0]),
+				 lo, sizeof(lo));
+		scn_format_value(sp->key, moved_value(sp->key, sp->v0,
+						      sens_factor[1]),
+				 hi, sizeof(hi));
+		printf("# %s: a whole number, moved to %s and %s\n", sp->key,
+		       lo, hi);
 	}
 	for (int k = 0; k < s->nr_params; k++)
 		for (int d = 0; d < 2; d++)

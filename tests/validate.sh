@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..31"
+echo "1..32"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -132,6 +132,13 @@ check "--sensitivity --param: a row more, the largest movement first" sh -c "
 		{ m = \$3 > \$4 ? \$3 : \$4; if (NR > 1 && m > last) exit 1; last = m }
 		END { exit NR != 2 || last > 1 }' &&
 	grep -Eq '^model.win_ring +102 +[0-9.]+ +[0-9.]+ .* far-drop v5.5\$' '$tmp/out'"
+# a whole number moves by one at least: 2 x 0.75 rounds back to 2
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
+	--param cache.ddio_ways >"$tmp/out" 2>>"$tmp/err"
+rc=$?
+check "--sensitivity: a whole number moves to 1 and 3 from 2, and says so" sh -c "
+	test $rc -eq 0 && grep -Eq '^cache.ddio_ways +2 +[0-9.]+ +[0-9.]+ ' '$tmp/out' &&
+	grep -qx '# cache.ddio_ways: a whole number, moved to 1 and 3' '$tmp/out'"
 # a move the scenario's checks refuse (pp_ring under pp_lock) is not made,
 # and said so; the others run
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \

@@ -41,7 +41,7 @@ target() {
 }
 
 target mlx5-cx4-numa 5 10 "far-drop v5.4 high and v5.5 low: the before/after gap (design memo 8.3, 11.3)"
-target mlx5-cx4-tcp 15 15 "far-tcp1 v5.5 low (design memo 11.3, 11.5)"
+target mlx5-cx4-tcp 15 15 "close-tcp12 at the link where 80 Gbps were measured (design memo 11.3, 11.12)"
 target xdp-paper-e5-1650v4 10 20 "the compression rows: the falling rate a queue (design memo 6.5)"
 target xdp-redirect-e5-1650v4 15 15 ""
 

@@ -165,6 +165,10 @@ struct mem_overlap {
 	double win_random;	/* cycles of work between the driver's
 				 * prefetch of a packet line or struct page
 				 * and its use */
+	double win_stack;	/* cycles of work between mlx5's
+				 * prefetch(data) and the stack's first read
+				 * of the packet: build_skb and the skb's
+				 * fields come between */
 	double win_ring;	/* cycles the L2 streamer runs ahead of a
 				 * ring read (a completion) */
 	double store_exposure;	/* fraction of a store miss the core waits */

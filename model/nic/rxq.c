@@ -1071,12 +1071,12 @@ static void to_socket(struct rxq *q, struct page *page)
 }
 
 /* The XDP program, or the stack, reads the headers: the first two lines
- * at most, from the packet's first line. */
-static void read_headers(struct rxq *q, u32 line)
+ * at most, from the packet's first line, win cycles of work after the
+ * driver's prefetch. */
+static void read_headers(struct rxq *q, u32 line, double win)
 {
 	mem_work_read_lines(q->cpu, line,
-			    q->pkt_lines < 2 ? q->pkt_lines : 2,
-			    q->cpu->ov->win_random);
+			    q->pkt_lines < 2 ? q->pkt_lines : 2, win);
 }
 
 /*
@@ -1132,12 +1132,12 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		 * rx path: dma_sync_single_range_for_cpu) */
 		q->cpu->cycles += q->cfg.cost.dma_sync;
 		if (q->cfg.workload == RXQ_TCP) {
-			read_headers(q, q->rx_line[i]);
+			read_headers(q, q->rx_line[i], q->cpu->ov->win_stack);
 			to_socket(q, page);
 			continue;
 		}
 		if (q->cfg.touch != RXQ_TOUCH_NONE)
-			read_headers(q, q->rx_line[i]);
+			read_headers(q, q->rx_line[i], q->cpu->ov->win_random);
 		q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.cost.xdp;
 		if (q->cfg.touch == RXQ_TOUCH_WRITE)	/* swap MAC addresses */
 			mem_work_store(q->cpu, q->rx_line[i]);

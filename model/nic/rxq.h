@@ -80,7 +80,8 @@ struct rxq_costs {
 	double dma_map;		/* dma map + unmap of a page */
 	double dma_sync;	/* one dma_sync_single_*() call */
 	double cache_op;	/* an mlx5e page cache put or get */
-	double cqe_decompress;	/* a mini CQE expanded into the title */
+	double cqe_decompress;	/* a compressed completion's work beyond a
+				 * plain one's */
 	double redirect;	/* XDP_REDIRECT into a devmap, a frame */
 	double pp_lock;		/* the ring's producer lock, within pp_ring */
 	double doorbell;	/* MMIO doorbell write */

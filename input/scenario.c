@@ -254,6 +254,10 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 
 	errno = 0;
 	*v = strtod(text, &end);
+	if (end != text && errno == ERANGE) {
+		snprintf(why, len, "'%s' is beyond what a double holds", text);
+		return -1;
+	}
 	if (end == text || errno || !isfinite(*v)) {
 		snprintf(why, len, "'%s' is not a number", text);
 		return -1;
@@ -456,7 +460,8 @@ static const struct scn_key *find_key(const char *section, const char *name)
 }
 
 /*
- * The edit distance of a and b, or limit if it is limit or more.  Only the
+ * The edit distance of a and b, or limit if it is limit or more; letters
+ * differing in case only are equal (WIN_STACK is win_stack).  Only the
  * band of cells within limit of the diagonal is computed, row by row, and
  * a row that reaches limit everywhere ends it: a suggestion wants a
  * distance of 3 at most, and an unknown key is compared with every key.
@@ -476,7 +481,9 @@ static size_t edit_distance(const char *a, const char *b, size_t limit)
 
 		cur[lo - 1] = lo > 1 ? limit : cur[0];
 		for (size_t j = lo; j <= hi; j++) {
-			size_t v = prev[j - 1] + (a[i - 1] != b[j - 1]);
+			size_t v = prev[j - 1] +
+				   (tolower((unsigned char)a[i - 1]) !=
+				    tolower((unsigned char)b[j - 1]));
 
 			if (prev[j] + 1 < v)
 				v = prev[j] + 1;
@@ -495,7 +502,6 @@ static size_t edit_distance(const char *a, const char *b, size_t limit)
 	return prev[lb];
 }
 
-/* "section.name" of the key closest to what was written, or "" */
 /* Keys a scenario may still carry from an earlier ppsim, and what took
  * their place: the value cannot be carried over, its unit changed. */
 static const struct { const char *key, *now; } retired_keys[] = {
@@ -515,6 +521,7 @@ static const char *retired(const char *section, const char *name)
 	return NULL;
 }
 
+/* "section.name" of the key closest to what was written, or "" */
 static void suggest(const char *section, const char *name, char *out,
 		    size_t len)
 {

@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..68"
+echo "1..69"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -123,6 +123,7 @@ expect 0 '^get p1 refcount=2' "trace - reads stdin" -- sh -c "'$ppsim' trace --p
 expect 0 '^  range: +2 to 32768$' "keys nic.rx_ring: its range" -- "$ppsim" keys nic.rx_ring
 expect 0 '^  hw/e5-2603v4-2s.ini: 14ns' "keys cache.llc_lat: the shipped value and its source" -- "$ppsim" keys cache.llc_lat
 expect 2 "unknown key 'nic.rx_rng' \(did you mean nic.rx_ring\?\)" "keys: an unknown key" -- "$ppsim" keys nic.rx_rng
+expect 2 "unknown key 'model.WIN_STACK' \(did you mean model.win_stack\?\)" "keys: a key in the wrong case is suggested in its own" -- "$ppsim" keys model.WIN_STACK
 
 # several files in one run: a section a file, a file column in CSV
 expect 0 '^2 2$' "run FILE FILE: a table section a file" -- sh -c "

@@ -382,10 +382,8 @@ START_TEST(page_cache_waives_remote)
 }
 END_TEST
 
-/* v5.4's stall per steady round on node 0, then after NAPI moved to node
- * 1 (its pages stay on node 0): ratio far / near. */
-/* The stall of 64 packets NAPI's CPU reads on its own node (near), then of
- * 64 it reads from the other node (far). */
+/* v5.4's stall of a steady round of 64 packets on node 0 (near), then
+ * after NAPI moved to node 1, its pages staying on node 0 (far). */
 static void near_far_stall(enum rxq_workload w, double *near, double *far)
 {
 	struct rxq_poll p;
@@ -402,6 +400,7 @@ static void near_far_stall(enum rxq_workload w, double *near, double *far)
 	close_queue();
 }
 
+/* The ratio far / near of near_far_stall(). */
 static double far_over_near(enum rxq_workload w)
 {
 	double near, far;

@@ -27,8 +27,8 @@ static void default_out(const char *file, char *out, size_t len)
 		 buf);
 }
 
-/* A value of key as a file writes it: "25.7665" in the key's unit, or
- * "20ns"; a standard error of a plain number with 3 digits. */
+/* A bound or standard error of key, for the reader: "400" in the key's
+ * unit, or "20ns"; a standard error of a plain number with 3 digits. */
 static void format_value(const char *key, double v, bool se, char *buf,
 			 size_t len)
 {
@@ -62,7 +62,10 @@ static void print_calibration(const struct fit *f, FILE *out)
 				 (int)(dot - p->key), p->key);
 			fprintf(out, "\n[%s]\n", section);
 		}
-		format_value(p->key, p->value, false, v[0], sizeof(v[0]));
+		/* every digit the fit evaluated: a run from this file
+		 * predicts what the fit did, the residuals below */
+		scn_format_digits(p->key, p->value, SCN_FILE_DIGITS, v[0],
+				  sizeof(v[0]));
 		fprintf(out, "%s = %s", dot + 1, v[0]);
 		format_value(p->key, p->se, true, v[1], sizeof(v[1]));
 		if (isnan(p->se))
@@ -70,7 +73,8 @@ static void print_calibration(const struct fit *f, FILE *out)
 				"freedom left)");
 		else
 			fprintf(out, "\t; standard error %s", v[1]);
-		format_value(p->key, p->start, false, v[1], sizeof(v[1]));
+		scn_format_digits(p->key, p->start, SCN_FILE_DIGITS, v[1],
+				  sizeof(v[1]));
 		format_value(p->key, p->lo, false, v[2], sizeof(v[2]));
 		format_value(p->key, p->hi, false, v[3], sizeof(v[3]));
 		fprintf(out, "; start %s; bounds [%s, %s]\n", v[1], v[2],

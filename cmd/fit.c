@@ -125,19 +125,18 @@ static double to_logit(const struct fit_param *p, double v)
 	return log(x / (1 - x));
 }
 
-/* Sets every case's free keys to the point u.  Values are rounded to
- * 10 significant digits, as they were when they went through text. */
+/* Sets every case's free keys to the point u, as a calibration file
+ * written from it would (scn_case_put keeps what a file keeps). */
 static int apply_params(struct fit *f, const gsl_vector *u)
 {
 	for (int i = 0; i < f->scn->nr_cases; i++)
 		for (int k = 0; k < f->nr_params; k++) {
-			char v[64], why[160];
+			double v = to_param(&f->p[k], gsl_vector_get(u, k));
+			char why[160];
 
-			snprintf(v, sizeof(v), "%.10g",
-				 to_param(&f->p[k], gsl_vector_get(u, k)));
-			if (scn_case_put(&f->scn->cases[i], f->p[k].key,
-					 strtod(v, NULL), why, sizeof(why))) {
-				fprintf(stderr, "%s: case %s: %s = %s: %s\n",
+			if (scn_case_put(&f->scn->cases[i], f->p[k].key, v,
+					 why, sizeof(why))) {
+				fprintf(stderr, "%s: case %s: %s = %.10g: %s\n",
 					f->file, f->scn->cases[i].name,
 					f->p[k].key, v, why);
 				return -1;

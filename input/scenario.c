@@ -1405,8 +1405,10 @@ int scn_case_put(struct scn_case *c, const char *key, double v, char *why,
 		snprintf(why, len, "unknown numeric key '%s'", key);
 		return -1;
 	}
-	scn_format_value(key, v, text, sizeof(text));
-	if (check_number(k, v, text, why, len))
+	/* kept as a file keeps it: the value a calibration writes is the
+	 * value its fit evaluated, to the last digit */
+	scn_format_digits(key, v, SCN_FILE_DIGITS, text, sizeof(text));
+	if (parse_number(k, text, &v, why, len))
 		return -1;
 	store_number(k, (char *)&moved + k->offset, v);
 	if (!validate(NULL, &moved, NULL, why, len))
@@ -1523,7 +1525,8 @@ const char *scn_key_unit(const char *key)
 	return k->kind == U_NONE ? k->unit : base[k->kind];
 }
 
-void scn_format_value(const char *key, double v, char *buf, size_t len)
+void scn_format_digits(const char *key, double v, int digits, char *buf,
+		       size_t len)
 {
 	const struct scn_key *k = find_dotted(key);
 	const struct suffix *sfx = k ? suffixes[k->kind] : none_sfx;
@@ -1533,7 +1536,12 @@ void scn_format_value(const char *key, double v, char *buf, size_t len)
 	for (; sfx->s; sfx++)
 		if (sfx->shown && (!best || fabs(v) >= sfx->mult))
 			best = sfx;
-	snprintf(buf, len, "%.6g%s", v / best->mult, best->s);
+	snprintf(buf, len, "%.*g%s", digits, v / best->mult, best->s);
+}
+
+void scn_format_value(const char *key, double v, char *buf, size_t len)
+{
+	scn_format_digits(key, v, 6, buf, len);
 }
 
 int scn_numeric_keys(const char *section, char (*keys)[SCN_KEY_MAX],

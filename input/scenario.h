@@ -125,8 +125,9 @@ int scn_case_set(struct scn_case *c, const char *key, const char *value,
 int scn_case_get(const struct scn_case *c, const char *key, double *v);
 
 /* Sets a numeric key to v in its base unit (as scn_case_get reads it),
- * checked as a file's value would be: the key's range, whole numbers, and
- * the case's keys against each other (rx_ring a power of 2, the rings
+ * kept as a file written with scn_format_digits(SCN_FILE_DIGITS) keeps it,
+ * and checked as a file's value would be: the key's range, whole numbers,
+ * and the case's keys against each other (rx_ring a power of 2, the rings
  * within mem.pages, ...).  Returns 0, or -1 with why and c unchanged. */
 int scn_case_put(struct scn_case *c, const char *key, double v, char *why,
 		 size_t len);
@@ -159,8 +160,15 @@ bool scn_key_measures(const char *key);
 const char *scn_key_unit(const char *key);
 
 /* v, in key's base unit, as a file writes it: in the key's unit with its
- * suffix ("20ns", "1.7GHz"), a bare number for plain ones. */
+ * suffix ("20ns", "1.7GHz"), a bare number for plain ones; to digits
+ * significant digits, or 6 for scn_format_value. */
+void scn_format_digits(const char *key, double v, int digits, char *buf,
+		       size_t len);
 void scn_format_value(const char *key, double v, char *buf, size_t len);
+
+/* The significant digits a value set by scn_case_put keeps, and so a file
+ * must write for a run to get that value again (a calibration). */
+#define SCN_FILE_DIGITS	10
 
 #define SCN_KEY_MAX	48	/* "section.name" */
 

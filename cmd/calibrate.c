@@ -41,6 +41,32 @@ static void format_value(const char *key, double v, bool se, char *buf,
 		scn_format_value(key, v, buf, len);
 }
 
+/* What the fit predicted for each of its figures, a line a case (its rows
+ * are consecutive), every digit: validate compares it with what the model
+ * predicts then. */
+static void print_fitted(const struct fit *f, FILE *out)
+{
+	fprintf(out, "\n; what the fit predicted, in the cases' units: ppsim "
+		"validate says this\n; calibration is stale when the model no "
+		"longer predicts it\n[fitted]\n");
+	for (int i = 0; i < f->nr_rows; i++) {
+		const struct rep_row *r = &f->rows[i];
+		bool first = !i || f->rows[i - 1].c != r->c;
+		bool last = i == f->nr_rows - 1 || f->rows[i + 1].c != r->c;
+
+		/* inih ends a key at its first ':' or '=' */
+		if (strpbrk(r->c->name, ":=")) {
+			if (first)
+				fprintf(out, "; %s: not recorded, a name with "
+					"':' or '=' is no key\n", r->c->name);
+			continue;
+		}
+		fprintf(out, "%s%s%s:%.*g%s", first ? r->c->name : "",
+			first ? " = " : " ", r->policy->name, SCN_FILE_DIGITS,
+			r->measured * (1 + f->resid[i]), last ? "\n" : "");
+	}
+}
+
 static void print_calibration(const struct fit *f, FILE *out)
 {
 	char section[32] = "", v[4][64];
@@ -80,6 +106,7 @@ static void print_calibration(const struct fit *f, FILE *out)
 		fprintf(out, "; start %s; bounds [%s, %s]\n", v[1], v[2],
 			v[3]);
 	}
+	print_fitted(f, out);
 	fprintf(out, "\n; residuals, (predicted - measured) / measured:\n");
 	for (int i = 0; i < f->nr_rows; i++)
 		fprintf(out, ";   %-14s %-6s %+.2f %%\n", f->rows[i].c->name,

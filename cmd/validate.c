@@ -18,6 +18,10 @@
 #include "fit.h"
 
 #define FLAT_PCT	2.0	/* a change this small or smaller has no sign */
+#define STALE_PCT	1.0	/* a figure fitted on, predicted now this much
+				 * or more away from its fit's prediction: the
+				 * calibration no longer fits the model (ten
+				 * times what 1 and 3 replications differ by) */
 
 /* One scenario of the run: its rows are rows[first, first + nr). */
 struct vfile {
@@ -32,6 +36,10 @@ struct vfigure {
 	double err;		/* % */
 	bool fit;		/* its case is a calibration case */
 	bool over;		/* |err| over its scenario's tolerance */
+	const struct scn_fitted *rec;	/* the fit's [fitted] line of its
+					 * case; NULL: none */
+	double fitted;		/* what the fit predicted; NAN: no record */
+	bool stale;		/* pred.mean STALE_PCT or more from fitted */
 };
 
 static int sign_of(double pct)
@@ -331,11 +339,65 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 	}
 }
 
+/* A figure fitted on: what its calibration's fit predicted ([fitted]),
+ * and whether the model now predicts it STALE_PCT or more away. */
+static void check_fitted(const struct scenario *scn, const struct rep_row *r,
+			 struct vfigure *fig)
+{
+	fig->rec = scn_fitted_case(scn, r->c->name);
+	fig->fitted = NAN;
+	for (int p = 0; fig->rec && p < fig->rec->nr; p++)
+		if (fig->rec->fig[p].policy == r->policy)
+			fig->fitted = fig->rec->fig[p].value;
+	fig->stale = !isnan(fig->fitted) &&
+		     fabs(change_pct(fig->fitted, fig->pred.mean)) >= STALE_PCT;
+}
+
+/* Each file's figures fitted on, against what the fit predicted: the
+ * stale ones and those with no record each a line, the others counted. */
+static void print_fitted(const struct cmd_opts *o, const struct vfile *vf,
+			 const struct rep_row *rows,
+			 const struct vfigure *fig, int w)
+{
+	int fine = 0, nr_fit = 0;
+	const struct vfigure *any = NULL;
+
+	printf("# %s\n", vf->path);
+	for (int i = vf->first; i < vf->first + vf->nr; i++) {
+		if (!fig[i].fit)
+			continue;
+		nr_fit++;
+		if (isnan(fig[i].fitted)) {
+			printf("#   %-*s %-6s no [fitted] record of it: not "
+			       "checked (ppsim calibrate writes one)\n", w,
+			       rows[i].c->name, rows[i].policy->name);
+		} else if (fig[i].stale) {
+			printf("#   %-*s %-6s %.2f %s now, %.2f when fitted "
+			       "(%s:%d): %+.1f %%  STALE\n", w,
+			       rows[i].c->name, rows[i].policy->name,
+			       fig[i].pred.mean,
+			       sim_rate_unit(&rows[i].c->sim), fig[i].fitted,
+			       fig[i].rec->file, fig[i].rec->line,
+			       change_pct(fig[i].fitted, fig[i].pred.mean));
+		} else {
+			fine++;
+			any = &fig[i];
+		}
+	}
+	if (!nr_fit)
+		printf("#   none: no figure in the fit\n");
+	else if (fine)
+		printf("#   %d figure%s within %g %% of what the fit predicted "
+		       "(%s)%s\n", fine, fine == 1 ? "" : "s", STALE_PCT,
+		       any->rec->file, o->nr_set ? ", with the --set "
+		       "overrides" : "");
+}
+
 static int report(const struct cmd_opts *o, const struct vfile *vf,
 		  int nr_files, const struct rep_row *rows, int nr_rows)
 {
 	struct vfigure *fig = calloc((size_t)nr_rows, sizeof(*fig));
-	int over = 0, bad_ba = 0, bad_tr = 0, w;
+	int over = 0, bad_ba = 0, bad_tr = 0, stale = 0, w;
 	FILE *out;
 
 	if (!fig) {
@@ -351,7 +413,23 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 			fig[i].over = fabs(fig[i].err) >
 				      vf[f].scn->calibrate.tolerance;
 			over += fig[i].over;
+			check_fitted(vf[f].scn, &rows[i], &fig[i]);
+			stale += fig[i].stale;
 		}
+	}
+	for (int f = 0; f < nr_files; f++) {
+		int n = 0;
+
+		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++)
+			n += fig[i].stale;
+		if (n)
+			fprintf(stderr, "%s: warning: a stale calibration: "
+				"the model now predicts %d of the figures it "
+				"was fitted on %g %% or more away from what its "
+				"fit did (the model or its inputs changed since"
+				"%s; ppsim calibrate --update refits it)\n",
+				vf[f].path, n, STALE_PCT, o->nr_set ?
+				", or --set changes them" : "");
 	}
 	/* the CSV holds the figures; the directions still decide the status */
 	out = o->format == CMD_TABLE ? stdout : NULL;
@@ -378,12 +456,19 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		       "that differ in it only:\n");
 	for (int f = 0; f < nr_files; f++)
 		bad_tr += trends(out, &vf[f], rows, fig, w);
-	if (out)
+	if (out) {
+		printf("#\n# the calibration: each figure fitted on, predicted "
+		       "now against what the fit predicted ([fitted]; %g %% "
+		       "apart or more: stale):\n", STALE_PCT);
+		for (int f = 0; f < nr_files; f++)
+			print_fitted(o, &vf[f], rows, fig, w);
 		printf("#\n# %d of %d figures over the tolerance, %d direction "
-		       "mismatches (%d before/after, %d trends)\n", over,
-		       nr_rows, bad_ba + bad_tr, bad_ba, bad_tr);
+		       "mismatches (%d before/after, %d trends), %d stale "
+		       "fitted\n", over, nr_rows, bad_ba + bad_tr, bad_ba,
+		       bad_tr, stale);
+	}
 	free(fig);
-	return over || bad_ba || bad_tr ? 1 : 0;
+	return over || bad_ba || bad_tr || stale ? 1 : 0;
 }
 
 /* Keeps the rows --case and --policy let through, in order. */

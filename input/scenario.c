@@ -304,13 +304,16 @@ static const struct pp_policy *policy_named(const struct pp_policy *const *set,
 	return NULL;
 }
 
-/* policies = P ... and measured = P:VALUE ...: words of policy names,
- * each with a value for measured (values). */
-static int parse_policy_words(struct scn_case *c, const char *text,
-			      bool values, const struct pp_policy *const *set,
-			      char *why, size_t len)
+/* policies = P ... into pols, or measured = P:VALUE ... (and a [fitted]
+ * line) into figs: words of policy names, each with a value for figs.
+ * Their number in *nr. */
+static int parse_policy_words(const char *text, const struct pp_policy **pols,
+			      struct scn_measured *figs, int *nr,
+			      const struct pp_policy *const *set, char *why,
+			      size_t len)
 {
 	char buf[SCN_LINE_MAX + 1], *save = NULL;
+	bool values = figs != NULL;
 	int n = 0;
 
 	snprintf(buf, sizeof(buf), "%s", text);
@@ -335,13 +338,12 @@ static int parse_policy_words(struct scn_case *c, const char *text,
 		if (!pol)
 			return -1;
 		for (int i = 0; i < n; i++)
-			if ((values ? c->measured[i].policy : c->policies[i]) ==
-			    pol) {
+			if ((values ? figs[i].policy : pols[i]) == pol) {
 				snprintf(why, len, "%s named twice", pol->name);
 				return -1;
 			}
 		if (!values) {
-			c->policies[n++] = pol;
+			pols[n++] = pol;
 			continue;
 		}
 		errno = 0;
@@ -352,16 +354,13 @@ static int parse_policy_words(struct scn_case *c, const char *text,
 				 colon + 1);
 			return -1;
 		}
-		c->measured[n++] = (struct scn_measured){ pol, v };
+		figs[n++] = (struct scn_measured){ pol, v };
 	}
-	if (values) {
-		c->nr_measured = n;
-	} else if (!n) {
+	if (!values && !n) {
 		snprintf(why, len, "no policy named");
 		return -1;
-	} else {
-		c->nr_policies = n;
 	}
+	*nr = n;
 	return 0;
 }
 
@@ -424,9 +423,11 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 		word_choices(k->words, text, why, len);
 		return -1;
 	case S_POLICIES:
-		return parse_policy_words(c, text, false, set, why, len);
+		return parse_policy_words(text, c->policies, NULL,
+					  &c->nr_policies, set, why, len);
 	case S_MEASURED:
-		return parse_policy_words(c, text, true, set, why, len);
+		return parse_policy_words(text, NULL, c->measured,
+					  &c->nr_measured, set, why, len);
 	case S_POLICY:
 		*(const struct pp_policy **)field = policy_named(set, text,
 								 why, len);
@@ -669,7 +670,7 @@ static bool section_known(const char *section)
 	for (int i = 0; hw_sections[i]; i++)
 		if (!strcmp(section, hw_sections[i]))
 			return true;
-	return !strcmp(section, "global") ||
+	return !strcmp(section, "global") || !strcmp(section, "fitted") ||
 	       (!strncmp(section, "case ", 5) && section[5]) ||
 	       (!strncmp(section, "sweep ", 6) && section[6]);
 }
@@ -712,7 +713,8 @@ static void section_seen(struct loader *ld, char *header)
 	}
 	if (!section_known(name)) {
 		const char *near = edit_distance(name, "global", 3) <= 2 ? "global"
-				   : NULL;
+				   : edit_distance(name, "fitted", 3) <= 2 ?
+				   "fitted" : NULL;
 
 		for (int i = 0; hw_sections[i] && !near; i++)
 			if (edit_distance(name, hw_sections[i], 3) <= 2)
@@ -884,6 +886,12 @@ static int ini_handler_record(void *user, const char *section,
 	}
 	if (!*value) {
 		error_at(ld, ld->file, ld->line, "%s: empty value", name);
+		return 1;
+	}
+	if (strlen(name) >= sizeof(a->key)) {
+		/* cut, it would name another key, or another case */
+		error_at(ld, ld->file, ld->line, "key longer than %d "
+			 "characters", (int)sizeof(a->key) - 1);
 		return 1;
 	}
 	a = new_assignment(ld);
@@ -1717,6 +1725,13 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			ok = false;
 			continue;
 		}
+		if (!strcmp(a.section, "fitted")) {
+			error_at(ld, a.file, a.line, "%s: [fitted] is what a "
+				 "calibration's fit predicted, written by ppsim "
+				 "calibrate: not a key to set", set[i].key);
+			ok = false;
+			continue;
+		}
 		ok &= !apply(ld, c, org, &a, false);
 	}
 	return ok;
@@ -1796,6 +1811,48 @@ static void build_sweeps(struct loader *ld)
 				 "[sweep %s] has no 'vary'", scn->sweeps[i].name);
 }
 
+/* [fitted] CASE = POLICY:VALUE ...: a line replaces an earlier file's of
+ * the same case (two in one file: check_duplicates). */
+static void build_fitted(struct loader *ld)
+{
+	struct scenario *scn = ld->scn;
+
+	for (int i = 0; i < ld->nr_as; i++) {
+		const struct assignment *a = &ld->as[i];
+		struct scn_fitted fit = { .file = a->file, .line = a->line };
+		char why[200];
+		int k = 0;
+
+		if (strcmp(a->section, "fitted"))
+			continue;
+		if (parse_policy_words(a->value, NULL, fit.fig, &fit.nr,
+				       ld->policies, why, sizeof(why))) {
+			error_at(ld, a->file, a->line, "%s: %s", a->key, why);
+			continue;
+		}
+		snprintf(fit.case_name, sizeof(fit.case_name), "%s", a->key);
+		while (k < scn->nr_fitted &&
+		       strcmp(scn->fitted[k].case_name, a->key))
+			k++;
+		if (k == SCN_MAX_CASES) {
+			error_at(ld, a->file, a->line, "[fitted]: more than %d "
+				 "cases", SCN_MAX_CASES);
+			return;
+		}
+		scn->fitted[k] = fit;
+		scn->nr_fitted += k == scn->nr_fitted;
+	}
+}
+
+const struct scn_fitted *scn_fitted_case(const struct scenario *scn,
+					 const char *name)
+{
+	for (int i = 0; i < scn->nr_fitted; i++)
+		if (!strcmp(scn->fitted[i].case_name, name))
+			return &scn->fitted[i];
+	return NULL;
+}
+
 /* Does the command run case name (--case)? */
 static bool ld_wants(const struct loader *ld, const char *name)
 {
@@ -1817,7 +1874,8 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 	set_defaults(&base, &scn->calibrate, ld->policies);
 	for (int i = 0; i < ld->nr_as; i++)
 		if (strncmp(ld->as[i].section, "case ", 5) &&
-		    strncmp(ld->as[i].section, "sweep ", 6))
+		    strncmp(ld->as[i].section, "sweep ", 6) &&
+		    strcmp(ld->as[i].section, "fitted"))
 			apply(ld, &base, base_org, &ld->as[i], false);
 	base_errors = ld->errors - base_errors;
 	for (int i = 0; i < ld->nr_as; i++) {
@@ -1881,6 +1939,7 @@ struct scenario *scn_load_cases(const char *path,
 		check_case_lists(&ld);
 		build_cases(&ld, set, nr_set);
 		build_sweeps(&ld);
+		build_fitted(&ld);
 		if (!ld.scn->nr_cases && !ld.errors)
 			error_at(&ld, path, ld.line ? ld.line : 1,
 				 "no [case NAME] section: nothing to run");

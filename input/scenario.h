@@ -63,6 +63,19 @@ struct scn_calibrate {
 	double tolerance;		/* % error validate accepts */
 };
 
+/* What a calibration's fit predicted for the measured figures of one case
+ * it was fitted on: [fitted] CASE = POLICY:VALUE ..., which ppsim
+ * calibrate writes into the calibration.  validate compares the model's
+ * prediction now with it: a model or a profile changed since the fit
+ * makes the calibration stale. */
+struct scn_fitted {
+	char case_name[SCN_NAME_MAX];
+	struct scn_measured fig[SCN_MAX_POLICIES];
+	int nr;
+	const char *file;	/* the line that wrote it */
+	int line;
+};
+
 /* A [sweep NAME] section: what ppsim sweep varies. */
 struct scn_sweep {
 	char name[SCN_NAME_MAX];
@@ -82,6 +95,10 @@ struct scenario {
 	int nr_cases;
 	struct scn_sweep sweeps[SCN_MAX_SWEEPS];
 	int nr_sweeps;
+	struct scn_fitted fitted[SCN_MAX_CASES];	/* a file's [fitted]
+					 * line of a case replaces an earlier
+					 * file's */
+	int nr_fitted;
 	char **files;		/* every file read (names kept for messages) */
 	int nr_files;
 	bool written[SCN_MAX_KEYS];	/* by key: set by a file or --set, in
@@ -146,6 +163,10 @@ bool scn_key_one_value(const char *key);
 /* The hardware profile (a file under a hw/ directory) a scenario read
  * when it read no calibration (a .cal.ini), else NULL. */
 const char *scn_uncalibrated_profile(const struct scenario *scn);
+
+/* The [fitted] record of case name, or NULL. */
+const struct scn_fitted *scn_fitted_case(const struct scenario *scn,
+					 const char *name);
 /* Prints what the key table says of key: meaning, default, unit, range,
  * where it is set.  Returns 0, or -1 when there is no such key, with the
  * nearest known name in hint ("" if none is near). */

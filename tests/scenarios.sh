@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..73"
+echo "1..79"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -67,12 +67,20 @@ bad redirect-cpu-drop.ini "^redirect-cpu-drop.ini:6: redirect_cpu is the CPU of 
 bad cpumap-qsize-redirect.ini "^cpumap-qsize-redirect.ini:6: cpumap_qsize is the ring of xdp_cpumap's kthread: this case \\(xdp_redirect\\) has none"
 bad hex-number.ini "^hex-number.ini:3: irq_cpu: '0x3' is not a decimal number"
 bad touch-word.ini "^touch-word.ini:2: xdp_touch: 'sometimes': expected none, read or write"
+bad fitted-policy.ini "^fitted-policy.ini:3: a: unknown policy 'v9.9'"
+bad fitted-number.ini "^fitted-number.ini:3: a: 'ten' is not a positive number"
+bad fitted-duplicate.ini "^fitted-duplicate.ini:4: duplicate key 'a' in \[fitted\] \(first set at line 3\)"
+bad fitted-typo.ini "^fitted-typo.ini:2: unknown section \[fited\] \(did you mean \[fitted\]\?\)"
+# cut to 63 characters, a key would name another one (or another case)
+bad fitted-long.ini "^fitted-long.ini:3: key longer than 63 characters"
 
 head -c 8192 /dev/urandom >"$tmp/garbage.ini"
 "$ppsim" run "$tmp/garbage.ini" >"$tmp/out" 2>&1
 if [ $? -eq 2 ] && grep -q "garbage.ini:[0-9]*: " "$tmp/out"; then ok "binary garbage"; else not_ok "binary garbage"; fi
 "$ppsim" run "$tiny" --set nic.rx_ring=1000 >"$tmp/out" 2>&1
 if [ $? -eq 2 ] && grep -q '^--set:1: rx_ring 1000 is not a power of 2' "$tmp/out"; then ok "--set checked like the file"; else not_ok "--set checked like the file"; fi
+"$ppsim" run "$tiny" --set fitted.close-drop=v5.4:11 >"$tmp/out" 2>&1
+if [ $? -eq 2 ] && grep -q '^--set:1: fitted.close-drop: \[fitted\] is what a calibration' "$tmp/out"; then ok "--set of a [fitted] record is refused"; else not_ok "--set of a [fitted] record is refused"; fi
 "$ppsim" run "$tiny" --set nic.rx_rnig=512 >"$tmp/out" 2>&1
 if [ $? -eq 2 ] && grep -q "did you mean nic.rx_ring" "$tmp/out"; then ok "--set unknown key"; else not_ok "--set unknown key"; fi
 "$ppsim" run "$tiny" --case far-drop --set workload=xdp_redirect --set "policies=v5.4 v5.5 v6.1" --duration 1ms >"$tmp/out" 2>&1

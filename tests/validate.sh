@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..33"
+echo "1..38"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -20,6 +20,10 @@ check "the fitted value and its standard error are written" \
 	grep -Eq '^rx_pkt = [0-9.]+	; standard error [0-9.e-]+; start 100; bounds \[5, 400\]$' "$tmp/fit.cal.ini"
 check "residuals only of the fit case" sh -c "grep -c '^;   close-drop ' '$tmp/fit.cal.ini' | grep -qx 2 && ! grep -q '^;   far-drop' '$tmp/fit.cal.ini'"
 check "the fit case is matched" awk '/^;   close-drop/ { v = $3 + 0; if (v < -3 || v > 3) bad = 1 } END { exit bad }' "$tmp/fit.cal.ini"
+check "what the fit predicted, under [fitted]: a line a fit case, every policy" sh -c "
+	grep -qx '\[fitted\]' '$tmp/fit.cal.ini' &&
+	grep -Eq '^close-drop = v5.4:[0-9.]{6,} v5.5:[0-9.]{6,}\$' '$tmp/fit.cal.ini' &&
+	! grep -q '^far-drop =' '$tmp/fit.cal.ini'"
 
 # validate exits 0 when every figure is within the tolerance, 1 when some
 # are not (or a simulation failed, which prints no figure), 2 on bad input
@@ -28,6 +32,39 @@ check "validate marks in and out of the fit" sh -c "test $? -le 1 && grep -Eq '^
 check "validate checks the direction of each change" grep -Eq '^#   far-drop +v5.4 -> v5.5: \+31.8 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/out"
 check "with one replication the ci95 column says '-', as run's does" \
 	grep -Eq '^close-drop +v5.4 +[0-9.]+ +[0-9.]+ Mpps +- ' "$tmp/out"
+check "a fit case with no [fitted] record is said, not checked" \
+	grep -Eq '^#   close-drop +v5.4 +no \[fitted\] record of it: not checked' "$tmp/out"
+
+# ---- a stale calibration: the model no longer predicts what its fit did ----
+mkdir -p "$tmp/st/hw"
+cp "$tmp/fit.ini" "$tmp/tiny.ini" "$tmp/fit.cal.ini" "$tmp/st/"
+cp "$tmp/hw/e5-2603v4-2s.ini" "$tmp/st/hw/"
+printf '[global]\ninclude = fit.ini\ninclude = fit.cal.ini\n' >"$tmp/st/cal.ini"
+# the fit's replications and seed: the very figures it predicted
+"$ppsim" validate "$tmp/st/cal.ini" --case close-drop >"$tmp/out" 2>"$tmp/st/err"
+rc=$?
+check "a calibration as it was fitted: its figures within 1 %, no warning" sh -c "
+	test $rc -eq 0 && ! grep -q stale '$tmp/st/err' &&
+	grep -qx '#   2 figures within 1 % of what the fit predicted ($tmp/st/fit.cal.ini)' '$tmp/out' &&
+	grep -q ', 0 stale fitted\$' '$tmp/out'"
+# the profile changed after the fit: 3 x the poll's cycles
+sed -i 's/^poll = 300/poll = 900/' "$tmp/st/hw/e5-2603v4-2s.ini"
+"$ppsim" validate "$tmp/st/cal.ini" --case close-drop >"$tmp/out" 2>"$tmp/st/err"
+rc=$?
+check "a profile changed since the fit: each fitted figure STALE, at its record's line" sh -c "
+	test $rc -eq 1 &&
+	test \$(grep -Ec '^#   close-drop +v5.[45] +[0-9.]+ Mpps now, [0-9.]+ when fitted \($tmp/st/fit.cal.ini:[0-9]+\): -[0-9.]+ %  STALE\$' '$tmp/out') -eq 2 &&
+	grep -q ', 2 stale fitted\$' '$tmp/out'"
+check "and says so on stderr, in every format" sh -c "
+	grep -q '^$tmp/st/cal.ini: warning: .*stale calibration' '$tmp/st/err' &&
+	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>&1 >/dev/null |
+		grep -q 'stale calibration'"
+# a refit makes it current again
+"$ppsim" calibrate "$tmp/st/fit.ini" --out "$tmp/st/fit.cal.ini" -j 2 >/dev/null 2>>"$tmp/err"
+"$ppsim" validate "$tmp/st/cal.ini" --case close-drop >"$tmp/out" 2>"$tmp/st/err"
+rc=$?
+check "refitted, the calibration is current again" sh -c "
+	test $rc -eq 0 && grep -q ', 0 stale fitted\$' '$tmp/out'"
 
 "$ppsim" validate "$src/scenarios/mlx5-cx4-numa.ini" --reps 2 -j 2 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
@@ -38,7 +75,7 @@ check "and says how far out of sample it is" grep -Eq '^# out of the fit, .*mlx5
 # before/after change must have the measured sign
 "$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"
 check "the TCP rows change in the measured direction" sh -c "test $? -le 1 &&
-	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches \(0 before/after, 0 trends\)\$' '$tmp/out'"
+	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches \(0 before/after, 0 trends\), 0 stale fitted\$' '$tmp/out'"
 
 # ---- several files in one run: the same figures as one by one ----
 "$ppsim" validate "$tmp/tiny.ini" --reps 1 >"$tmp/tiny.out" 2>>"$tmp/err"
@@ -109,7 +146,7 @@ check "the before/after heading says the baseline, which it uses" \
 check "a before/after against the measured direction is a mismatch" grep -Eq \
 	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
 check "directions alone fail validate" sh -c "test $rc -eq 1 &&
-	grep -qx '# 0 of 5 figures over the tolerance, 2 direction mismatches (1 before/after, 1 trends)' '$tmp/out'"
+	grep -qx '# 0 of 5 figures over the tolerance, 2 direction mismatches (1 before/after, 1 trends), 0 stale fitted' '$tmp/out'"
 
 # ---- --sensitivity: one prior (cost.xdp), the free cost.rx_pkt refitted ----
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"

@@ -490,7 +490,7 @@ int validate_main(int argc, char **argv)
 	struct rep_row *rows = NULL;
 	struct vfile *vf;
 	struct cmd_opts o;
-	int nr_rows = 0, status = 2, bad = 0;
+	int nr_rows = 0, status = 2, bad = 0, kept = 0;
 
 	gsl_set_error_handler_off();
 	if ((help = cmd_parse(argc, argv, cmd_spec("validate"), &o)))
@@ -512,25 +512,42 @@ int validate_main(int argc, char **argv)
 		fprintf(stderr, "ppsim validate: out of memory\n");
 		goto done;
 	}
-	/* every file read, every error said, before anything runs */
-	for (int f = 0; f < o.nr_args; f++) {
-		scn[f] = scn_load_cases(o.args[f], o.set, o.nr_set,
-					cmd_policies, o.cases, o.nr_cases);
+	/* every file read, every error said, before anything runs; a file
+	 * with nothing to validate (a profile or a calibration: a glob of
+	 * scenarios/ holds them; or a scenario with no measured figure) is
+	 * passed over, said, and dropped from the arguments */
+	for (int f = 0, in = 0; in < o.nr_args; in++) {
+		const char *path = o.args[in];
+		int n;
+
+		scn[f] = scn_load_part(path, o.set, o.nr_set, cmd_policies,
+				       o.cases, o.nr_cases);
 		if (!scn[f]) {
 			bad++;
 			continue;
 		}
-		vf[f] = (struct vfile){ o.args[f], scn[f], nr_rows,
-			cmd_measured_rows(scn[f], rows + nr_rows, false) };
-		vf[f].nr = wanted_rows(&o, rows + nr_rows, vf[f].nr);
-		if (!vf[f].nr && !o.nr_cases && !o.nr_policies) {
-			fprintf(stderr, "%s: no case has a measured figure\n",
-				o.args[f]);
-			bad++;
+		n = cmd_measured_rows(scn[f], rows + nr_rows, false);
+		if (!n) {
+			fprintf(stderr, "%s: passed over: %s\n", path,
+				scn[f]->nr_cases ? "no case has a measured "
+				"figure" : "no [case NAME] section (a profile "
+				"or a calibration, not a scenario)");
+			scn_free(scn[f]);
+			continue;
 		}
+		vf[f] = (struct vfile){ path, scn[f], nr_rows,
+			wanted_rows(&o, rows + nr_rows, n) };
 		nr_rows += vf[f].nr;
+		o.args[f++] = (char *)path;
+		kept = f;
 	}
-	if (!bad && !nr_rows) {
+	o.nr_args = kept;
+	o.file = kept ? o.args[0] : NULL;
+	if (!bad && !kept) {
+		fprintf(stderr, "ppsim validate: no scenario among the files "
+			"has a measured figure: nothing to validate\n");
+		bad++;
+	} else if (!bad && !nr_rows) {
 		fprintf(stderr, "ppsim validate: no measured figure matches "
 			"the --case and --policy given\n");
 		bad++;

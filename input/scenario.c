@@ -1922,10 +1922,10 @@ struct scenario *scn_load(const char *path, const struct scn_override *set,
 	return scn_load_cases(path, set, nr_set, policies, NULL, 0);
 }
 
-struct scenario *scn_load_cases(const char *path,
-				const struct scn_override *set, int nr_set,
-				const struct pp_policy *const *policies,
-				const char *const *only, int nr_only)
+static struct scenario *load(const char *path, const struct scn_override *set,
+			     int nr_set, const struct pp_policy *const *policies,
+			     const char *const *only, int nr_only,
+			     bool part_ok)
 {
 	struct loader ld = { .policies = policies, .only = only,
 			     .nr_only = nr_only };
@@ -1940,7 +1940,7 @@ struct scenario *scn_load_cases(const char *path,
 		build_cases(&ld, set, nr_set);
 		build_sweeps(&ld);
 		build_fitted(&ld);
-		if (!ld.scn->nr_cases && !ld.errors)
+		if (!ld.scn->nr_cases && !ld.errors && !part_ok)
 			error_at(&ld, path, ld.line ? ld.line : 1,
 				 "no [case NAME] section: nothing to run");
 	}
@@ -1950,6 +1950,22 @@ struct scenario *scn_load_cases(const char *path,
 		return NULL;
 	}
 	return ld.scn;
+}
+
+struct scenario *scn_load_cases(const char *path,
+				const struct scn_override *set, int nr_set,
+				const struct pp_policy *const *policies,
+				const char *const *only, int nr_only)
+{
+	return load(path, set, nr_set, policies, only, nr_only, false);
+}
+
+struct scenario *scn_load_part(const char *path,
+			       const struct scn_override *set, int nr_set,
+			       const struct pp_policy *const *policies,
+			       const char *const *only, int nr_only)
+{
+	return load(path, set, nr_set, policies, only, nr_only, true);
 }
 
 void scn_free(struct scenario *scn)

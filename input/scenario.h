@@ -131,6 +131,14 @@ struct scenario *scn_load_cases(const char *path,
 				const struct scn_override *set, int nr_set,
 				const struct pp_policy *const *policies,
 				const char *const *only, int nr_only);
+/* scn_load_cases, a file with no [case NAME] section (a hardware profile,
+ * a calibration) read as one with no case (nr_cases 0) rather than
+ * refused: validate passes such a file over (a glob of scenarios/
+ * holds calibrations). */
+struct scenario *scn_load_part(const char *path,
+			       const struct scn_override *set, int nr_set,
+			       const struct pp_policy *const *policies,
+			       const char *const *only, int nr_only);
 void scn_free(struct scenario *scn);
 
 /* Sets one numeric key ("cost.rx_pkt", "duration") of a case as a file

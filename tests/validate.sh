@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..39"
+echo "1..42"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -76,6 +76,26 @@ check "and says how far out of sample it is" grep -Eq '^# out of the fit, .*mlx5
 "$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"
 check "the TCP rows change in the measured direction" sh -c "test $? -le 1 &&
 	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches \(0 before/after, 0 trends\), 0 stale fitted\$' '$tmp/out'"
+
+# ---- a glob of a scenarios/ folder: its calibrations and profiles too ----
+"$ppsim" validate "$tmp/fit.cal.ini" "$tmp/hw/e5-2603v4-2s.ini" "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>"$tmp/glob.err"
+rc=$?
+check "a calibration and a profile among the files: passed over, said, the scenario validated" sh -c "
+	test $rc -le 1 &&
+	grep -qx '$tmp/fit.cal.ini: passed over: no \[case NAME\] section (a profile or a calibration, not a scenario)' '$tmp/glob.err' &&
+	grep -q '^$tmp/hw/e5-2603v4-2s.ini: passed over: ' '$tmp/glob.err' &&
+	grep -q '1 file\$' '$tmp/out' && grep -q '^# $tmp/fit.ini  tolerance 60 %\$' '$tmp/out'"
+printf '[global]\ninclude = hw/e5-2603v4-2s.ini\n[case nothing]\n' >"$tmp/nomeas.ini"
+"$ppsim" validate "$tmp/fit.cal.ini" "$tmp/nomeas.ini" >"$tmp/out" 2>&1
+rc=$?
+check "nothing left to validate: exit 2, each file said" sh -c "
+	test $rc -eq 2 && grep -q '^$tmp/nomeas.ini: passed over: no case has a measured figure\$' '$tmp/out' &&
+	grep -qx 'ppsim validate: no scenario among the files has a measured figure: nothing to validate' '$tmp/out'"
+printf '[global]\ninclude = tiny.ini\n[cpu]\ncores = many\n' >"$tmp/badpart.ini"
+"$ppsim" validate "$tmp/badpart.ini" "$tmp/fit.ini" >"$tmp/out" 2>&1
+rc=$?
+check "a broken file with no case is still an error at its line, exit 2" sh -c "
+	test $rc -eq 2 && grep -q '^$tmp/badpart.ini:4: cores: ' '$tmp/out'"
 
 # ---- several files in one run: the same figures as one by one ----
 "$ppsim" validate "$tmp/tiny.ini" --reps 1 >"$tmp/tiny.out" 2>>"$tmp/err"

@@ -54,11 +54,11 @@ static void print_fitted(const struct fit *f, FILE *out)
 		bool first = !i || f->rows[i - 1].c != r->c;
 		bool last = i == f->nr_rows - 1 || f->rows[i + 1].c != r->c;
 
-		/* inih ends a key at its first ':' or '=' */
-		if (strpbrk(r->c->name, ":=")) {
+		if (!fit_name_is_key(r->c->name)) {
 			if (first)
 				fprintf(out, "; %s: not recorded, a name with "
-					"':' or '=' is no key\n", r->c->name);
+					"':' or '=', or a leading '[', is no "
+					"key\n", r->c->name);
 			continue;
 		}
 		fprintf(out, "%s%s%s:%.*g%s", first ? r->c->name : "",

@@ -10,6 +10,7 @@
 #define PPSIM_FIT_H
 
 #include <stdbool.h>
+#include <string.h>
 #include "../report/report.h"
 
 #define FIT_MAX_PARAMS	8
@@ -44,6 +45,13 @@ struct fit {
 	bool converged;		/* met the tolerances; else it ran out of
 				 * iterations and holds the best point seen */
 };
+
+/* Whether a case's name can be a [fitted] key: inih ends a key at its
+ * first ':' or '=', and a line that starts with '[' is a section. */
+static inline bool fit_name_is_key(const char *name)
+{
+	return !strpbrk(name, ":=") && name[0] != '[';
+}
 
 /*
  * Reads scn's [calibrate] free (which may be empty: nr_params 0) and the

@@ -321,7 +321,7 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps,
 	       nr_files, nr_files > 1 ? "s" : "");
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
-	       "tolerance,over,saturated\n");
+	       "tolerance,over,saturated,fitted,stale\n");
 	for (int f = 0; f < nr_files; f++) {
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
 			csv_text(vf[f].path);
@@ -331,12 +331,35 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 			       sim_rate_unit(&rows[i].c->sim));
 			if (!isnan(fig[i].pred.ci95))
 				printf("%.6g", fig[i].pred.ci95);
-			printf(",%.6g,%s,%g,%d,%s\n", fig[i].err,
+			printf(",%.6g,%s,%g,%d,%s,", fig[i].err,
 			       fig[i].fit ? "in" : "out",
 			       vf[f].scn->calibrate.tolerance, fig[i].over,
 			       rep_saturated(&rows[i], o->rc.reps));
+			/* empty: out of the fit, no record, or not checked */
+			if (!isnan(fig[i].fitted))
+				printf("%.10g,%d", fig[i].fitted,
+				       fig[i].stale);
+			else
+				putchar(',');
+			putchar('\n');
 		}
 	}
+}
+
+/* Why a scenario's figures fitted on are not checked against its
+ * [fitted] records, or NULL: a record is of a fit of this scenario as its
+ * files are, which a scenario that fits nothing did not make, and which
+ * the command line's overrides do not run. */
+static const char *unchecked(const struct cmd_opts *o,
+			     const struct scenario *scn)
+{
+	if (o->nr_set)
+		return "the command line's overrides (--set, --duration) "
+		       "change what the fit ran";
+	if (!scn->calibrate.free[0])
+		return "the scenario fits nothing ([calibrate] free): its "
+		       "calibration, if any, is another scenario's";
+	return NULL;
 }
 
 /* A figure fitted on: what its calibration's fit predicted ([fitted]),
@@ -354,23 +377,30 @@ static void check_fitted(const struct scenario *scn, const struct rep_row *r,
 }
 
 /* Each file's figures fitted on, against what the fit predicted: the
- * stale ones and those with no record each a line, the others counted. */
+ * stale ones and those with no record each a line, the others counted
+ * with the files that recorded them. */
 static void print_fitted(const struct cmd_opts *o, const struct vfile *vf,
 			 const struct rep_row *rows,
 			 const struct vfigure *fig, int w)
 {
-	int fine = 0, nr_fit = 0;
-	const struct vfigure *any = NULL;
+	const char *files[SCN_MAX_CASES];
+	int fine = 0, nr_fit = 0, nr_files = 0;
+	const char *why = unchecked(o, vf->scn);
 
 	printf("# %s\n", vf->path);
 	for (int i = vf->first; i < vf->first + vf->nr; i++) {
 		if (!fig[i].fit)
 			continue;
 		nr_fit++;
+		if (why)
+			continue;
 		if (isnan(fig[i].fitted)) {
 			printf("#   %-*s %-6s no [fitted] record of it: not "
-			       "checked (ppsim calibrate writes one)\n", w,
-			       rows[i].c->name, rows[i].policy->name);
+			       "checked (%s)\n", w, rows[i].c->name,
+			       rows[i].policy->name,
+			       fit_name_is_key(rows[i].c->name) ?
+			       "ppsim calibrate writes one" : "its name "
+			       "cannot be a key");
 		} else if (fig[i].stale) {
 			printf("#   %-*s %-6s %.2f %s now, %.2f when fitted "
 			       "(%s:%d): %+.1f %%  STALE\n", w,
@@ -380,17 +410,26 @@ static void print_fitted(const struct cmd_opts *o, const struct vfile *vf,
 			       fig[i].rec->file, fig[i].rec->line,
 			       change_pct(fig[i].fitted, fig[i].pred.mean));
 		} else {
+			int k = 0;
+
 			fine++;
-			any = &fig[i];
+			while (k < nr_files && files[k] != fig[i].rec->file)
+				k++;
+			if (k == nr_files && nr_files < SCN_MAX_CASES)
+				files[nr_files++] = fig[i].rec->file;
 		}
 	}
-	if (!nr_fit)
-		printf("#   none: no figure in the fit\n");
-	else if (fine)
+	if (!nr_fit) {
+		printf("#   none: no figure of the fit among those run\n");
+	} else if (why) {
+		printf("#   not checked: %s\n", why);
+	} else if (fine) {
 		printf("#   %d figure%s within %g %% of what the fit predicted "
-		       "(%s)%s\n", fine, fine == 1 ? "" : "s", STALE_PCT,
-		       any->rec->file, o->nr_set ? ", with the --set "
-		       "overrides" : "");
+		       "(", fine, fine == 1 ? "" : "s", STALE_PCT);
+		for (int k = 0; k < nr_files; k++)
+			printf("%s%s", k ? ", " : "", files[k]);
+		printf(")\n");
+	}
 }
 
 static int report(const struct cmd_opts *o, const struct vfile *vf,
@@ -413,7 +452,10 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 			fig[i].over = fabs(fig[i].err) >
 				      vf[f].scn->calibrate.tolerance;
 			over += fig[i].over;
-			check_fitted(vf[f].scn, &rows[i], &fig[i]);
+			if (fig[i].fit && !unchecked(o, vf[f].scn))
+				check_fitted(vf[f].scn, &rows[i], &fig[i]);
+			else
+				fig[i].fitted = NAN;
 			stale += fig[i].stale;
 		}
 	}
@@ -424,12 +466,11 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 			n += fig[i].stale;
 		if (n)
 			fprintf(stderr, "%s: warning: a stale calibration: "
-				"the model now predicts %d of the figures it "
-				"was fitted on %g %% or more away from what its "
-				"fit did (the model or its inputs changed since"
-				"%s; ppsim calibrate --update refits it)\n",
-				vf[f].path, n, STALE_PCT, o->nr_set ?
-				", or --set changes them" : "");
+				"%d of the figures it was fitted on are now "
+				"predicted %g %% or more away from what its fit "
+				"predicted; the model or its files changed "
+				"since the fit, which ppsim calibrate redoes\n",
+				vf[f].path, n, STALE_PCT);
 	}
 	/* the CSV holds the figures; the directions still decide the status */
 	out = o->format == CMD_TABLE ? stdout : NULL;

@@ -348,16 +348,18 @@ static int parse_policy_words(const char *text, const struct pp_policy **pols,
 		}
 		errno = 0;
 		v = strtod(colon + 1, &end);
+		/* strtod reads hex (0xB, 0x1.6p3): no figure is written so */
 		if (end == colon + 1 || *end || errno || !(v > 0) ||
-		    !isfinite(v)) {
+		    !isfinite(v) || strpbrk(colon + 1, "xX")) {
 			snprintf(why, len, "'%s' is not a positive number",
 				 colon + 1);
 			return -1;
 		}
 		figs[n++] = (struct scn_measured){ pol, v };
 	}
-	if (!values && !n) {
-		snprintf(why, len, "no policy named");
+	if (!n) {
+		snprintf(why, len, values ? "no POLICY:VALUE" :
+			 "no policy named");
 		return -1;
 	}
 	*nr = n;

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..42"
+echo "1..45"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -59,6 +59,20 @@ check "and says so on stderr, in every format" sh -c "
 	grep -q '^$tmp/st/cal.ini: warning: .*stale calibration' '$tmp/st/err' &&
 	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>&1 >/dev/null |
 		grep -q 'stale calibration'"
+check "--format csv: the fit's prediction and 1 in the stale column" sh -c "
+	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>/dev/null |
+		grep -Eq '^$tmp/st/cal.ini,close-drop,v5.4,.*,in,60,0,cpu,[0-9.]+,1\$'"
+# a shorter run, or a --set, is no stale calibration: not checked
+"$ppsim" validate "$tmp/st/cal.ini" --case close-drop --duration 1ms >"$tmp/out" 2>"$tmp/st/err"
+rc=$?
+check "the command line's overrides (--duration): not checked, said" sh -c "
+	test $rc -eq 0 && ! grep -q stale '$tmp/st/err' &&
+	grep -qx '#   not checked: the command line.s overrides (--set, --duration) change what the fit ran' '$tmp/out'"
+# a scenario that fits nothing, its calibration another's: not checked
+printf '[global]\ninclude = tiny.ini\ninclude = fit.cal.ini\n[calibrate]\ncases = close-drop\n' >"$tmp/st/borrow.ini"
+"$ppsim" validate "$tmp/st/borrow.ini" --case close-drop >"$tmp/out" 2>"$tmp/st/err"
+check "a borrowed calibration (no [calibrate] free): not checked, said" sh -c "
+	! grep -q stale '$tmp/st/err' && grep -q '^#   not checked: the scenario fits nothing' '$tmp/out'"
 # a refit makes it current again
 "$ppsim" calibrate "$tmp/st/fit.ini" --out "$tmp/st/fit.cal.ini" -j 2 >/dev/null 2>>"$tmp/err"
 "$ppsim" validate "$tmp/st/cal.ini" --case close-drop >"$tmp/out" 2>"$tmp/st/err"
@@ -135,9 +149,9 @@ rc=$?
 check "--format csv: a header and one line a figure, the same status" sh -c "
 	test $rc -eq 1 &&
 	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  seed 1  reps 1  2 files\$' &&
-	sed -n 2p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated' &&
+	sed -n 2p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale' &&
 	test \$(grep -c '^$tmp/tiny.ini,' '$tmp/out') -eq 4 &&
-	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu\$' '$tmp/out') -eq 1 &&
+	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,\$' '$tmp/out') -eq 1 &&
 	test \$(wc -l <'$tmp/out') -eq 10"
 
 # ---- directions: measured figures made up to go against the model ----

@@ -362,13 +362,13 @@ static const char *unchecked(const struct cmd_opts *o,
 	return NULL;
 }
 
-/* A figure fitted on: what its calibration's fit predicted ([fitted]),
- * and whether the model now predicts it STALE_PCT or more away. */
+/* A figure fitted on: what its calibration's fit predicted ([fitted];
+ * fitted stays NAN without a record), and whether the model now predicts
+ * it STALE_PCT or more away. */
 static void check_fitted(const struct scenario *scn, const struct rep_row *r,
 			 struct vfigure *fig)
 {
 	fig->rec = scn_fitted_case(scn, r->c->name);
-	fig->fitted = NAN;
 	for (int p = 0; fig->rec && p < fig->rec->nr; p++)
 		if (fig->rec->fig[p].policy == r->policy)
 			fig->fitted = fig->rec->fig[p].value;
@@ -444,6 +444,9 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		return 1;
 	}
 	for (int f = 0; f < nr_files; f++) {
+		bool check = !unchecked(o, vf[f].scn);
+		int n = 0;
+
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
 			fig[i].pred = rep_rate(&rows[i], o->rc.reps);
 			fig[i].err = rep_error_pct(fig[i].pred.mean,
@@ -452,18 +455,11 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 			fig[i].over = fabs(fig[i].err) >
 				      vf[f].scn->calibrate.tolerance;
 			over += fig[i].over;
-			if (fig[i].fit && !unchecked(o, vf[f].scn))
+			fig[i].fitted = NAN;
+			if (fig[i].fit && check)
 				check_fitted(vf[f].scn, &rows[i], &fig[i]);
-			else
-				fig[i].fitted = NAN;
-			stale += fig[i].stale;
-		}
-	}
-	for (int f = 0; f < nr_files; f++) {
-		int n = 0;
-
-		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++)
 			n += fig[i].stale;
+		}
 		if (n)
 			fprintf(stderr, "%s: warning: a stale calibration: "
 				"%d of the figures it was fitted on are now "
@@ -471,6 +467,7 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 				"predicted; the model or its files changed "
 				"since the fit, which ppsim calibrate redoes\n",
 				vf[f].path, n, STALE_PCT);
+		stale += n;
 	}
 	/* the CSV holds the figures; the directions still decide the status */
 	out = o->format == CMD_TABLE ? stdout : NULL;

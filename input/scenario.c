@@ -1822,8 +1822,9 @@ static void build_fitted(struct loader *ld)
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];
 		struct scn_fitted fit = { .file = a->file, .line = a->line };
+		const struct scn_fitted *old;
 		char why[200];
-		int k = 0;
+		long k;
 
 		if (strcmp(a->section, "fitted"))
 			continue;
@@ -1833,9 +1834,8 @@ static void build_fitted(struct loader *ld)
 			continue;
 		}
 		snprintf(fit.case_name, sizeof(fit.case_name), "%s", a->key);
-		while (k < scn->nr_fitted &&
-		       strcmp(scn->fitted[k].case_name, a->key))
-			k++;
+		old = scn_fitted_case(scn, a->key);
+		k = old ? old - scn->fitted : scn->nr_fitted;
 		if (k == SCN_MAX_CASES) {
 			error_at(ld, a->file, a->line, "[fitted]: more than %d "
 				 "cases", SCN_MAX_CASES);

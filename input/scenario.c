@@ -325,7 +325,7 @@ static int parse_policy_words(const char *text, const struct pp_policy **pols,
 
 		if (n == SCN_MAX_POLICIES) {
 			snprintf(why, len, "at most %d %s", SCN_MAX_POLICIES,
-				 values ? "measurements" : "policies");
+				 values ? "POLICY:VALUE figures" : "policies");
 			return -1;
 		}
 		if (values && !colon) {

@@ -13,18 +13,20 @@
 #include "config.h"
 #include "cmd.h"
 #include "fit.h"
+#include "../input/datadir.h"
 #include "../report/outfile.h"
 
-static void default_out(const char *file, char *out, size_t len)
+/* --update's file: the scenario's name with .cal.ini for its extension.
+ * Returns -1 when that does not fit in out (cut short, it could name the
+ * scenario itself). */
+static int default_out(const char *file, char *out, size_t len)
 {
-	char buf[4096];
-	const char *dot;
+	const char *dot = strrchr(file, '.');
+	int stem = (int)(dot && !strchr(dot, '/') ? dot - file :
+			 (long)strlen(file));
 
-	snprintf(buf, sizeof(buf), "%s", file);
-	dot = strrchr(buf, '.');
-	snprintf(out, len, "%.*s.cal.ini",
-		 (int)(dot && !strchr(dot, '/') ? dot - buf : (long)strlen(buf)),
-		 buf);
+	return (size_t)snprintf(out, len, "%.*s.cal.ini", stem, file) >= len ?
+	       -1 : 0;
 }
 
 /* A bound or standard error of key, for the reader: "400" in the key's
@@ -71,12 +73,13 @@ static void print_calibration(const struct fit *f, FILE *out)
 {
 	char section[32] = "", v[4][64];
 
-	fprintf(out, "; Written by ppsim %s calibrate from %s: the free "
-		"parameters fitted on\n; the cases '%s' only (%d measured "
-		"figures), seed %lu, %d replication(s).\n; Every other case "
-		"the scenario predicts is out of sample.\n",
-		PACKAGE_VERSION, f->file, f->scn->calibrate.cases,
-		f->nr_rows, f->rc->seed, f->rc->reps);
+	fprintf(out, "; Written by ppsim %s calibrate from ", PACKAGE_VERSION);
+	datadir_put_line_text(out, f->file);
+	fprintf(out, ": the free parameters fitted on\n; the cases '%s' only "
+		"(%d measured figures), seed %lu, %d replication(s).\n; "
+		"Every other case the scenario predicts is out of sample.\n",
+		f->scn->calibrate.cases, f->nr_rows, f->rc->seed,
+		f->rc->reps);
 	for (int k = 0; k < f->nr_params; k++) {
 		const struct fit_param *p = &f->p[k];
 		/* fit_init took hardware keys only: SECTION.NAME */
@@ -113,6 +116,34 @@ static void print_calibration(const struct fit *f, FILE *out)
 			f->rows[i].policy->name, 100 * f->resid[i]);
 }
 
+/* A parameter the fit left at one of its bounds (within 0.1 % of the
+ * range: the logistic map never reaches one) is no fit: the figures ask
+ * for a value outside them, and its standard error says nothing.  Said on
+ * stderr; true then. */
+static bool at_bound(const struct fit *f)
+{
+	bool any = false;
+
+	for (int k = 0; k < f->nr_params; k++) {
+		const struct fit_param *p = &f->p[k];
+		double x = (p->value - p->lo) / (p->hi - p->lo);
+		char v[3][64];
+
+		if (x > 1e-3 && x < 1 - 1e-3)
+			continue;
+		scn_format_value(p->key, p->value, v[0], sizeof(v[0]));
+		format_value(p->key, p->lo, false, v[1], sizeof(v[1]));
+		format_value(p->key, p->hi, false, v[2], sizeof(v[2]));
+		fprintf(stderr, "ppsim calibrate: %s stopped at %s, at a bound "
+			"of [%s, %s]: the measured figures ask for a value "
+			"outside them (check the figures, or widen free's "
+			"bounds); nothing written\n", p->key, v[0], v[1],
+			v[2]);
+		any = true;
+	}
+	return any;
+}
+
 /* The fit into path, whole or not at all; or to standard output (path
  * NULL), whose loss main() reports. */
 static int write_calibration(const struct fit *f, const char *path)
@@ -146,6 +177,17 @@ int calibrate_main(int argc, char **argv)
 			"both\n");
 		return 2;
 	}
+	/* a calibration is of the scenario as its files are: one fitted
+	 * under an override holds for a scenario that no file describes,
+	 * and validate would call it stale */
+	if ((o.out || o.update) && o.nr_set) {
+		fprintf(stderr, "ppsim calibrate: %s: a calibration written is "
+			"of the scenario as its files are; set %s in a file "
+			"(or fit without writing: no --out, no --update)\n",
+			o.set[0].file ? o.set[0].file : "--set",
+			o.set[0].key);
+		return 2;
+	}
 	scn = scn_load(o.file, o.set, o.nr_set, cmd_policies);
 	if (!scn)
 		return 2;
@@ -161,12 +203,15 @@ int calibrate_main(int argc, char **argv)
 	 * .cal.ini beside a shipped scenario is tracked */
 	if (o.out)
 		snprintf(out, sizeof(out), "%s", o.out);
-	else if (o.update)
-		default_out(o.file, out, sizeof(out));
+	else if (o.update && default_out(o.file, out, sizeof(out))) {
+		fprintf(stderr, "ppsim calibrate: --update: %.200s...: its "
+			".cal.ini name is too long\n", o.file);
+		goto done;
+	}
 	/* a bad --out is found now, not after the fit */
 	if ((o.out || o.update) &&
 	    outfile_check_file(out, o.out ? "ppsim calibrate: --out" :
-			       "ppsim calibrate: --update"))
+			       "ppsim calibrate: --update", o.file))
 		goto done;
 	f->verbose = true;
 	status = 1;
@@ -175,6 +220,8 @@ int calibrate_main(int argc, char **argv)
 			fit_why(f, why, sizeof(why)));
 		goto done;
 	}
+	if (at_bound(f))
+		goto done;
 	if (!write_calibration(f, o.out || o.update ? out : NULL)) {
 		fprintf(stderr, "calibration written to %s after %d "
 			"simulations of each fit case (%zu iteration%s)\n",

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cmd.h"
 
 /* Every option of every command, once: what it takes and what it means.
@@ -494,6 +495,30 @@ static int refuse(const struct cmd_spec *spec, int ch, char **argv)
 	return -1;
 }
 
+/* Whether two operands name one file (a.ini and ./a.ini): its figures
+ * would count twice in the means, its rows show twice.  Said on stderr. */
+static bool named_twice(const struct cmd_spec *spec, const struct cmd_opts *o)
+{
+	for (int j = 1; j < o->nr_args; j++) {
+		struct stat b;
+
+		if (stat(o->args[j], &b))
+			continue;	/* the command says why */
+		for (int i = 0; i < j; i++) {
+			struct stat a;
+
+			if (!stat(o->args[i], &a) && a.st_dev == b.st_dev &&
+			    a.st_ino == b.st_ino) {
+				fprintf(stderr, "ppsim %s: %s: the same file "
+					"as %s: give each file once\n",
+					spec->name, o->args[j], o->args[i]);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
 int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 	      struct cmd_opts *o)
 {
@@ -566,6 +591,8 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 		cmd_usage(stderr, spec);
 		return -1;
 	}
+	if (spec->max_args == CMD_ANY && named_twice(spec, o))
+		return -1;
 	o->file = o->nr_args ? o->args[0] : NULL;
 	return 0;
 }

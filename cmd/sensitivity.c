@@ -18,6 +18,8 @@
 #include "config.h"
 #include "cmd.h"
 #include "fit.h"
+#include "../input/datadir.h"
+#include "../report/commit.h"
 
 #define SENS_MAX_PARAMS	64
 static const double sens_factor[2] = { 0.75, 1.25 };
@@ -394,9 +396,13 @@ static void print_table(const struct sens *s)
 
 	for (int k = 0; k < s->nr_params; k++)
 		w = (int)fmax(w, (double)strlen(s->params[k].key));
-	printf("# ppsim %s validate --sensitivity  seed %lu  reps %d  %d "
-	       "file%s\n", PACKAGE_VERSION, o->rc.seed, o->rc.reps,
-	       s->nr_files, s->nr_files > 1 ? "s" : "");
+	struct rep_prov p = { .rc = &o->rc, .set = o->set,
+			      .nr_set = o->nr_set };
+
+	printf("# ppsim %s (git %s) validate --sensitivity  %d file%s\n",
+	       PACKAGE_VERSION, PPSIM_COMMIT, s->nr_files,
+	       s->nr_files > 1 ? "s" : "");
+	rep_conditions(stdout, &p, s->rows, s->nr_rows);
 	printf("# each prior at x%.2f and x%.2f, one at a time, in every file "
 	       "where [calibrate] free\n# does not fit it; the free "
 	       "parameters refitted each time\n", sens_factor[0],
@@ -404,7 +410,9 @@ static void print_table(const struct sens *s)
 	for (int f = 0; f < s->nr_files; f++) {
 		const struct sfile *sf = &s->files[f];
 
-		printf("# %s: %d figure%s out of the fit; ", sf->path, sf->nr,
+		printf("# ");
+		datadir_put_line_text(stdout, sf->path);
+		printf(": %d figure%s out of the fit; ", sf->nr,
 		       sf->nr == 1 ? "" : "s");
 		if (!sf->fit.nr_params)
 			printf("no [calibrate] free: nothing refitted");
@@ -493,14 +501,17 @@ static void print_csv(const struct sens *s)
 		for (int d = 0; d < 2; d++) {
 			if (sp->failed[d])
 				continue;
-			for (int i = 0; i < s->nr_rows; i++)
-				printf("%s,%g,%s,%s,%s,%.6g,%.6g,%.6g,%.6g\n",
-				       sp->key, sens_factor[d],
-				       file_of(s, i)->path, s->rows[i].c->name,
+			for (int i = 0; i < s->nr_rows; i++) {
+				printf("%s,%g,", sp->key, sens_factor[d]);
+				rep_csv_text(stdout, file_of(s, i)->path);
+				putchar(',');
+				rep_csv_text(stdout, s->rows[i].c->name);
+				printf(",%s,%.6g,%.6g,%.6g,%.6g\n",
 				       s->rows[i].policy->name,
 				       s->rows[i].measured, s->base[i],
 				       sp->pred[d][i],
 				       move_pct(s, sp->pred[d], i));
+			}
 		}
 	}
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
+#include "input/datadir.h"
 #include "report/commit.h"
 #include "cmd.h"
 #include "fit.h"
@@ -266,21 +267,33 @@ static void print_errors(const char *name, const struct vfigure *fig,
 		       "is in the fit)\n", name);
 }
 
+/* The provenance: version, commit and command, then what ran (seed,
+ * replications, duration, overrides); the files head their sections. */
+static void print_head(const struct cmd_opts *o, int nr_files,
+		       const struct rep_row *rows, int nr_rows)
+{
+	struct rep_prov p = { .rc = &o->rc, .set = o->set,
+			      .nr_set = o->nr_set };
+
+	printf("# ppsim %s (git %s) validate  %d file%s\n", PACKAGE_VERSION,
+	       PPSIM_COMMIT, nr_files, nr_files > 1 ? "s" : "");
+	rep_conditions(stdout, &p, rows, nr_rows);
+}
+
 static void print_table(const struct cmd_opts *o, const struct vfile *vf,
 			int nr_files, const struct rep_row *rows,
 			const struct vfigure *fig, int nr_rows)
 {
 	int w = rep_name_width(rows, nr_rows);
 
-	printf("# ppsim %s (git %s) validate  seed %lu  reps %d  %d file%s\n",
-	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps, nr_files,
-	       nr_files > 1 ? "s" : "");
+	print_head(o, nr_files, rows, nr_rows);
 	printf("%-*s %-6s %8s %9s %-4s %6s %7s %-3s %s\n", w, "case",
 	       "policy", "measured", "predicted", "unit", "ci95", "err%", "fit",
 	       "limit");
 	for (int f = 0; f < nr_files; f++) {
-		printf("# %s  tolerance %g %%\n", vf[f].path,
-		       vf[f].scn->calibrate.tolerance);
+		printf("# ");
+		datadir_put_line_text(stdout, vf[f].path);
+		printf("  tolerance %g %%\n", vf[f].scn->calibrate.tolerance);
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
 			const char *limit = rep_saturated(&rows[i], o->rc.reps);
 
@@ -297,36 +310,20 @@ static void print_table(const struct cmd_opts *o, const struct vfile *vf,
 	}
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csv_text(const char *s)
-{
-	if (!strpbrk(s, ",\"\n\r")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
 static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 		      int nr_files, const struct rep_row *rows,
-		      const struct vfigure *fig)
+		      const struct vfigure *fig, int nr_rows)
 {
-	printf("# ppsim %s (git %s) validate  seed %lu  reps %d  %d file%s\n",
-	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps,
-	       nr_files, nr_files > 1 ? "s" : "");
+	print_head(o, nr_files, rows, nr_rows);
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
 	       "tolerance,over,saturated,fitted,stale\n");
 	for (int f = 0; f < nr_files; f++) {
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
-			csv_text(vf[f].path);
-			printf(",%s,%s,%.6g,%.6g,%s,", rows[i].c->name,
-			       rows[i].policy->name, rows[i].measured,
+			rep_csv_text(stdout, vf[f].path);
+			putchar(',');
+			rep_csv_text(stdout, rows[i].c->name);
+			printf(",%s,%.6g,%.6g,%s,", rows[i].policy->name,
+			       rows[i].measured,
 			       fig[i].pred.mean,
 			       sim_rate_unit(&rows[i].c->sim));
 			if (!isnan(fig[i].pred.ci95))
@@ -484,7 +481,7 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		       "others (a change within %g %% is flat):\n",
 		       FLAT_PCT);
 	} else if (o->format == CMD_CSV) {
-		print_csv(o, vf, nr_files, rows, fig);
+		print_csv(o, vf, nr_files, rows, fig, nr_rows);
 	}
 	w = rep_name_width(rows, nr_rows);
 	for (int f = 0; f < nr_files; f++)

@@ -1864,6 +1864,46 @@ static bool ld_wants(const struct loader *ld, const char *name)
 	return !ld->nr_only;
 }
 
+/* A key [calibrate] free fits, set in the own section of a case it is
+ * fitted on: the fit would move it there, but the calibration it writes
+ * sets the key for every case, and the case's own line overrides that:
+ * the fit and the scenario it writes for would differ, and no refit
+ * would mend it.  (Another case may set it: a what-if beside the fit.) */
+static void check_free_in_case(struct loader *ld, const struct scn_case *c,
+			       const struct origin *org)
+{
+	char buf[SCN_TEXT_MAX], *save = NULL;
+	bool fitted_on = false;
+
+	snprintf(buf, sizeof(buf), "%s", ld->scn->calibrate.cases);
+	for (char *t = strtok_r(buf, " \t,", &save); t && !fitted_on;
+	     t = strtok_r(NULL, " \t,", &save))
+		fitted_on = !strcmp(t, c->name);
+	if (!fitted_on)
+		return;
+	save = NULL;
+	snprintf(buf, sizeof(buf), "%s", ld->scn->calibrate.free);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save)) {
+		char section[32];
+		const char *dot = strchr(t, '.'), *colon = strchr(t, ':');
+		const struct scn_key *k;
+		const struct origin *o;
+
+		if (!dot || !colon || dot > colon || dot - t >= 32)
+			continue;	/* the fit says what is wrong */
+		snprintf(section, sizeof(section), "%.*s", (int)(dot - t), t);
+		*(char *)colon = '\0';
+		k = find_key(section, dot + 1);
+		o = k ? &org[k - scn_keys] : NULL;
+		if (o && o->in_case)
+			error_at(ld, o->file, o->line, "%s: set in [case %s], "
+				 "which [calibrate] fits it on: the "
+				 "calibration sets it for every case, and "
+				 "this line would override it", t, c->name);
+	}
+}
+
 static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
@@ -1908,6 +1948,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			if (!strcmp(ld->as[j].section, a->section) &&
 			    *ld->as[j].key)
 				apply(ld, c, org, &ld->as[j], true);
+		check_free_in_case(ld, c, org);
 		if (ld_wants(ld, c->name) &&
 		    !apply_overrides(ld, c, org, set, nr_set))
 			return;

@@ -197,11 +197,24 @@ bad:
 	return -1;
 }
 
-int outfile_check_file(const char *path, const char *option)
+int outfile_check_file(const char *path, const char *option,
+		       const char *keep)
 {
-	char dir[PATH_MAX];
-	struct stat st;
+	char dir[PATH_MAX], base[PATH_MAX], *parent;
+	struct stat st, ks;
 
+	if (!*path) {
+		fprintf(stderr, "%s: an empty name\n", option);
+		return -1;
+	}
+	/* the name as rename() will take it: whole, and its last part */
+	if (strlen(path) >= sizeof(dir) ||
+	    (snprintf(base, sizeof(base), "%s", path),
+	     strlen(basename(base)) > NAME_MAX)) {
+		fprintf(stderr, "%s %.200s...: %s\n", option, path,
+			strerror(ENAMETOOLONG));
+		return -1;
+	}
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "%s %s: %s\n", option, path,
@@ -209,9 +222,17 @@ int outfile_check_file(const char *path, const char *option)
 			"not a regular file");
 		return -1;
 	}
-	if (!probe_dir(dirname(dir)))
+	if (keep && !stat(path, &st) && !stat(keep, &ks) &&
+	    st.st_dev == ks.st_dev && st.st_ino == ks.st_ino) {
+		fprintf(stderr, "%s %s: that is %s, the file read: it would "
+			"be overwritten\n", option, path, keep);
+		return -1;
+	}
+	parent = dirname(dir);
+	if (!probe_dir(parent))
 		return 0;
-	fprintf(stderr, "%s %s: %s\n", option, path, strerror(errno));
+	fprintf(stderr, "%s %s: no file can be made in %s: %s\n", option,
+		path, parent, strerror(errno));
 	return -1;
 }
 

@@ -56,9 +56,11 @@ void outfile_abort(struct outfile *o);
  * Returns 0, or -1 with "OPTION DIR: why" on stderr. */
 int outfile_check_dir(const char *dir, const char *option);
 
-/* Whether a file can be written at path (calibrate --out): a regular
- * file if it exists, and its directory takes a new file.  0 or -1 as above. */
-int outfile_check_file(const char *path, const char *option);
+/* Whether a file can be written at path (calibrate --out): a name that
+ * fits, a regular file if it exists and not the file keep (if not NULL:
+ * the input), and a directory that takes a new file.  0 or -1 as above. */
+int outfile_check_file(const char *path, const char *option,
+		       const char *keep);
 
 /* Makes sure descriptors 0, 1 and 2 are open, so that no file the
  * program opens becomes its stdout by accident; a closed stdout becomes

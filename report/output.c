@@ -54,7 +54,7 @@ static const char *policy_label(const struct pp_policy *pol, char *buf,
 /* A CSV field (RFC 4180): as it is, or in double quotes with each quote
  * doubled when it holds a comma, a quote or a line break (a case may be
  * named a,b). */
-static void csv_text(FILE *f, const char *s)
+void rep_csv_text(FILE *f, const char *s)
 {
 	if (!s[strcspn(s, ",\"\r\n")]) {
 		fputs(s, f);
@@ -130,7 +130,7 @@ static void plot_text(FILE *f, const char *s)
 		}
 	}
 	buf[n] = '\0';
-	csv_text(f, buf);
+	rep_csv_text(f, buf);
 }
 
 static void csv_num(FILE *f, double v)
@@ -155,7 +155,7 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		bool is_rate = m == 0;
 
 		fputs(prefix, f);
-		csv_text(f, row->c->name);
+		rep_csv_text(f, row->c->name);
 		fprintf(f, ",%s,%s,%s", row->policy->name,
 			rep_metrics[m].name, is_rate ? sim_rate_unit(&row->c->sim)
 						 : rep_metrics[m].unit);
@@ -168,7 +168,7 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		fputc('\n', f);
 	}
 	fputs(prefix, f);
-	csv_text(f, row->c->name);
+	rep_csv_text(f, row->c->name);
 	fprintf(f, ",%s,saturated,resource,%s,,,,\n", row->policy->name,
 		rep_saturated(row, reps));
 }
@@ -218,21 +218,29 @@ static void duration_of(const struct rep_row *rows, int nr_rows, char *buf,
 	scn_format_value("duration", d, buf, len);
 }
 
-void rep_preamble(FILE *f, const struct rep_prov *p,
-		  const struct rep_row *rows, int nr_rows)
+void rep_conditions(FILE *f, const struct rep_prov *p,
+		    const struct rep_row *rows, int nr_rows)
 {
 	char dur[32];
 
 	duration_of(rows, nr_rows, dur, sizeof(dur));
+	fprintf(f, "# seed %lu  reps %d  duration %s", p->rc->seed,
+		p->rc->reps, dur);
+	for (int i = 0; i < p->nr_set; i++) {
+		fprintf(f, "%s%s=", i ? " " : "  set ", p->set[i].key);
+		datadir_put_line_text(f, p->set[i].value);
+	}
+	fputc('\n', f);
+}
+
+void rep_preamble(FILE *f, const struct rep_prov *p,
+		  const struct rep_row *rows, int nr_rows)
+{
 	fprintf(f, "# ppsim %s (git %s)  %s ", PACKAGE_VERSION, PPSIM_COMMIT,
 		p->command);
 	datadir_put_line_text(f, p->file);
-	fprintf(f, "\n# seed %lu  reps %d  duration %s", p->rc->seed,
-		p->rc->reps, dur);
-	for (int i = 0; i < p->nr_set; i++)
-		fprintf(f, "%s%s=%s", i ? " " : "  set ", p->set[i].key,
-			p->set[i].value);
 	fputc('\n', f);
+	rep_conditions(f, p, rows, nr_rows);
 	if (rep_altered(p))
 		fprintf(f, "# err%%: not computed: the overrides changed the "
 			"scenario the measurements were taken on\n");
@@ -501,7 +509,7 @@ void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 			const struct sim_result *res = &rows[i].res[r];
 
 			for (int s = 0; s < res->nr_samples; s++) {
-				csv_text(f, rows[i].c->name);
+				rep_csv_text(f, rows[i].c->name);
 				fprintf(f, ",%s,%d,%.6f,%.6g",
 					rows[i].policy->name, r + 1,
 					res->samples[s].t,
@@ -546,7 +554,7 @@ void rep_write_transient_mean(FILE *f, const struct rep_row *rows,
 				rate += res->samples[s].pps * scale / reps;
 				local += res->samples[s].local / reps;
 			}
-			csv_text(f, rows[i].c->name);
+			rep_csv_text(f, rows[i].c->name);
 			fprintf(f, ",%s,%.6f,%.6g,%s", rows[i].policy->name, t,
 				rate, sim_rate_unit(&rows[i].c->sim));
 			csv_num(f, local);
@@ -624,7 +632,7 @@ static void plot_row_names(FILE *f, const struct rep_row *row)
 		 policy_label(row->policy, buf, sizeof(buf)));
 	plot_text(f, both);
 	fputc(',', f);
-	csv_text(f, row->c->name);
+	rep_csv_text(f, row->c->name);
 	fprintf(f, ",%s", row->policy->name);
 }
 

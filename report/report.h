@@ -117,6 +117,15 @@ bool rep_altered(const struct rep_prov *p);
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows);
 
+/* The second provenance line: "# seed S  reps R  duration D", then
+ * "  set KEY=VALUE ..." for every override (p->command and p->file
+ * unused). */
+void rep_conditions(FILE *f, const struct rep_prov *p,
+		    const struct rep_row *rows, int nr_rows);
+
+/* A CSV field (RFC 4180): quoted, each quote doubled, when it holds a
+ * comma, a quote or a line break. */
+void rep_csv_text(FILE *f, const char *s);
 /* The CSV header and a row's metric lines, each line starting with
  * prefix (extra leading columns, e.g. swept values: "256,"); delta: the
  * rate's delta_pct (NAN: none); altered: no error_pct. */

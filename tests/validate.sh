@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..45"
+echo "1..52"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -121,7 +121,7 @@ check "two files: tiny's figures over its tolerance exit 1" test $rc -eq 1
 rows() { grep -v '^#' "$1" | tail -n +2; }
 { echo "# $tmp/tiny.ini  tolerance 15 %"; rows "$tmp/tiny.out"
   echo "# $tmp/fit.ini  tolerance 60 %"; rows "$tmp/fit.out"; } >"$tmp/want"
-sed -n '3,/^#$/p' "$tmp/out" | sed '$d' >"$tmp/got"
+sed -n '4,/^#$/p' "$tmp/out" | sed '$d' >"$tmp/got"
 check "two files: every figure, grouped per file, as one by one" \
 	sh -c "test \$(wc -l <'$tmp/got') -eq 10 && diff '$tmp/want' '$tmp/got'"
 check "two files: each file's out-of-fit line as one by one" sh -c "
@@ -146,13 +146,14 @@ check "two files: the overall line says 6 figures" grep -q '^# out of the fit, o
 
 "$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 --format csv >"$tmp/out" 2>>"$tmp/err"
 rc=$?
-check "--format csv: a header and one line a figure, the same status" sh -c "
+check "--format csv: the provenance, a header and one line a figure, the same status" sh -c "
 	test $rc -eq 1 &&
-	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  seed 1  reps 1  2 files\$' &&
-	sed -n 2p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale' &&
+	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  2 files\$' &&
+	sed -n 2p '$tmp/out' | grep -qx '# seed 1  reps 1  duration 4ms' &&
+	sed -n 3p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale' &&
 	test \$(grep -c '^$tmp/tiny.ini,' '$tmp/out') -eq 4 &&
 	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,\$' '$tmp/out') -eq 1 &&
-	test \$(wc -l <'$tmp/out') -eq 10"
+	test \$(wc -l <'$tmp/out') -eq 11"
 
 # ---- directions: measured figures made up to go against the model ----
 "$ppsim" validate "$src/tests/scenarios/opposite.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"
@@ -251,3 +252,41 @@ check "calibrating on its own output changes nothing: a fixed point" sh -c "
 # written 519.567) moved close-tcp1 by 0.1 % where the file said +0.00 %
 check "calibrate writes the value its fit evaluated, 10 significant digits" \
 	grep -Eq '^rx_pkt = [0-9]{2}\.[0-9]{8}\b' "$tmp/fp/first.cal.ini"
+
+# ---- hostile names and calibrations that would lie ----
+mkdir "$tmp/h" && cp "$tmp/fp/fit.ini" "$tmp/fp/tiny.ini" "$tmp/h/"
+printf '; not fitted yet\n' >"$tmp/h/fit.cal.ini"
+printf '[global]\ninclude = tiny.ini\n[case a,b]\nmeasured = v5.4:5\n[case c"d]\nmeasured = v5.4:5\n' >"$tmp/h/q,1.ini"
+"$ppsim" validate "$tmp/h/q,1.ini" --case 'a,b' --case 'c"d' --policy v5.4 --reps 1 --format csv >"$tmp/out" 2>>"$tmp/err"
+check "--format csv: a comma or a quote in a file or case name is quoted (RFC 4180)" sh -c "
+	grep -q '^\"$tmp/h/q,1.ini\",\"a,b\",v5.4,5,' '$tmp/out' &&
+	grep -q '^\"$tmp/h/q,1.ini\",\"c\"\"d\",v5.4,5,' '$tmp/out'"
+(cd "$tmp/h" && "$ppsim" validate fit.ini ./fit.ini --dry-run) >"$tmp/out" 2>&1
+check "one file named twice is refused: its figures would count twice" sh -c "
+	test $? -eq 2 && grep -q '^ppsim validate: ./fit.ini: the same file as fit.ini' '$tmp/out'"
+cp "$tmp/h/fit.ini" "$tmp/h/keep"
+(cd "$tmp/h" && "$ppsim" calibrate fit.ini --out fit.ini --reps 1) >"$tmp/out" 2>&1
+check "calibrate --out the scenario itself is refused before the fit, the file kept" sh -c "
+	test $? -eq 2 && cmp -s '$tmp/h/fit.ini' '$tmp/h/keep' &&
+	grep -q 'that is fit.ini, the file read' '$tmp/out' && ! grep -q iteration '$tmp/out'"
+(cd "$tmp/h" && "$ppsim" calibrate fit.ini --out '' --reps 1) >"$tmp/out" 2>&1
+check "calibrate --out '' is refused before the fit" sh -c "
+	test $? -eq 2 && grep -q '^ppsim calibrate: --out: an empty name' '$tmp/out' && ! grep -q iteration '$tmp/out'"
+(cd "$tmp/h" && "$ppsim" calibrate fit.ini --update --set cost.xdp=60 --reps 1) >"$tmp/out" 2>&1
+check "calibrate --update under --set is refused: no file would describe what it fitted" sh -c "
+	test $? -eq 2 && grep -q '^ppsim calibrate: --set: a calibration written is of the scenario as its files are' '$tmp/out' &&
+	test \"\$(cat '$tmp/h/fit.cal.ini')\" = '; not fitted yet'"
+sed 's/^measured = v5.4:11 v5.5:10.9$/measured = v5.4:1000 v5.5:1000/' "$tmp/h/tiny.ini" >"$tmp/h/huge.ini"
+sed 's/^include = tiny.ini$/include = huge.ini/' "$tmp/h/fit.ini" >"$tmp/h/bound.ini"
+(cd "$tmp/h" && "$ppsim" calibrate bound.ini --out bound.cal.ini --reps 1) >"$tmp/out" 2>&1
+check "a fit stopped at a bound is no fit: exit 1, said, nothing written" sh -c "
+	test $? -eq 1 && test ! -e '$tmp/h/bound.cal.ini' &&
+	grep -q '^ppsim calibrate: cost.rx_pkt stopped at 5, at a bound of \[5, 400\]' '$tmp/out'"
+nl='
+'
+cp "$tmp/h/fit.ini" "$tmp/h/inj${nl}[model]${nl}jitter = 0.9${nl};.ini"
+(cd "$tmp/h" && "$ppsim" calibrate "inj${nl}[model]${nl}jitter = 0.9${nl};.ini" --update --reps 1) >/dev/null 2>>"$tmp/err"
+check "a line break in the scenario's name is \\x0a in the calibration's comment: no line forged" sh -c "
+	test $? -eq 0 && f=\$(ls '$tmp/h'/inj*.cal.ini) &&
+	grep -q '^; Written by ppsim .* from inj\\\\x0a\[model\]\\\\x0ajitter = 0.9\\\\x0a;.ini: ' \"\$f\" &&
+	! grep -q '^jitter' \"\$f\" && ! grep -qx '\[model\]' \"\$f\""

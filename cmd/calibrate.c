@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
@@ -160,6 +161,20 @@ static int write_calibration(const struct fit *f, const char *path)
 	return outfile_commit(&o, "ppsim calibrate");
 }
 
+/* Whether path is one of the files the scenario read (under any name). */
+static bool included(const struct scenario *scn, const char *path)
+{
+	struct stat a, b;
+
+	if (stat(path, &a))
+		return false;
+	for (int i = 0; i < scn->nr_files; i++)
+		if (!stat(scn->files[i], &b) && a.st_dev == b.st_dev &&
+		    a.st_ino == b.st_ino)
+			return true;
+	return false;
+}
+
 int calibrate_main(int argc, char **argv)
 {
 	int help;
@@ -168,6 +183,7 @@ int calibrate_main(int argc, char **argv)
 	struct fit *f;
 	char out[4096], why[80];
 	int status = 2;
+	bool used;
 
 	gsl_set_error_handler_off();
 	if ((help = cmd_parse(argc, argv, cmd_spec("calibrate"), &o)))
@@ -222,6 +238,8 @@ int calibrate_main(int argc, char **argv)
 	}
 	if (at_bound(f))
 		goto done;
+	/* asked before the write, which puts a new file in its place */
+	used = (!o.out && !o.update) || included(scn, out);
 	if (!write_calibration(f, o.out || o.update ? out : NULL)) {
 		fprintf(stderr, "calibration written to %s after %d "
 			"simulations of each fit case (%zu iteration%s)\n",
@@ -229,6 +247,10 @@ int calibrate_main(int argc, char **argv)
 			f->evaluations, f->iterations,
 			f->iterations == 1 ? "" : "s");
 		status = 0;
+		if (!used)
+			fprintf(stderr, "ppsim calibrate: note: %s does not "
+				"include %s: its cases run without it until an "
+				"'include =' names it\n", o.file, out);
 	}
 done:
 	free(f);

@@ -225,7 +225,7 @@ check "sweep --out a directory of more than 2000 bytes" \
 check "sweep --out a file" \
 	early 2 'ppsim sweep: --out .*a-file: Not a directory' "$ppsim" sweep "$tiny" --set nic.rx_ring=256 --out "$tmp/a-file"
 check "calibrate --out in a missing directory" \
-	early 2 'ppsim calibrate: --out .*/no/x.cal.ini: No such file' "$ppsim" calibrate "$src/tests/scenarios/fit.ini" --out "$tmp/no/x.cal.ini"
+	early 2 'ppsim calibrate: --out .*/no/x.cal.ini: no file can be made in .*/no: No such file' "$ppsim" calibrate "$src/tests/scenarios/fit.ini" --out "$tmp/no/x.cal.ini"
 
 # ---- 7: signals: quiet, 130/143, the simulations gone, no files left ----
 # a copy of tiny.ini under a name that marks this test's processes, with

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..52"
+echo "1..53"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -290,3 +290,10 @@ check "a line break in the scenario's name is \\x0a in the calibration's comment
 	test $? -eq 0 && f=\$(ls '$tmp/h'/inj*.cal.ini) &&
 	grep -q '^; Written by ppsim .* from inj\\\\x0a\[model\]\\\\x0ajitter = 0.9\\\\x0a;.ini: ' \"\$f\" &&
 	! grep -q '^jitter' \"\$f\" && ! grep -qx '\[model\]' \"\$f\""
+grep -v '^include = fit.cal.ini$' "$tmp/h/fit.ini" >"$tmp/h/bare.ini"
+(cd "$tmp/h" && "$ppsim" calibrate bare.ini --update --reps 1 &&
+ "$ppsim" calibrate fit.ini --update --reps 1) >/dev/null 2>"$tmp/out"
+check "calibrate --update notes a calibration its scenario does not include, and only that" sh -c "
+	test $? -eq 0 && test -s '$tmp/h/bare.cal.ini' &&
+	test \$(grep -c 'note: .* does not include' '$tmp/out') -eq 1 &&
+	grep -q '^ppsim calibrate: note: bare.ini does not include bare.cal.ini' '$tmp/out'"

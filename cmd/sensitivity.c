@@ -19,7 +19,7 @@
 #include "cmd.h"
 #include "fit.h"
 #include "../input/datadir.h"
-#include "../report/commit.h"
+#include "report/commit.h"
 
 #define SENS_MAX_PARAMS	64
 static const double sens_factor[2] = { 0.75, 1.25 };

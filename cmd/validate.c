@@ -582,12 +582,14 @@ int validate_main(int argc, char **argv)
 		fprintf(stderr, "ppsim validate: no scenario among the files "
 			"has a measured figure: nothing to validate\n");
 		bad++;
+	} else if (!bad && cmd_check_names(&o, scn, o.nr_args)) {
+		bad++;	/* a name that is nowhere: said as such */
 	} else if (!bad && !nr_rows) {
 		fprintf(stderr, "ppsim validate: no measured figure matches "
 			"the --case and --policy given\n");
 		bad++;
 	}
-	if (bad || cmd_check_names(&o, scn, o.nr_args))
+	if (bad)
 		goto done;
 	for (int f = 0; f < o.nr_args; f++) {
 		cmd_warn_calibration(scn[f], o.args[f]);

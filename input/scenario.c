@@ -1084,6 +1084,8 @@ static void check_case_lists(struct loader *ld)
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];
 		char buf[SCN_LINE_MAX + 1], *save = NULL;
+		char *seen[SCN_LINE_MAX / 2 + 1];
+		int n = 0;
 
 		if (strcmp(a->key, "cases") ||
 		    (strcmp(a->section, "calibrate") &&
@@ -1091,10 +1093,20 @@ static void check_case_lists(struct loader *ld)
 			continue;
 		snprintf(buf, sizeof(buf), "%s", a->value);
 		for (char *t = strtok_r(buf, " \t,", &save); t;
-		     t = strtok_r(NULL, " \t,", &save))
+		     t = strtok_r(NULL, " \t,", &save)) {
+			bool twice = false;
+
 			if (!case_section(ld, t))
 				error_at(ld, a->file, a->line, "cases: no "
 					 "[case %s] in the scenario", t);
+			for (int j = 0; j < n && !twice; j++)
+				twice = !strcmp(seen[j], t);
+			if (twice)
+				error_at(ld, a->file, a->line, "cases: %s "
+					 "named twice", t);
+			/* a name and a separator each: the array holds them */
+			seen[n++] = t;
+		}
 	}
 }
 

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..53"
+echo "1..54"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -297,3 +297,7 @@ check "calibrate --update notes a calibration its scenario does not include, and
 	test $? -eq 0 && test -s '$tmp/h/bare.cal.ini' &&
 	test \$(grep -c 'note: .* does not include' '$tmp/out') -eq 1 &&
 	grep -q '^ppsim calibrate: note: bare.ini does not include bare.cal.ini' '$tmp/out'"
+"$ppsim" validate "$tmp/h/fit.ini" --policy v9 --case nosuch --dry-run >"$tmp/out" 2>&1
+check "an unknown --policy or --case is named as such, not 'no figure matches'" sh -c "
+	test $? -eq 2 && grep -q '^--policy v9: no such policy' '$tmp/out' &&
+	grep -q '^--case nosuch: no such case' '$tmp/out' && ! grep -q 'matches' '$tmp/out'"

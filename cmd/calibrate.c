@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
@@ -164,13 +163,8 @@ static int write_calibration(const struct fit *f, const char *path)
 /* Whether path is one of the files the scenario read (under any name). */
 static bool included(const struct scenario *scn, const char *path)
 {
-	struct stat a, b;
-
-	if (stat(path, &a))
-		return false;
 	for (int i = 0; i < scn->nr_files; i++)
-		if (!stat(scn->files[i], &b) && a.st_dev == b.st_dev &&
-		    a.st_ino == b.st_ino)
+		if (outfile_same_file(scn->files[i], path))
 			return true;
 	return false;
 }

@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include "config.h"
+#include "report/commit.h"
 #include "cmd.h"
+#include "../report/outfile.h"
 
 /* Every option of every command, once: what it takes and what it means.
  * A command accepts those its spec names (cmd_parse). */
@@ -499,23 +501,14 @@ static int refuse(const struct cmd_spec *spec, int ch, char **argv)
  * would count twice in the means, its rows show twice.  Said on stderr. */
 static bool named_twice(const struct cmd_spec *spec, const struct cmd_opts *o)
 {
-	for (int j = 1; j < o->nr_args; j++) {
-		struct stat b;
-
-		if (stat(o->args[j], &b))
-			continue;	/* the command says why */
-		for (int i = 0; i < j; i++) {
-			struct stat a;
-
-			if (!stat(o->args[i], &a) && a.st_dev == b.st_dev &&
-			    a.st_ino == b.st_ino) {
+	for (int j = 1; j < o->nr_args; j++)
+		for (int i = 0; i < j; i++)
+			if (outfile_same_file(o->args[i], o->args[j])) {
 				fprintf(stderr, "ppsim %s: %s: the same file "
 					"as %s: give each file once\n",
 					spec->name, o->args[j], o->args[i]);
 				return true;
 			}
-		}
-	}
 	return false;
 }
 
@@ -706,16 +699,15 @@ void cmd_csv_field(char *buf, size_t len, const char *s)
 	buf[n] = '\0';
 }
 
-bool cmd_in_fit(const struct scenario *scn, const char *name)
+void cmd_print_head(const struct cmd_opts *o, const char *command,
+		    int nr_files, const struct rep_row *rows, int nr_rows)
 {
-	char buf[SCN_TEXT_MAX], *save = NULL;
+	struct rep_prov p = { .rc = &o->rc, .set = o->set,
+			      .nr_set = o->nr_set };
 
-	snprintf(buf, sizeof(buf), "%s", scn->calibrate.cases);
-	for (char *t = strtok_r(buf, " \t,", &save); t;
-	     t = strtok_r(NULL, " \t,", &save))
-		if (!strcmp(t, name))
-			return true;
-	return false;
+	printf("# ppsim %s (git %s) %s  %d file%s\n", PACKAGE_VERSION,
+	       PPSIM_COMMIT, command, nr_files, nr_files > 1 ? "s" : "");
+	rep_conditions(stdout, &p, rows, nr_rows);
 }
 
 /* Every measured (case, policy), or only those of the fit cases. */
@@ -742,7 +734,7 @@ int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,
 	for (int i = 0; i < scn->nr_cases; i++) {
 		struct scn_case *c = &scn->cases[i];
 
-		if (fit_only && !cmd_in_fit(scn, c->name))
+		if (fit_only && !scn_fitted_on(scn, c->name))
 			continue;
 		for (int p = 0; p < c->nr_policies; p++) {
 			double m = rep_measured(c, c->policies[p]);

@@ -109,6 +109,12 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
  * such command. */
 const struct cmd_spec *cmd_spec(const char *name);
 void cmd_usage(FILE *f, const struct cmd_spec *spec);
+/* The provenance of a table over several files (validate): version,
+ * commit, command and the number of files, then rep_conditions' line
+ * (seed, replications, duration, overrides); the files head their
+ * sections. */
+void cmd_print_head(const struct cmd_opts *o, const char *command,
+		    int nr_files, const struct rep_row *rows, int nr_rows);
 /* Whether --case (--policy) lets name through: yes when none was given. */
 bool cmd_wants_case(const struct cmd_opts *o, const char *name);
 bool cmd_wants_policy(const struct cmd_opts *o, const char *name);
@@ -134,7 +140,5 @@ int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,
 /* The hardware profile a scenario includes (hw/NAME.ini) as NAME in
  * buf, for plot titles; NULL when it includes none. */
 const char *cmd_machine(const struct scenario *scn, char *buf, size_t len);
-/* Whether [calibrate] cases names the case. */
-bool cmd_in_fit(const struct scenario *scn, const char *name);
 
 #endif

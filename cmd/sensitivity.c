@@ -19,7 +19,6 @@
 #include "cmd.h"
 #include "fit.h"
 #include "../input/datadir.h"
-#include "report/commit.h"
 
 #define SENS_MAX_PARAMS	64
 static const double sens_factor[2] = { 0.75, 1.25 };
@@ -396,13 +395,8 @@ static void print_table(const struct sens *s)
 
 	for (int k = 0; k < s->nr_params; k++)
 		w = (int)fmax(w, (double)strlen(s->params[k].key));
-	struct rep_prov p = { .rc = &o->rc, .set = o->set,
-			      .nr_set = o->nr_set };
-
-	printf("# ppsim %s (git %s) validate --sensitivity  %d file%s\n",
-	       PACKAGE_VERSION, PPSIM_COMMIT, s->nr_files,
-	       s->nr_files > 1 ? "s" : "");
-	rep_conditions(stdout, &p, s->rows, s->nr_rows);
+	cmd_print_head(o, "validate --sensitivity", s->nr_files, s->rows,
+		       s->nr_rows);
 	printf("# each prior at x%.2f and x%.2f, one at a time, in every file "
 	       "where [calibrate] free\n# does not fit it; the free "
 	       "parameters refitted each time\n", sens_factor[0],
@@ -541,7 +535,7 @@ static int setup(struct sens *s, struct scenario **scn)
 		n = cmd_measured_rows(sf->work, all, false);
 		sf->first = s->nr_rows;
 		for (int i = 0; i < n; i++)
-			if (!cmd_in_fit(sf->work, all[i].c->name))
+			if (!scn_fitted_on(sf->work, all[i].c->name))
 				s->rows[s->nr_rows++] = all[i];
 		sf->nr = s->nr_rows - sf->first;
 	}

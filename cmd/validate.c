@@ -267,26 +267,13 @@ static void print_errors(const char *name, const struct vfigure *fig,
 		       "is in the fit)\n", name);
 }
 
-/* The provenance: version, commit and command, then what ran (seed,
- * replications, duration, overrides); the files head their sections. */
-static void print_head(const struct cmd_opts *o, int nr_files,
-		       const struct rep_row *rows, int nr_rows)
-{
-	struct rep_prov p = { .rc = &o->rc, .set = o->set,
-			      .nr_set = o->nr_set };
-
-	printf("# ppsim %s (git %s) validate  %d file%s\n", PACKAGE_VERSION,
-	       PPSIM_COMMIT, nr_files, nr_files > 1 ? "s" : "");
-	rep_conditions(stdout, &p, rows, nr_rows);
-}
-
 static void print_table(const struct cmd_opts *o, const struct vfile *vf,
 			int nr_files, const struct rep_row *rows,
 			const struct vfigure *fig, int nr_rows)
 {
 	int w = rep_name_width(rows, nr_rows);
 
-	print_head(o, nr_files, rows, nr_rows);
+	cmd_print_head(o, "validate", nr_files, rows, nr_rows);
 	printf("%-*s %-6s %8s %9s %-4s %6s %7s %-3s %s\n", w, "case",
 	       "policy", "measured", "predicted", "unit", "ci95", "err%", "fit",
 	       "limit");
@@ -314,7 +301,7 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 		      int nr_files, const struct rep_row *rows,
 		      const struct vfigure *fig, int nr_rows)
 {
-	print_head(o, nr_files, rows, nr_rows);
+	cmd_print_head(o, "validate", nr_files, rows, nr_rows);
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
 	       "tolerance,over,saturated,fitted,stale\n");
 	for (int f = 0; f < nr_files; f++) {
@@ -448,7 +435,7 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 			fig[i].pred = rep_rate(&rows[i], o->rc.reps);
 			fig[i].err = rep_error_pct(fig[i].pred.mean,
 						   rows[i].measured);
-			fig[i].fit = cmd_in_fit(vf[f].scn, rows[i].c->name);
+			fig[i].fit = scn_fitted_on(vf[f].scn, rows[i].c->name);
 			fig[i].over = fabs(fig[i].err) >
 				      vf[f].scn->calibrate.tolerance;
 			over += fig[i].over;

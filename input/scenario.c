@@ -1858,6 +1858,18 @@ static void build_fitted(struct loader *ld)
 	}
 }
 
+bool scn_fitted_on(const struct scenario *scn, const char *name)
+{
+	char buf[SCN_TEXT_MAX], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", scn->calibrate.cases);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save))
+		if (!strcmp(t, name))
+			return true;
+	return false;
+}
+
 const struct scn_fitted *scn_fitted_case(const struct scenario *scn,
 					 const char *name)
 {
@@ -1885,27 +1897,20 @@ static void check_free_in_case(struct loader *ld, const struct scn_case *c,
 			       const struct origin *org)
 {
 	char buf[SCN_TEXT_MAX], *save = NULL;
-	bool fitted_on = false;
 
-	snprintf(buf, sizeof(buf), "%s", ld->scn->calibrate.cases);
-	for (char *t = strtok_r(buf, " \t,", &save); t && !fitted_on;
-	     t = strtok_r(NULL, " \t,", &save))
-		fitted_on = !strcmp(t, c->name);
-	if (!fitted_on)
+	if (!scn_fitted_on(ld->scn, c->name))
 		return;
-	save = NULL;
 	snprintf(buf, sizeof(buf), "%s", ld->scn->calibrate.free);
 	for (char *t = strtok_r(buf, " \t,", &save); t;
 	     t = strtok_r(NULL, " \t,", &save)) {
-		char section[32];
-		const char *dot = strchr(t, '.'), *colon = strchr(t, ':');
+		char section[32], *dot = strchr(t, '.'), *colon = strchr(t, ':');
 		const struct scn_key *k;
 		const struct origin *o;
 
 		if (!dot || !colon || dot > colon || dot - t >= 32)
 			continue;	/* the fit says what is wrong */
 		snprintf(section, sizeof(section), "%.*s", (int)(dot - t), t);
-		*(char *)colon = '\0';
+		*colon = '\0';
 		k = find_key(section, dot + 1);
 		o = k ? &org[k - scn_keys] : NULL;
 		if (o && o->in_case)

@@ -172,6 +172,8 @@ bool scn_key_one_value(const char *key);
  * when it read no calibration (a .cal.ini), else NULL. */
 const char *scn_uncalibrated_profile(const struct scenario *scn);
 
+/* Whether case name is one [calibrate] cases fits on. */
+bool scn_fitted_on(const struct scenario *scn, const char *name);
 /* The [fitted] record of case name, or NULL. */
 const struct scn_fitted *scn_fitted_case(const struct scenario *scn,
 					 const char *name);

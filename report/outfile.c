@@ -197,11 +197,19 @@ bad:
 	return -1;
 }
 
+bool outfile_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int outfile_check_file(const char *path, const char *option,
 		       const char *keep)
 {
 	char dir[PATH_MAX], base[PATH_MAX], *parent;
-	struct stat st, ks;
+	struct stat st;
 
 	if (!*path) {
 		fprintf(stderr, "%s: an empty name\n", option);
@@ -222,8 +230,7 @@ int outfile_check_file(const char *path, const char *option,
 			"not a regular file");
 		return -1;
 	}
-	if (keep && !stat(path, &st) && !stat(keep, &ks) &&
-	    st.st_dev == ks.st_dev && st.st_ino == ks.st_ino) {
+	if (keep && outfile_same_file(path, keep)) {
 		fprintf(stderr, "%s %s: that is %s, the file read: it would "
 			"be overwritten\n", option, path, keep);
 		return -1;

@@ -10,6 +10,7 @@
 #define PPSIM_OUTFILE_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -55,6 +56,10 @@ void outfile_abort(struct outfile *o);
  * written in it and removed.
  * Returns 0, or -1 with "OPTION DIR: why" on stderr. */
 int outfile_check_dir(const char *dir, const char *option);
+
+/* Whether a and b name one existing file, under any names (a.ini and
+ * ./a.ini, a link): the same device and inode. */
+bool outfile_same_file(const char *a, const char *b);
 
 /* Whether a file can be written at path (calibrate --out): a name that
  * fits, a regular file if it exists and not the file keep (if not NULL:

@@ -710,7 +710,8 @@ void cmd_print_head(const struct cmd_opts *o, const char *command,
 	rep_conditions(stdout, &p, rows, nr_rows);
 }
 
-/* Every measured (case, policy), or only those of the fit cases. */
+/* The profile's name is the file's, hw/NAME.ini: the first include
+ * under a hw/ directory. */
 const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
 {
 	for (int i = 0; i < scn->nr_files; i++) {
@@ -726,6 +727,7 @@ const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
 	return NULL;
 }
 
+/* Every measured (case, policy), or only those of the fit cases. */
 int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,
 			 bool fit_only)
 {

@@ -99,14 +99,23 @@ static int parse_free(struct fit *f)
 int fit_init(struct fit *f, struct scenario *scn, const char *file,
 	     const struct rep_opts *rc)
 {
+	const struct scn_calibrate *cal = &scn->calibrate;
+	const char *free_file = cal->free_file ? cal->free_file : file;
+
 	*f = (struct fit){ .scn = scn, .file = file, .rc = rc };
 	if (parse_free(f))
 		return -1;
 	f->nr_rows = cmd_measured_rows(scn, f->rows, true);
+	if (!*cal->cases) {
+		datadir_error(free_file, cal->free_line, "free: [calibrate] "
+			      "has no 'cases =', the cases to fit on");
+		return -1;
+	}
 	if (f->nr_rows < f->nr_params) {
-		fprintf(stderr, "%s: %d measured figures in the calibrate "
-			"cases ('%s') cannot fit %d parameters\n", file,
-			f->nr_rows, scn->calibrate.cases, f->nr_params);
+		datadir_error(free_file, cal->free_line, "free: %d measured "
+			      "figures in the cases '%s' cannot fit %d "
+			      "parameter%s", f->nr_rows, cal->cases,
+			      f->nr_params, f->nr_params == 1 ? "" : "s");
 		return -1;
 	}
 	return 0;

@@ -378,6 +378,19 @@ static int by_move(const void *a, const void *b)
 	return ma < mb ? 1 : ma > mb ? -1 : pa->order - pb->order;
 }
 
+/* A refused move, after the table ("# ") or, with CSV, which has no line
+ * for it, on stderr ("ppsim validate: "). */
+static void print_refused(FILE *out, const char *lead, const struct sens *s)
+{
+	for (int k = 0; k < s->nr_params; k++)
+		for (int d = 0; d < 2; d++)
+			if (s->params[k].refused[d][0])
+				fprintf(out, "%s%s x%.2f: refused by the "
+					"scenario's checks, not run: %s\n",
+					lead, s->params[k].key, sens_factor[d],
+					s->params[k].refused[d]);
+}
+
 /* Which file row i of the shared array belongs to. */
 static const struct sfile *file_of(const struct sens *s, int i)
 {
@@ -466,13 +479,7 @@ static void print_table(const struct sens *s)
 		printf("# %s: a whole number, moved to %s and %s\n", sp->key,
 		       lo, hi);
 	}
-	for (int k = 0; k < s->nr_params; k++)
-		for (int d = 0; d < 2; d++)
-			if (s->params[k].refused[d][0])
-				printf("# %s x%.2f: refused by the scenario's "
-				       "checks, not run: %s\n",
-				       s->params[k].key, sens_factor[d],
-				       s->params[k].refused[d]);
+	print_refused(stdout, "# ", s);
 	for (int k = 0; k < s->nr_params; k++)
 		for (int d = 0; d < 2; d++)
 			if (s->params[k].rough[d])
@@ -591,8 +598,10 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 					     sizeof(*sp->pred[d]));
 			if (!sp->pred[d])
 				goto done;
-			if (sp->refused[d][0])
+			if (sp->refused[d][0]) {	/* failed, not run */
+				failed++;
 				continue;
+			}
 			apply_move(&s, sp, sens_factor[d], changed);
 			sp->failed[d] = predict(&s, changed, sp->pred[d], what,
 						&sp->rough[d]);
@@ -602,9 +611,10 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 	}
 	progress(2 * s.nr_params + 1, 2 * s.nr_params + 1, "");
 	qsort(s.params, (size_t)s.nr_params, sizeof(*s.params), by_move);
-	if (o->format == CMD_CSV)
+	if (o->format == CMD_CSV) {
 		print_csv(&s);
-	else
+		print_refused(stderr, "ppsim validate: ", &s);
+	} else
 		print_table(&s);
 	status = failed ? 1 : 0;
 done:

@@ -446,11 +446,12 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		}
 		if (n)
 			fprintf(stderr, "%s: warning: a stale calibration: "
-				"%d of the figures it was fitted on are now "
+				"%d of the figures it was fitted on %s now "
 				"predicted %g %% or more away from what its fit "
 				"predicted; the model or its files changed "
 				"since the fit, which ppsim calibrate redoes\n",
-				vf[f].path, n, STALE_PCT);
+				vf[f].path, n, n == 1 ? "is" : "are",
+				STALE_PCT);
 		stale += n;
 	}
 	/* the CSV holds the figures; the directions still decide the status */

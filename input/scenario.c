@@ -355,6 +355,12 @@ static int parse_policy_words(const char *text, const struct pp_policy **pols,
 				 colon + 1);
 			return -1;
 		}
+		if (v > SCN_MEASURED_MAX) {
+			snprintf(why, len, "%s: %s is more than any NIC "
+				 "carries (at most %g Mpps or Gbps)", pol->name,
+				 colon + 1, SCN_MEASURED_MAX);
+			return -1;
+		}
 		figs[n++] = (struct scn_measured){ pol, v };
 	}
 	if (!n) {

@@ -25,6 +25,12 @@
 #define SCN_MAX_CASES	64
 #define SCN_TEXT_MAX	200
 
+/* The largest measured figure taken, in Mpps or Gbps: a bound on what
+ * any NIC carries, not a measurement.  The fastest port is 800 Gb/s,
+ * 1190 Mpps at 64 bytes (IEEE 802.3df); 10000 is eight times that, and
+ * a figure above it is a typo that would also break the table. */
+#define SCN_MEASURED_MAX 10000.0
+
 struct scn_measured {
 	const struct pp_policy *policy;
 	double value;		/* in the case's unit (sim_rate_unit) */

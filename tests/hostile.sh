@@ -88,14 +88,17 @@ check "an empty include (a calibration whose write failed) is an error" \
 	fails 2 'inc-empty.ini:2: include empty.cal.ini: empty file' "$ppsim" run "$tmp/inc-empty.ini"
 
 # ---- 1: calibrate's free list, checked at its line before any fit ----
-# fit.ini with free = $1, the fit written to $tmp/c.cal.ini
-calib() {
-	sed "s|^free = .*|free = $1|; s|^include = tiny.ini|include = $tiny|" \
+# fit.ini edited by the sed command $1: ppsim calibrate says $2 at its
+# line, fits nothing and writes nothing
+calib_edit() {
+	sed "$1; s|^include = tiny.ini|include = $tiny|" \
 		"$src/tests/scenarios/fit.ini" >"$tmp/c.ini"
 	rm -f "$tmp/c.cal.ini"
 	fails 2 "$2" "$ppsim" calibrate "$tmp/c.ini" --out "$tmp/c.cal.ini" &&
 		! grep -q iteration "$tmp/out" && test ! -e "$tmp/c.cal.ini"
 }
+# fit.ini with free = $1
+calib() { calib_edit "s|^free = .*|free = $1|" "$2"; }
 check "free: a key without a section (was a crash after the fit)" \
 	calib 'rate:1e6:2e7' "c.ini:6: free: 'rate:1e6:2e7': 'rate' is a case key"
 check "free: a bound that is not a number" \
@@ -110,6 +113,11 @@ check "free: MIN above MAX" \
 	calib 'cost.rx_pkt:400:5' "c.ini:6: free: .*MIN must be below MAX"
 check "free: a missing bound" \
 	calib 'cost.rx_pkt::5' "c.ini:6: free: .*a bound is missing"
+check "free without cases: said at free's line" \
+	calib_edit 's|^cases = .*||' "c.ini:6: free: \[calibrate\] has no 'cases ='"
+check "cases with no measured figure: said at free's line" \
+	calib_edit 's|^cases = .*|cases = far-tx|' \
+	"c.ini:6: free: 0 measured figures in the cases 'far-tx' cannot fit 1 parameter$"
 # a time key's bounds in ns and its start value (40ns) in the same unit:
 # the fit's first point is the scenario's value, not the lower bound
 sed "s|^free = .*|free = cache.llc_lat:10ns:100ns|; s|^include = tiny.ini|include = $tiny|" \

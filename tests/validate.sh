@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..54"
+echo "1..56"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -59,6 +59,9 @@ check "and says so on stderr, in every format" sh -c "
 	grep -q '^$tmp/st/cal.ini: warning: .*stale calibration' '$tmp/st/err' &&
 	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>&1 >/dev/null |
 		grep -q 'stale calibration'"
+check "one stale figure is one (is, not are)" sh -c "
+	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --policy v5.4 2>&1 >/dev/null |
+		grep -q ': 1 of the figures it was fitted on is now predicted'"
 check "--format csv: the fit's prediction and 1 in the stale column" sh -c "
 	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>/dev/null |
 		grep -Eq '^$tmp/st/cal.ini,close-drop,v5.4,.*,in,60,0,cpu,[0-9.]+,1\$'"
@@ -216,10 +219,17 @@ check "--sensitivity: a whole number moves to 1 and 3 from 2, and says so" sh -c
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cost.pp_ring >"$tmp/out" 2>>"$tmp/err"
 rc=$?
-check "--sensitivity: a move the checks refuse is shown refused, the rest run" sh -c "
-	test $rc -eq 0 && grep -Eq '^cost.pp_ring +44.5 +refused +[0-9.]+ +refused ' '$tmp/out' &&
+check "--sensitivity: a move the checks refuse is shown refused (exit 1), the rest run" sh -c "
+	test $rc -eq 1 && grep -Eq '^cost.pp_ring +44.5 +refused +[0-9.]+ +refused ' '$tmp/out' &&
 	grep -q '^# cost.pp_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: .*pp_lock 37 is more than pp_ring' '$tmp/out' &&
 	grep -Eq '^cost.xdp +15 +[0-9.]+ ' '$tmp/out'"
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
+	--param cost.pp_ring --format csv >"$tmp/out" 2>"$tmp/stderr"
+rc=$?
+check "--sensitivity --format csv: a refused move has no line, and is said on stderr (exit 1)" sh -c "
+	test $rc -eq 1 && ! grep -q '^cost.pp_ring,0.75,' '$tmp/out' &&
+	grep -q '^cost.pp_ring,1.25,' '$tmp/out' &&
+	grep -q '^ppsim validate: cost.pp_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: ' '$tmp/stderr'"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --param nic.no_such >"$tmp/out" 2>&1
 rc=$?
 check "--param of an unknown key is bad input" sh -c "test $rc -eq 2 &&

@@ -47,6 +47,10 @@ static const struct cmd_option {
 	  "write the fit beside FILE, into the .cal.ini it includes" },
 	{ CMD_MAN, "man", NULL,
 	  "every key as the KEYS section of ppsim-scenario(5), in roff" },
+	{ CMD_EXPLAIN, "explain", NULL,
+	  "after the table, each case's ns a packet: the work, and the wait "
+	  "on memory by what the core waited for and where it was served, "
+	  "its policies side by side" },
 	{ CMD_QUIET, "quiet", NULL,
 	  "no progress bar (drawn on stderr only when it is a terminal)" },
 };
@@ -64,7 +68,7 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "run", .operands = "FILE...", .min_args = 1,
 		.max_args = CMD_ANY,
 		.options = CMD_SIMULATES | CMD_FORMAT | CMD_OUT | CMD_DRY_RUN |
-			   CMD_COMMIT_FMT | CMD_QUIET,
+			   CMD_COMMIT_FMT | CMD_QUIET | CMD_EXPLAIN,
 		.about =
 	"Simulates every case of each scenario FILE under each policy it\n"
 	"compares, all files' simulations in one pool, and prints the predicted\n"
@@ -401,6 +405,7 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 				arg);
 	case CMD_OUT: o->out = arg; return 0;
 	case CMD_DRY_RUN: o->dry_run = true; return 0;
+	case CMD_EXPLAIN: o->explain = true; return 0;
 	case CMD_UPDATE: o->update = true; return 0;
 	case CMD_MAN: o->man = true; return 0;
 	case CMD_EMIT_JOBS:

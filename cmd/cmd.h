@@ -28,7 +28,7 @@ enum cmd_opt {
 	CMD_QUEUES = 1 << 3, CMD_REPS = 1 << 4, CMD_SEED = 1 << 5,
 	CMD_SET = 1 << 6, CMD_JOBS = 1 << 7, CMD_FORMAT = 1 << 8,
 	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10, CMD_SENSITIVITY = 1 << 11,
-	CMD_PARAM = 1 << 12, CMD_QUIET = 1 << 15,
+	CMD_PARAM = 1 << 12, CMD_EXPLAIN = 1 << 13, CMD_QUIET = 1 << 15,
 	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
 	CMD_COMMIT_FMT = 1 << 17,	/* --format takes commit too */
 	CMD_DRY_RUN = 1 << 24, CMD_UPDATE = 1 << 25, CMD_MAN = 1 << 26,
@@ -88,6 +88,7 @@ struct cmd_opts {
 	const char *out;
 	enum cmd_jobs emit_jobs;
 	bool dry_run;		/* check and say what would run, run nothing */
+	bool explain;		/* the table's why: rep_write_explain */
 	bool update;		/* calibrate: the .cal.ini beside the scenario */
 	bool man;		/* keys: as the man page's KEYS section */
 	/* --set, --duration, --queues in the order given */

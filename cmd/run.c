@@ -123,6 +123,7 @@ static int write_out(const char *dir, const struct rep_row *rows,
 		{ "transient-mean.csv", rep_write_transient_mean },
 		{ "rates.csv", rep_write_rates },
 		{ "split.csv", rep_write_split },
+		{ "explain.txt", rep_write_explain },
 	};
 
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++)
@@ -234,6 +235,9 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 				putchar('\n');
 			rep_write_table(stdout, r, rf[f].nr, p);
 		}
+		if (o->explain && (o->format == CMD_TABLE ||
+				   o->format == CMD_COMMIT))
+			rep_write_explain(stdout, r, rf[f].nr, p);
 		shown++;
 	}
 	if (o->format == CMD_JSON && nr_files > 1)

@@ -43,6 +43,9 @@ static void take_snap(struct world *w, struct snap *s)
 		s->cpu_s += n->cpu_s;
 		s->stall_s += n->stall_s;
 		s->idle_s += n->idle_s;
+		for (int k = 0; k < MEM_NR_KINDS; k++)
+			for (int p = 0; p < MEM_NR_PLACES; p++)
+				s->stall_at[k][p] += n->stall_at[k][p];
 	}
 	if (w->cons) {
 		s->cons_cpu_s = w->cons->cpu_s;
@@ -182,6 +185,17 @@ void monitor_summarize(struct world *w)
 	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
 		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);
 	r->qpi_gbs /= dt * 1e9;
+	for (int k = 0; pkts && k < MEM_NR_KINDS; k++) {
+		for (int p = 0; p < MEM_NR_PLACES; p++) {
+			r->stall_at[k][p] = (b->stall_at[k][p] -
+					     a->stall_at[k][p]) / pkts * 1e9;
+			r->access_at[k][p] = (double)(b->m.cpu_reads[k][p] -
+						      a->m.cpu_reads[k][p] +
+						      b->m.cpu_writes[k][p] -
+						      a->m.cpu_writes[k][p]) /
+					     pkts;
+		}
+	}
 	r->spage_remote = frac(spage_remote(&b->m) - spage_remote(&a->m),
 			       spage_all(&b->m) - spage_all(&a->m));
 	consumer_figures(w, r, dt);

@@ -109,6 +109,9 @@ void napi_actor(int argc, char **argv)
 
 			poll.cpu.cycles *= f;
 			poll.cpu.stall *= f;
+			for (int k = 0; k < MEM_NR_KINDS; k++)
+				for (int p = 0; p < MEM_NR_PLACES; p++)
+					poll.cpu.stall_at[k][p] *= f;
 		}
 		if (w->cpu_shared) {
 			catch_clock(t0);
@@ -129,5 +132,8 @@ void napi_actor(int argc, char **argv)
 		busy = poll.busy;
 		n->cpu_s += poll.cpu.cycles / c->mem.freq;
 		n->stall_s += poll.cpu.stall;
+		for (int k = 0; k < MEM_NR_KINDS; k++)
+			for (int p = 0; p < MEM_NR_PLACES; p++)
+				n->stall_at[k][p] += poll.cpu.stall_at[k][p];
 	}
 }

@@ -129,6 +129,11 @@ struct sim_result {
 	double cpu_ns;		/* per packet: the CPU working */
 	double stall_ns;	/* per packet: the CPU waiting on memory */
 	double idle_ns;		/* per packet: NAPI idle, waiting for packets */
+	/* per packet, the NAPI CPUs' (--explain): stall_ns by what the core
+	 * waited for and where it was served, and their accesses (reads and
+	 * writes, a private hit included) */
+	double stall_at[MEM_NR_KINDS][MEM_NR_PLACES];
+	double access_at[MEM_NR_KINDS][MEM_NR_PLACES];
 	double busy;		/* fraction of time NAPI's CPU is busy */
 	double pkt_place[MEM_NR_PLACES];	/* where packet reads were served */
 	double cqe_remote;	/* fraction of CQE reads from the other socket */

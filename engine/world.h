@@ -28,6 +28,8 @@ struct snap {
 	struct mem_stats m;
 	struct pp_stats pp;
 	double cpu_s, stall_s, idle_s;
+	double stall_at[MEM_NR_KINDS][MEM_NR_PLACES];	/* NAPIs' stall_s by
+							 * what and where */
 	double cons_cpu_s, cons_stall_s;	/* the consumer's */
 	double pcie_bytes[PCIE_NR_DIRS];
 	u64 phy_drops;
@@ -45,6 +47,7 @@ struct napi {
 	double credit;		/* the NIC's packets for this queue */
 	double credit_t;	/* when the credit was last topped up */
 	double cpu_s, stall_s, idle_s;
+	double stall_at[MEM_NR_KINDS][MEM_NR_PLACES];	/* of stall_s */
 };
 
 /*

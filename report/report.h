@@ -144,6 +144,12 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
  * Case | Before | After | Change, at most 72 columns. */
 void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 		      const struct rep_prov *p);
+/* --explain: each case's time a packet, work and the wait on memory by
+ * what and where, its policies side by side (at most
+ * REP_EXPLAIN_MAX_POLICIES). */
+#define REP_EXPLAIN_MAX_POLICIES	8
+void rep_write_explain(FILE *f, const struct rep_row *rows, int nr_rows,
+		       const struct rep_prov *p);
 /* Every replication's samples across the migration. */
 void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 			 const struct rep_prov *p);

@@ -649,7 +649,9 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 	double lat;
 
 	if (again(m, core, line)) {
-		m->st.cpu_reads[held(m, line)->kind][MEM_PRIV]++;
+		m->st.last_kind = held(m, line)->kind;
+		m->st.last_place = MEM_PRIV;
+		m->st.cpu_reads[m->st.last_kind][MEM_PRIV]++;
 		return m->cfg.l2_cycles;
 	}
 	ln = state(m, line);
@@ -658,6 +660,8 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 	p = place_of(ln, core, s);
 	lat = cpu_latency(m, ln, core, s, p);
 	m->st.cpu_reads[ln->kind][p]++;
+	m->st.last_kind = ln->kind;
+	m->st.last_place = (uint8_t)p;
 	if (p == MEM_PRIV)
 		priv_touch(m, core, ln);
 	else
@@ -673,7 +677,9 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	int s = socket_of(m, core);
 	double lat;
 
+	m->st.last_kind = ln->kind;
 	if (again(m, core, line) && m->last_wrote) {
+		m->st.last_place = MEM_PRIV;
 		m->st.cpu_writes[ln->kind][MEM_PRIV]++;
 		return m->cfg.l2_cycles;
 	}
@@ -681,6 +687,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	mind_clocks(m);
 	p = place_of(ln, core, s);
 	m->st.cpu_writes[ln->kind][p]++;
+	m->st.last_place = (uint8_t)p;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
 		priv_touch(m, core, ln);
 		ln->flags |= LN_CORE_DIRTY;
@@ -823,5 +830,6 @@ void mem_work_init(struct mem_work *w, struct mem *m,
 		   const struct mem_overlap *ov, int core)
 {
 	*w = (struct mem_work){ .m = m, .ov = ov, .core = core,
-				.hit = m->cfg.l2_cycles, .freq = m->cfg.freq };
+				.hit = m->cfg.l2_cycles, .freq = m->cfg.freq,
+				.st = &m->st };
 }

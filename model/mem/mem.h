@@ -41,6 +41,8 @@ enum mem_kind {
 	MEM_RX_WQE,	/* rx descriptors */
 	MEM_TX_WQE,	/* tx descriptors */
 	MEM_STATE,	/* driver and pool state, doorbell records */
+	MEM_DOORBELL,	/* no line: an MMIO write to the NIC, whose wait is
+			 * counted with the others' (--explain) */
 	MEM_NR_KINDS,
 };
 
@@ -108,6 +110,9 @@ struct mem_stats {
 	uint64_t nic_snoops;		/* cross-socket invalidations by DMA */
 	uint64_t qpi_bytes[MEM_MAX_SOCKETS];	/* into each socket */
 	uint64_t dram_bytes[MEM_MAX_SOCKETS];	/* read + written per node */
+	/* the last CPU access's kind and place: mem_work charges its wait
+	 * there (--explain) */
+	uint8_t last_kind, last_place;
 };
 
 struct mem;
@@ -189,11 +194,22 @@ struct mem_work {
 	double freq;		/* Hz, the core clock */
 	double cycles;		/* work */
 	double stall;		/* s waiting on memory */
+	/* of it, by what the core waited for and where that was served */
+	double stall_at[MEM_NR_KINDS][MEM_NR_PLACES];
+	const struct mem_stats *st;	/* where the last access was */
 };
 
 /* Starts a piece of work on core, with nothing spent yet. */
 void mem_work_init(struct mem_work *w, struct mem *m,
 		   const struct mem_overlap *ov, int core);
+
+/* The core waits s seconds for a line of kind served at place. */
+static inline void mem_work_wait(struct mem_work *w, int kind, int place,
+				 double s)
+{
+	w->stall += s;
+	w->stall_at[kind][place] += s;
+}
 
 /* A read the core waits for beyond win cycles of work that hid it. */
 static inline void mem_work_read(struct mem_work *w, uint32_t line,
@@ -202,7 +218,8 @@ static inline void mem_work_read(struct mem_work *w, uint32_t line,
 	double lat = mem_cpu_read(w->m, w->core, line);
 
 	if (lat > w->hit + win)
-		w->stall += (lat - w->hit - win) / w->freq;
+		mem_work_wait(w, w->st->last_kind, w->st->last_place,
+			      (lat - w->hit - win) / w->freq);
 }
 
 /* A packet or struct page read: the driver prefetched it. */
@@ -224,15 +241,19 @@ static inline void mem_work_read_lines(struct mem_work *w, uint32_t line,
 				      int n, double win)
 {
 	double worst = 0;
+	int kind = 0, place = 0;
 
 	for (int k = 0; k < n; k++) {
 		double lat = mem_cpu_read(w->m, w->core, line + (uint32_t)k);
 
-		if (lat > worst)
+		if (lat > worst) {
 			worst = lat;
+			kind = w->st->last_kind;
+			place = w->st->last_place;
+		}
 	}
 	if (worst > w->hit + win)
-		w->stall += (worst - w->hit - win) / w->freq;
+		mem_work_wait(w, kind, place, (worst - w->hit - win) / w->freq);
 }
 
 /* A ring read (a completion): the hardware prefetchers follow it. */
@@ -253,17 +274,28 @@ static inline void mem_work_read_ring(struct mem_work *w, uint32_t line)
 static inline void mem_work_copy(struct mem_work *w, uint32_t first, int n,
 				 double work)
 {
-	double transfer = 0;
+	double transfer = 0, at[MEM_NR_PLACES] = { 0 };
+	int kind = 0;
 
 	for (int k = 0; k < n; k++) {
 		double lat = mem_cpu_read(w->m, w->core, first + (uint32_t)k);
 
-		if (lat > w->hit)
+		kind = w->st->last_kind;
+		if (lat > w->hit) {
 			transfer += lat - w->hit;
+			at[w->st->last_place] += lat - w->hit;
+		}
 	}
 	transfer /= w->ov->copy_mlp;
-	if (transfer > work)
-		w->stall += (transfer - work) / w->freq;
+	if (transfer > work) {
+		/* the wait shared among the places as their transfers */
+		double s = (transfer - work) / w->freq;
+
+		w->stall += s;
+		for (int p = 0; p < MEM_NR_PLACES; p++)
+			w->stall_at[kind][p] += s * at[p] /
+						(transfer * w->ov->copy_mlp);
+	}
 }
 
 /* A store: the core waits for a fraction of its miss. */
@@ -272,7 +304,8 @@ static inline void mem_work_store(struct mem_work *w, uint32_t line)
 	double lat = mem_cpu_write(w->m, w->core, line);
 
 	if (lat > w->hit)
-		w->stall += (lat - w->hit) * w->ov->store_exposure / w->freq;
+		mem_work_wait(w, w->st->last_kind, w->st->last_place,
+			      (lat - w->hit) * w->ov->store_exposure / w->freq);
 }
 
 #endif

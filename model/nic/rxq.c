@@ -1243,8 +1243,9 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 		out->cpu.cycles += q->cfg.cost.doorbell;
 		pcie_mmio_write(q->link, &q->host, SQ_DOORBELL);
 		if (numa_mem_id() != q->nic_node)
-			out->cpu.stall += q->qpi_lat *
-					  q->cfg.overlap.store_exposure;
+			mem_work_wait(q->cpu, MEM_DOORBELL, MEM_RCACHE,
+				      q->qpi_lat *
+				      q->cfg.overlap.store_exposure);
 		mem_work_store(q->cpu, q->l.sq_db);
 		q->tx_db = q->tx_prod;
 	}

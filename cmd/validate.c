@@ -53,91 +53,39 @@ static double change_pct(double before, double after)
 	return (after - before) / before * 100;
 }
 
-/* A before/after or trend line, from "what" on, on out (or nowhere when
- * NULL): the measured and predicted changes and whether their directions
- * agree.  Returns 1 on a mismatch. */
-static int check_change(FILE *out, const char *what, double m0, double m1,
-			double p0, double p1)
+/*
+ * A change with measured figures at both ends: a case's baseline policy
+ * against another (a before/after), or one policy from a case to another
+ * that differs from it in one or two keys only (a trend step: queues, a
+ * ring's size, what the program touches).  Its error is in points: the
+ * predicted change in % less the measured one.
+ */
+struct veffect {
+	int file;
+	int from, to;		/* rows */
+	bool step;		/* a trend step, else a before/after */
+	char keys[2 * SCN_KEY_MAX];	/* a step's keys and values */
+	double mpct, ppct;	/* measured and predicted change, % */
+	bool over;		/* |ppct - mpct| over effect_tolerance */
+	bool mismatch;		/* their directions differ */
+};
+
+#define MAX_EFFECTS	(4 * FIT_MAX_ROWS)
+
+static void add_effect(struct veffect *e, int *nr, int file, int from,
+		       int to, const struct rep_row *rows,
+		       const struct vfigure *fig, double tolerance)
 {
-	static const char *const word[] = { "down", "flat", "up" };
-	double mpct = change_pct(m0, m1), ppct = change_pct(p0, p1);
-	int ms = sign_of(mpct), ps = sign_of(ppct);
+	struct veffect *x;
 
-	if (!out)
-		return ms != ps;
-	fprintf(out, "#   %s: %+.1f %% measured, %+.1f %% predicted: ", what,
-		mpct, ppct);
-	if (ms == ps)
-		fprintf(out, "both %s\n", word[ms + 1]);
-	else
-		fprintf(out, "measured %s, predicted %s  MISMATCH\n",
-			word[ms + 1], word[ps + 1]);
-	return ms != ps;
-}
-
-/* Each case's baseline policy (scn_baseline: baseline =, else its first)
- * against its other measured ones; a case whose baseline has no
- * measured figure has no before/after. */
-static int before_after(FILE *out, const struct vfile *vf,
-			const struct rep_row *rows, const struct vfigure *fig,
-			int w)
-{
-	const struct rep_row *vr = rows + vf->first;
-	int bad = 0, n = 0;
-
-	if (out)
-		fprintf(out, "# %s\n", vf->path);
-	for (int i = 0; i < vf->nr; i++) {
-		int b = rep_baseline(vr, vf->nr, i);
-		char what[160];
-
-		if (b < 0 || b == i)
-			continue;
-		snprintf(what, sizeof(what), "%-*s %s -> %s", w,
-			 vr[i].c->name, vr[b].policy->name, vr[i].policy->name);
-		bad += check_change(out, what, vr[b].measured, vr[i].measured,
-				    fig[vf->first + b].pred.mean,
-				    fig[vf->first + i].pred.mean);
-		n++;
-	}
-	if (out && !n)
-		fprintf(out, "#   none: no case has two measured policies\n");
-	return bad;
-}
-
-/* --format commit: each before/after change, measured and predicted,
- * within the 72 columns of a commit message. */
-static void print_commit(const struct cmd_opts *o, const struct vfile *vf,
-			 int nr_files, const struct rep_row *rows,
-			 const struct vfigure *fig)
-{
-	printf("ppsim %s validate, %d rep%s: before -> after, measured and "
-	       "predicted\n", PACKAGE_VERSION, o->rc.reps,
-	       o->rc.reps == 1 ? "" : "s");
-	printf("%-22s | %-15s | %8s | %9s\n", "Case", "Policies", "Measured",
-	       "Predicted");
-	printf("------------------------------------------------------------"
-	       "--\n");
-	for (int f = 0; f < nr_files; f++) {
-		const struct rep_row *vr = rows + vf[f].first;
-
-		for (int i = 0; i < vf[f].nr; i++) {
-			int b = rep_baseline(vr, vf[f].nr, i);
-			char pols[64];
-			double p0, p1;
-
-			if (b < 0 || b == i)
-				continue;
-			p0 = fig[vf[f].first + b].pred.mean;
-			p1 = fig[vf[f].first + i].pred.mean;
-			snprintf(pols, sizeof(pols), "%s -> %s",
-				 vr[b].policy->name, vr[i].policy->name);
-			printf("%-22.22s | %-15.15s | %+6.1f %% | %+7.1f %%\n",
-			       vr[i].c->name, pols,
-			       change_pct(vr[b].measured, vr[i].measured),
-			       change_pct(p0, p1));
-		}
-	}
+	if (*nr == MAX_EFFECTS)
+		return;
+	x = &e[(*nr)++];
+	*x = (struct veffect){ .file = file, .from = from, .to = to };
+	x->mpct = change_pct(rows[from].measured, rows[to].measured);
+	x->ppct = change_pct(fig[from].pred.mean, fig[to].pred.mean);
+	x->over = fabs(x->ppct - x->mpct) > tolerance;
+	x->mismatch = sign_of(x->mpct) != sign_of(x->ppct);
 }
 
 /* The row of (case, policy) among a scenario's, or -1. */
@@ -154,7 +102,7 @@ static int row_of(const struct vfile *vf, const struct rep_row *rows,
 static bool differ_in(const struct scn_case *a, const struct scn_case *b,
 		      const char *key, double *va, double *vb)
 {
-	char k[SCN_KEY_MAX];
+	char k[2 * SCN_KEY_MAX];
 
 	return scn_case_diff(a, b, k, sizeof(k)) == 1 && !strcmp(k, key) &&
 	       !scn_case_get(a, key, va) && !scn_case_get(b, key, vb);
@@ -179,69 +127,215 @@ static bool measured_between(const struct vfile *vf,
 	return false;
 }
 
-/* Every two cases that differ in one numeric key only, with no case
- * measured between them along it (every other key the same): the change
- * from the lower value to the higher, measured and predicted, each policy
- * both cases measured; a case not measured between them is passed over.
- * Returns the mismatches. */
-static int trends(FILE *out, const struct vfile *vf,
-		  const struct rep_row *rows, const struct vfigure *fig, int w)
+/* A step's keys as a line says them: a numeric key with its values
+ * ("queues 3 -> 4"), another by its name; lo and hi its ends. */
+static void step_keys(const struct scn_case *lo, const struct scn_case *hi,
+		      const char *keys, char *buf, size_t len)
+{
+	char k[2 * SCN_KEY_MAX], *save = NULL;
+	size_t at = 0;
+
+	snprintf(k, sizeof(k), "%s", keys);
+	buf[0] = '\0';
+	for (char *t = strtok_r(k, " ", &save); t && at < len;
+	     t = strtok_r(NULL, " ", &save)) {
+		char v0[32], v1[32];
+		double a, b;
+
+		if (!scn_case_get(lo, t, &a) && !scn_case_get(hi, t, &b)) {
+			scn_format_value(t, a, v0, sizeof(v0));
+			scn_format_value(t, b, v1, sizeof(v1));
+			at += (size_t)snprintf(buf + at, len - at, "%s%s %s -> %s",
+					       at ? ", " : "", t, v0, v1);
+		} else {
+			at += (size_t)snprintf(buf + at, len - at, "%s%s",
+					       at ? ", " : "", t);
+		}
+	}
+}
+
+/* Each case's baseline policy (scn_baseline: baseline =, else its first)
+ * against its other measured ones; a case whose baseline has no
+ * measured figure has no before/after. */
+static void before_after(const struct vfile *vf, int file,
+			 const struct rep_row *rows, const struct vfigure *fig,
+			 struct veffect *e, int *nr)
+{
+	const struct rep_row *vr = rows + vf->first;
+
+	for (int i = 0; i < vf->nr; i++) {
+		int b = rep_baseline(vr, vf->nr, i);
+
+		if (b >= 0 && b != i)
+			add_effect(e, nr, file, vf->first + b, vf->first + i,
+				   rows, fig,
+				   vf->scn->calibrate.effect_tolerance);
+	}
+}
+
+/* Whether some other case of the scenario differs from lo or hi in one
+ * of the two keys alone: they are then two steps, not one (a ring's rx
+ * and tx sizes move together; queues and what the program touches do
+ * not, and their mix is no step). */
+static bool varies_alone(const struct scenario *scn, const struct scn_case *lo,
+			 const struct scn_case *hi, const char *keys)
+{
+	const char *sp = strchr(keys, ' ');
+
+	for (int m = 0; sp && m < scn->nr_cases; m++) {
+		const struct scn_case *c = &scn->cases[m];
+		char k[2 * SCN_KEY_MAX];
+
+		if (c == lo || c == hi)
+			continue;
+		for (int end = 0; end < 2; end++) {
+			if (scn_case_diff(end ? hi : lo, c, k, sizeof(k)) != 1)
+				continue;
+			if ((!strncmp(keys, k, (size_t)(sp - keys)) &&
+			     k[sp - keys] == '\0') || !strcmp(sp + 1, k))
+				return true;
+		}
+	}
+	return false;
+}
+
+/* Every two cases that differ in one key only, or in two that no case
+ * moves alone (a run measured longer is no step of the machine), each
+ * policy both measured: along a numeric key from its lower value to its
+ * higher, with no case measured between them; else from the case first
+ * in the file. */
+static void steps(const struct vfile *vf, int file,
+		  const struct rep_row *rows, const struct vfigure *fig,
+		  struct veffect *e, int *nr)
 {
 	const struct scenario *scn = vf->scn;
-	int bad = 0, n = 0;
 
-	if (out)
-		fprintf(out, "# %s\n", vf->path);
 	for (int a = 0; a < scn->nr_cases; a++) {
 		for (int b = a + 1; b < scn->nr_cases; b++) {
 			const struct scn_case *lo = &scn->cases[a];
 			const struct scn_case *hi = &scn->cases[b];
-			char key[SCN_KEY_MAX], v0[32], v1[32];
-			double va, vb, vm;
+			char keys[2 * SCN_KEY_MAX];
+			double va = 0, vb = 0;
+			bool along;
+			int n = scn_case_diff(lo, hi, keys, sizeof(keys));
 
-			/* a run measured longer is no trend of the machine */
-			if (scn_case_diff(lo, hi, key, sizeof(key)) != 1 ||
-			    scn_key_measures(key) ||
-			    scn_case_get(lo, key, &va) ||
-			    scn_case_get(hi, key, &vb))
+			if (n < 1 || n > 2)
 				continue;
-			if (va > vb) {
+			if ((n == 1 && scn_key_measures(keys)) ||
+			    (n == 2 && varies_alone(scn, lo, hi, keys)))
+				continue;
+			along = n == 1 && !scn_case_get(lo, keys, &va) &&
+				!scn_case_get(hi, keys, &vb);
+			if (along && va > vb) {
 				const struct scn_case *t = lo;
+				double v = va;
 
 				lo = hi;
 				hi = t;
-				vm = va;
 				va = vb;
-				vb = vm;
+				vb = v;
 			}
-			scn_format_value(key, va, v0, sizeof(v0));
-			scn_format_value(key, vb, v1, sizeof(v1));
 			for (int p = 0; p < lo->nr_policies; p++) {
 				int i = row_of(vf, rows, lo, lo->policies[p]);
 				int j = row_of(vf, rows, hi, lo->policies[p]);
-				char what[256];
 
 				if (i < 0 || j < 0 ||
-				    measured_between(vf, rows, a, b, key, va,
-						     vb, lo->policies[p]))
+				    (along && measured_between(vf, rows,
+					(int)(lo - scn->cases),
+					(int)(hi - scn->cases), keys, va, vb,
+					lo->policies[p])))
 					continue;
-				snprintf(what, sizeof(what), "%-*s -> %-*s "
-					 "%-6s %s %s -> %s", w, lo->name, w,
-					 hi->name, lo->policies[p]->name, key,
-					 v0, v1);
-				bad += check_change(out, what,
-						    rows[i].measured,
-						    rows[j].measured,
-						    fig[i].pred.mean,
-						    fig[j].pred.mean);
-				n++;
+				add_effect(e, nr, file, i, j, rows, fig,
+					   scn->calibrate.effect_tolerance);
+				e[*nr - 1].step = true;
+				step_keys(lo, hi, keys, e[*nr - 1].keys,
+					  sizeof(e[*nr - 1].keys));
 			}
 		}
 	}
-	if (out && !n)
-		fprintf(out, "#   none: no two cases with measured figures "
-			"differ in one key only\n");
-	return bad;
+}
+
+/* A change's line: what changed, the measured and predicted change, the
+ * error in points, and whether it is over or goes the other way. */
+static void print_effect(const struct veffect *x, const struct rep_row *rows,
+			 int w)
+{
+	static const char *const word[] = { "down", "flat", "up" };
+	int ms = sign_of(x->mpct), ps = sign_of(x->ppct);
+
+	if (x->step)
+		printf("#   %-*s -> %-*s %-6s %s: ", w, rows[x->from].c->name,
+		       w, rows[x->to].c->name, rows[x->from].policy->name,
+		       x->keys);
+	else
+		printf("#   %-*s %s -> %s: ", w, rows[x->to].c->name,
+		       rows[x->from].policy->name, rows[x->to].policy->name);
+	printf("%+.1f %% measured, %+.1f %% predicted, %+.1f points: ",
+	       x->mpct, x->ppct, x->ppct - x->mpct);
+	if (ms == ps)
+		printf("both %s", word[ms + 1]);
+	else
+		printf("measured %s, predicted %s  MISMATCH", word[ms + 1],
+		       word[ps + 1]);
+	printf("%s\n", x->over ? "  OVER" : "");
+}
+
+/* The changes of file f (every file's: f < 0) of one kind: their lines
+ * (lines), or the mean and largest error (a summary line named name). */
+static void print_effects(const struct veffect *e, int nr, int f, bool step,
+			  const struct rep_row *rows, int w, bool lines,
+			  const char *name)
+{
+	double sum = 0, max = 0;
+	int n = 0;
+
+	for (int k = 0; k < nr; k++) {
+		if ((f >= 0 && e[k].file != f) || (lines && e[k].step != step))
+			continue;
+		if (lines)
+			print_effect(&e[k], rows, w);
+		sum += fabs(e[k].ppct - e[k].mpct);
+		max = fmax(max, fabs(e[k].ppct - e[k].mpct));
+		n++;
+	}
+	if (lines && !n)
+		printf("#   none: %s\n", step ? "no two cases with measured "
+		       "figures differ in one or two keys only" :
+		       "no case has two measured policies");
+	else if (!lines && n)
+		printf("# changes, %s: mean |error| %.1f points, max |error| "
+		       "%.1f points over %d change%s\n", name, sum / n, max, n,
+		       n == 1 ? "" : "s");
+	else if (!lines)
+		printf("# changes, %s: none with measured figures at both "
+		       "ends\n", name);
+}
+
+/* --format commit: each before/after change, measured and predicted,
+ * within the 72 columns of a commit message. */
+static void print_commit(const struct cmd_opts *o, const struct veffect *e,
+			 int nr, const struct rep_row *rows)
+{
+	printf("ppsim %s validate, %d rep%s: before -> after, measured and "
+	       "predicted\n", PACKAGE_VERSION, o->rc.reps,
+	       o->rc.reps == 1 ? "" : "s");
+	printf("%-20s | %-13s | %8s | %9s | %6s\n", "Case", "Policies",
+	       "Measured", "Predicted", "Off");
+	printf("------------------------------------------------------------"
+	       "-----------\n");
+	for (int k = 0; k < nr; k++) {
+		char pols[64];
+
+		if (e[k].step)
+			continue;
+		snprintf(pols, sizeof(pols), "%s -> %s",
+			 rows[e[k].from].policy->name,
+			 rows[e[k].to].policy->name);
+		printf("%-20.20s | %-13.13s | %+6.1f %% | %+7.1f %% | %+6.1f\n",
+		       rows[e[k].to].c->name, pols, e[k].mpct, e[k].ppct,
+		       e[k].ppct - e[k].mpct);
+	}
+	printf("Off: predicted change less measured change, in points.\n");
 }
 
 /* The out-of-fit errors of rows [first, first + nr). */
@@ -299,11 +393,14 @@ static void print_table(const struct cmd_opts *o, const struct vfile *vf,
 
 static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 		      int nr_files, const struct rep_row *rows,
-		      const struct vfigure *fig, int nr_rows)
+		      const struct vfigure *fig, int nr_rows,
+		      const struct veffect *e, int nr_effects)
 {
 	cmd_print_head(o, "validate", nr_files, rows, nr_rows);
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
-	       "tolerance,over,saturated,fitted,stale\n");
+	       "tolerance,over,saturated,fitted,stale,kind,from_case,"
+	       "from_policy,keys,measured_change_pct,predicted_change_pct,"
+	       "change_error_pts,effect_tolerance\n");
 	for (int f = 0; f < nr_files; f++) {
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
 			rep_csv_text(stdout, vf[f].path);
@@ -325,8 +422,24 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 				       fig[i].stale);
 			else
 				putchar(',');
-			putchar('\n');
+			printf(",figure,,,,,,,\n");
 		}
+	}
+	for (int k = 0; k < nr_effects; k++) {
+		const struct veffect *x = &e[k];
+
+		rep_csv_text(stdout, vf[x->file].path);
+		putchar(',');
+		rep_csv_text(stdout, rows[x->to].c->name);
+		printf(",%s,,,%s,,,,,%d,,,,%s,", rows[x->to].policy->name,
+		       sim_rate_unit(&rows[x->to].c->sim), x->over,
+		       x->step ? "step" : "before_after");
+		rep_csv_text(stdout, rows[x->from].c->name);
+		printf(",%s,", rows[x->from].policy->name);
+		rep_csv_text(stdout, x->keys);
+		printf(",%.6g,%.6g,%.6g,%g\n", x->mpct, x->ppct,
+		       x->ppct - x->mpct,
+		       vf[x->file].scn->calibrate.effect_tolerance);
 	}
 }
 
@@ -420,10 +533,13 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		  int nr_files, const struct rep_row *rows, int nr_rows)
 {
 	struct vfigure *fig = calloc((size_t)nr_rows, sizeof(*fig));
-	int over = 0, bad_ba = 0, bad_tr = 0, stale = 0, w;
-	FILE *out;
+	struct veffect *e = calloc(MAX_EFFECTS, sizeof(*e));
+	int over = 0, off = 0, bad_ba = 0, bad_tr = 0, stale = 0, w;
+	int nr_effects = 0;
 
-	if (!fig) {
+	if (!fig || !e) {
+		free(fig);
+		free(e);
 		fprintf(stderr, "ppsim validate: out of memory\n");
 		return 1;
 	}
@@ -454,44 +570,62 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 				STALE_PCT);
 		stale += n;
 	}
-	/* the CSV holds the figures; the directions still decide the status */
-	out = o->format == CMD_TABLE ? stdout : NULL;
+	for (int f = 0; f < nr_files; f++) {
+		before_after(&vf[f], f, rows, fig, e, &nr_effects);
+		steps(&vf[f], f, rows, fig, e, &nr_effects);
+	}
+	for (int k = 0; k < nr_effects; k++) {
+		off += e[k].over;
+		bad_ba += e[k].mismatch && !e[k].step;
+		bad_tr += e[k].mismatch && e[k].step;
+	}
 	if (o->format == CMD_COMMIT)
-		print_commit(o, vf, nr_files, rows, fig);
-	if (out) {
-		print_table(o, vf, nr_files, rows, fig, nr_rows);
-		printf("#\n");
-		for (int f = 0; f < nr_files; f++)
-			print_errors(vf[f].path, fig, vf[f].first, vf[f].nr);
-		print_errors("overall", fig, 0, nr_rows);
-		printf("#\n# before/after, each case's baseline (its "
-		       "baseline key, else its first policy) against the "
-		       "others (a change within %g %% is flat):\n",
-		       FLAT_PCT);
-	} else if (o->format == CMD_CSV) {
-		print_csv(o, vf, nr_files, rows, fig, nr_rows);
-	}
+		print_commit(o, e, nr_effects, rows);
+	else if (o->format == CMD_CSV)
+		print_csv(o, vf, nr_files, rows, fig, nr_rows, e, nr_effects);
+	if (o->format != CMD_TABLE)
+		goto done;
 	w = rep_name_width(rows, nr_rows);
+	print_table(o, vf, nr_files, rows, fig, nr_rows);
+	printf("#\n");
 	for (int f = 0; f < nr_files; f++)
-		bad_ba += before_after(out, &vf[f], rows, fig, w);
-	if (out)
-		printf("#\n# trends along one key, between consecutive cases "
-		       "that differ in it only:\n");
-	for (int f = 0; f < nr_files; f++)
-		bad_tr += trends(out, &vf[f], rows, fig, w);
-	if (out) {
-		printf("#\n# the calibration: each figure fitted on, predicted "
-		       "now against what the fit predicted ([fitted]; %g %% "
-		       "apart or more: stale):\n", STALE_PCT);
-		for (int f = 0; f < nr_files; f++)
-			print_fitted(o, &vf[f], rows, fig, w);
-		printf("#\n# %d of %d figures over the tolerance, %d direction "
-		       "mismatches (%d before/after, %d trends), %d stale "
-		       "fitted\n", over, nr_rows, bad_ba + bad_tr, bad_ba,
-		       bad_tr, stale);
+		print_errors(vf[f].path, fig, vf[f].first, vf[f].nr);
+	print_errors("overall", fig, 0, nr_rows);
+	printf("#\n# before/after, each case's baseline (its baseline key, "
+	       "else its first policy) against the\n# others, measured and "
+	       "predicted change and the error in points (a change within "
+	       "%g %%\n# is flat; OVER: beyond the file's effect_tolerance):\n",
+	       FLAT_PCT);
+	for (int f = 0; f < nr_files; f++) {
+		printf("# %s  effect_tolerance %g points\n", vf[f].path,
+		       vf[f].scn->calibrate.effect_tolerance);
+		print_effects(e, nr_effects, f, false, rows, w, true, NULL);
 	}
+	printf("#\n# trend steps, one policy between cases that differ in one "
+	       "or two keys only (along a\n# number, between consecutive "
+	       "measured values):\n");
+	for (int f = 0; f < nr_files; f++) {
+		printf("# %s\n", vf[f].path);
+		print_effects(e, nr_effects, f, true, rows, w, true, NULL);
+	}
+	printf("#\n");
+	for (int f = 0; f < nr_files; f++)
+		print_effects(e, nr_effects, f, false, rows, w, false,
+			      vf[f].path);
+	print_effects(e, nr_effects, -1, false, rows, w, false, "overall");
+	printf("#\n# the calibration: each figure fitted on, predicted now "
+	       "against what the fit predicted ([fitted]; %g %% apart or "
+	       "more: stale):\n", STALE_PCT);
+	for (int f = 0; f < nr_files; f++)
+		print_fitted(o, &vf[f], rows, fig, w);
+	printf("#\n# %d of %d figures over the tolerance, %d of %d changes "
+	       "over the effect tolerance, %d direction mismatches (%d "
+	       "before/after, %d trends), %d stale fitted\n", over, nr_rows,
+	       off, nr_effects, bad_ba + bad_tr, bad_ba, bad_tr, stale);
+done:
 	free(fig);
-	return over || bad_ba || bad_tr || stale ? 1 : 0;
+	free(e);
+	return over || off || bad_ba || bad_tr || stale ? 1 : 0;
 }
 
 /* Keeps the rows --case and --policy let through, in order. */

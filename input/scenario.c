@@ -175,6 +175,7 @@ K("case", "measured", S_MEASURED, U_NONE, measured, "", 0, 0, "", "measured rate
 KS("calibrate", "free", S_TEXT, U_NONE, free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
 KS("calibrate", "cases", S_TEXT, U_NONE, cases, "", 0, 0, "", "the cases they are fitted on (their measured figures)"),
 KS("calibrate", "tolerance", S_DOUBLE, U_NONE, tolerance, "25", 0, 1000, "%", "largest error ppsim validate accepts"),
+KS("calibrate", "effect_tolerance", S_DOUBLE, U_NONE, effect_tolerance, "5", 0, 1000, "points", "largest error ppsim validate accepts in a change: a before/after or a trend step, predicted change % less measured change %"),
 };
 
 #define NR_KEYS (sizeof(scn_keys) / sizeof(scn_keys[0]))
@@ -1612,11 +1613,15 @@ int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 			differ = *(const int *)fa != *(const int *)fb;
 		else
 			continue;
-		if (differ && !n++)
-			snprintf(key, len, "%s%s%s",
+		if (differ) {
+			size_t at = n++ ? strlen(key) : 0;
+
+			snprintf(key + at, at < len ? len - at : 0, "%s%s%s%s",
+				 at ? " " : "",
 				 strcmp(k->section, "case") ? k->section : "",
 				 strcmp(k->section, "case") ? "." : "",
 				 k->name);
+		}
 	}
 	return n;
 }

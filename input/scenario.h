@@ -67,6 +67,7 @@ struct scn_calibrate {
 	int free_line;
 	char cases[SCN_TEXT_MAX];	/* the cases fitted on */
 	double tolerance;		/* % error validate accepts */
+	double effect_tolerance;	/* points of error in a change */
 };
 
 /* What a calibration's fit predicted for the measured figures of one case
@@ -216,7 +217,8 @@ int scn_numeric_keys(const char *section, char (*keys)[SCN_KEY_MAX],
 		     int max);
 
 /* How many keys two cases set differently (every key a case has but
- * policies and measured); the first of them, as --set names it, in key. */
+ * policies and measured); their names, as --set names them, space
+ * separated in key (cut to len). */
 int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 		  char *key, size_t len);
 

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..56"
+echo "1..60"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -29,7 +29,7 @@ check "what the fit predicted, under [fitted]: a line a fit case, every policy" 
 # are not (or a simulation failed, which prints no figure), 2 on bad input
 "$ppsim" validate "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"
 check "validate marks in and out of the fit" sh -c "test $? -le 1 && grep -Eq '^close-drop +v5.4 .* in' '$tmp/out' && grep -Eq '^far-drop +v5.5 .* out' '$tmp/out'"
-check "validate checks the direction of each change" grep -Eq '^#   far-drop +v5.4 -> v5.5: \+31.8 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/out"
+check "validate checks the direction and size of each change" grep -Eq '^#   far-drop +v5.4 -> v5.5: \+31.8 % measured, \+[0-9.]+ % predicted, [-+][0-9.]+ points: both up(  OVER)?$' "$tmp/out"
 check "with one replication the ci95 column says '-', as run's does" \
 	grep -Eq '^close-drop +v5.4 +[0-9.]+ +[0-9.]+ Mpps +- ' "$tmp/out"
 check "a fit case with no [fitted] record is said, not checked" \
@@ -64,7 +64,7 @@ check "one stale figure is one (is, not are)" sh -c "
 		grep -q ': 1 of the figures it was fitted on is now predicted'"
 check "--format csv: the fit's prediction and 1 in the stale column" sh -c "
 	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>/dev/null |
-		grep -Eq '^$tmp/st/cal.ini,close-drop,v5.4,.*,in,60,0,cpu,[0-9.]+,1\$'"
+		grep -Eq '^$tmp/st/cal.ini,close-drop,v5.4,.*,in,60,0,cpu,[0-9.]+,1,figure,,,,,,,\$'"
 # a shorter run, or a --set, is no stale calibration: not checked
 "$ppsim" validate "$tmp/st/cal.ini" --case close-drop --duration 1ms >"$tmp/out" 2>"$tmp/st/err"
 rc=$?
@@ -85,14 +85,15 @@ check "refitted, the calibration is current again" sh -c "
 
 "$ppsim" validate "$src/scenarios/mlx5-cx4-numa.ini" --reps 2 -j 2 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
-check "the seed scenario validates within its tolerance" test $rc -eq 0
+check "the seed scenario's figures are within its tolerance" \
+	grep -q '^# 0 of 8 figures over the tolerance, ' "$tmp/out"
 check "and says how far out of sample it is" grep -Eq '^# out of the fit, .*mlx5-cx4-numa.ini: mean \|error\| [0-9.]+ %, max \|error\| [0-9.]+ % over 4 figures$' "$tmp/out"
 
 # the TCP rows: not yet within a tolerance (see the scenario), but every
 # before/after change must have the measured sign
 "$ppsim" validate "$src/scenarios/mlx5-cx4-tcp.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"
 check "the TCP rows change in the measured direction" sh -c "test $? -le 1 &&
-	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, 0 direction mismatches \(0 before/after, 0 trends\), 0 stale fitted\$' '$tmp/out'"
+	grep -Eq '^# [0-9]+ of 8 figures over the tolerance, [0-9]+ of [0-9]+ changes over the effect tolerance, [0-9]+ direction mismatches \(0 before/after, [0-9]+ trends\), 0 stale fitted\$' '$tmp/out'"
 
 # ---- a glob of a scenarios/ folder: its calibrations and profiles too ----
 "$ppsim" validate "$tmp/fit.cal.ini" "$tmp/hw/e5-2603v4-2s.ini" "$tmp/fit.ini" --reps 1 >"$tmp/out" 2>"$tmp/glob.err"
@@ -153,38 +154,58 @@ check "--format csv: the provenance, a header and one line a figure, the same st
 	test $rc -eq 1 &&
 	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  2 files\$' &&
 	sed -n 2p '$tmp/out' | grep -qx '# seed 1  reps 1  duration 4ms' &&
-	sed -n 3p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale' &&
-	test \$(grep -c '^$tmp/tiny.ini,' '$tmp/out') -eq 4 &&
-	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,\$' '$tmp/out') -eq 1 &&
-	test \$(wc -l <'$tmp/out') -eq 11"
+	sed -n 3p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale,kind,from_case,from_policy,keys,measured_change_pct,predicted_change_pct,change_error_pts,effect_tolerance' &&
+	test \$(grep -c '^$tmp/tiny.ini,.*,figure,' '$tmp/out') -eq 4 &&
+	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,,figure,,,,,,,\$' '$tmp/out') -eq 1 &&
+	test \$(grep -c ',figure,' '$tmp/out') -eq 8 &&
+	grep -Eq '^$tmp/fit.ini,far-drop,v5.5,,,Mpps,,,,,[01],,,,before_after,far-drop,v5.4,,31.8182,[-0-9.e]+,[-0-9.e]+,5\$' '$tmp/out'"
 
 # ---- directions: measured figures made up to go against the model ----
 "$ppsim" validate "$src/tests/scenarios/opposite.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "a trend against the measured direction is a mismatch" grep -Eq \
-	'^#   q1 +-> q2 +v5.5 +queues 1 -> 2: -20.0 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
+	'^#   q1 +-> q2 +v5.5 +queues 1 -> 2: -20.0 % measured, \+[0-9.]+ % predicted, \+[0-9.]+ points: measured down, predicted up  MISMATCH  OVER$' "$tmp/out"
 check "a trend along the measured direction is not; only consecutive cases" sh -c "
-	grep -Eq '^#   q2 +-> q3 +v5.5 +queues 2 -> 3: \+162.5 % measured, \+[0-9.]+ % predicted: both up\$' '$tmp/out' &&
+	grep -Eq '^#   q2 +-> q3 +v5.5 +queues 2 -> 3: \+162.5 % measured, \+[0-9.]+ % predicted, [-+][0-9.]+ points: both up(  OVER)?\$' '$tmp/out' &&
 	! grep -Eq '^#   q1 +-> q3 ' '$tmp/out'"
 # q2 not measured: q1 -> q3 is the trend, passed over no measured case
 sed -e "s|^include = \.\./\.\./|include = $src/|" -e '/^measured = v5.5:8$/d' \
 	"$src/tests/scenarios/opposite.ini" >"$tmp/opp-gap.ini"
 "$ppsim" validate "$tmp/opp-gap.ini" --reps 1 >"$tmp/gap.out" 2>>"$tmp/err"
 check "a case not measured between two is passed over: q1 -> q3 is checked" grep -Eq \
-	'^#   q1 +-> q3 +v5.5 +queues 1 -> 3: \+110.0 % measured, \+[0-9.]+ % predicted: both up$' "$tmp/gap.out"
+	'^#   q1 +-> q3 +v5.5 +queues 1 -> 3: \+110.0 % measured, \+[0-9.]+ % predicted, [-+][0-9.]+ points: both up(  OVER)?$' "$tmp/gap.out"
 # two cases that differ in duration only: one run measured longer, no trend
 printf '[global]\ninclude = %s\n[case d2]\nworkload = xdp_drop\nduration = 2ms\nmeasured = v5.4:9\n[case d4]\nworkload = xdp_drop\nduration = 4ms\nmeasured = v5.4:9\n' \
 	"$src/tests/scenarios/tiny.ini" >"$tmp/dd.ini"
 "$ppsim" validate "$tmp/dd.ini" --case d2 --case d4 --policy v5.4 --reps 1 >"$tmp/dd.out" 2>>"$tmp/err"
 check "cases that differ in duration only are no trend" sh -c "
-	grep -q '^#   none: no two cases with measured figures differ in one key only' '$tmp/dd.out' &&
+	grep -q '^#   none: no two cases with measured figures differ in one or two keys only' '$tmp/dd.out' &&
 	! grep -q 'duration 2ms -> ' '$tmp/dd.out'"
 check "the before/after heading says the baseline, which it uses" \
-	grep -qx "# before/after, each case's baseline (its baseline key, else its first policy) against the others (a change within 2 % is flat):" "$tmp/out"
-check "a before/after against the measured direction is a mismatch" grep -Eq \
-	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+[0-9.]+ % predicted: measured down, predicted up  MISMATCH$' "$tmp/out"
-check "directions alone fail validate" sh -c "test $rc -eq 1 &&
-	grep -qx '# 0 of 5 figures over the tolerance, 2 direction mismatches (1 before/after, 1 trends), 0 stale fitted' '$tmp/out'"
+	grep -qx "# before/after, each case's baseline (its baseline key, else its first policy) against the" "$tmp/out"
+check "a before/after against the measured direction is a mismatch, its error in points" grep -Eq \
+	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+([0-9.]+) % predicted, \+[0-9.]+ points: measured down, predicted up  MISMATCH  OVER$' "$tmp/out"
+check "a step along two keys no case moves alone: the migration" grep -Eq \
+	'^#   q1 +-> far +v5.5 +migrate_at -1s -> 500us, migrate_cpu 0 -> 6: -56.0 % measured, ' "$tmp/out"
+check "the changes' mean and largest error, per file" grep -Eq \
+	'^# changes, .*opposite.ini: mean \|error\| [0-9.]+ points, max \|error\| [0-9.]+ points over 4 changes$' "$tmp/out"
+# the same, every change's error accepted: the directions alone fail it
+sed -e "s|^include = \.\./\.\./|include = $src/|" "$src/tests/scenarios/opposite.ini" >"$tmp/opp-wide.ini"
+printf '\n[calibrate]\neffect_tolerance = 1000\n' >>"$tmp/opp-wide.ini"
+"$ppsim" validate "$tmp/opp-wide.ini" --reps 1 >"$tmp/wide.out" 2>>"$tmp/err"
+check "directions alone fail validate" sh -c "test $? -eq 1 &&
+	grep -qx '# 0 of 5 figures over the tolerance, 0 of 4 changes over the effect tolerance, 2 direction mismatches (1 before/after, 1 trends), 0 stale fitted' '$tmp/wide.out'"
+# every figure within its tolerance and every direction right, one change
+# three times its measured size: the change's size alone fails validate
+printf '[global]\ninclude = %s\n[case far-drop]\nmeasured = v5.4:4.4 v5.5:13.2\n[calibrate]\ntolerance = 1000\n' \
+	"$src/tests/scenarios/tiny.ini" >"$tmp/size.ini"
+"$ppsim" validate "$tmp/size.ini" --case far-drop --reps 1 >"$tmp/size.out" 2>>"$tmp/err"
+rc=$?
+check "a change's size alone fails validate: OVER, exit 1" sh -c "test $rc -eq 1 &&
+	grep -Eq '^#   far-drop +v5.4 -> v5.5: \+200.0 % measured, \+[0-9.]+ % predicted, -[0-9.]+ points: both up  OVER\$' '$tmp/size.out' &&
+	grep -qx '# 0 of 2 figures over the tolerance, 1 of 1 changes over the effect tolerance, 0 direction mismatches (0 before/after, 0 trends), 0 stale fitted' '$tmp/size.out'"
+printf 'effect_tolerance = 1000\n' >>"$tmp/size.ini"
+check "within a wider effect_tolerance it passes" "$ppsim" validate "$tmp/size.ini" --case far-drop --reps 1 --quiet
 
 # ---- --sensitivity: one prior (cost.xdp), the free cost.rx_pkt refitted ----
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"

@@ -576,12 +576,20 @@ static inline __attribute__((always_inline)) void
 fetch(struct mem *m, int core, int s, uint32_t line,
 		  struct mem_line *ln, enum mem_place p)
 {
+	int owner = 0;
+
 	if (p == MEM_RCACHE) {
 		m->st.qpi_bytes[s] += MEM_LINE;
-		if (ln->dirty) {	/* the owner writes it back, shared */
-			writeback(m, ln, ln->dirty - 1);
-			ln->dirty = 0;
-		}
+		/* a line modified in another socket is forwarded modified
+		 * and leaves that socket, no writeback: Broadwell-EP's home
+		 * agent counts such responses, UNC_H_SNOOP_RESP.RSPIFWD, "M
+		 * line forwarded from remote cache with no writeback to
+		 * memory" (linux tools/perf/pmu-events/arch/x86/broadwellx);
+		 * a line DDIO wrote then leaves the NIC's LLC, and the
+		 * NIC's next write to it allocates anew (fidelity memo 12) */
+		owner = ln->dirty;
+		if (owner)
+			drop_from_socket(m, ln, owner - 1);
 	} else if (p == MEM_DRAM || p == MEM_RDRAM) {
 		m->st.dram_bytes[ln->node] += MEM_LINE;
 		if (p == MEM_RDRAM)
@@ -592,6 +600,8 @@ fetch(struct mem *m, int core, int s, uint32_t line,
 	else
 		llc_touch(m, s, ln);
 	priv_fill(m, core, line, ln);
+	if (owner)
+		ln->dirty = (uint8_t)(s + 1);
 }
 
 static inline bool again(const struct mem *m, int core, uint32_t line)

@@ -197,6 +197,7 @@ struct mem_work {
 	/* of it, by what the core waited for and where that was served */
 	double stall_at[MEM_NR_KINDS][MEM_NR_PLACES];
 	const struct mem_stats *st;	/* where the last access was */
+	double ring_mark;	/* stall at the last ring read */
 };
 
 /* Starts a piece of work on core, with nothing spent yet. */
@@ -256,10 +257,19 @@ static inline void mem_work_read_lines(struct mem_work *w, uint32_t line,
 		mem_work_wait(w, kind, place, (worst - w->hit - win) / w->freq);
 }
 
-/* A ring read (a completion): the hardware prefetchers follow it. */
+/*
+ * A ring read (a completion): the hardware prefetchers follow it, a line
+ * ahead of the core.  The fetch of this line started at the previous ring
+ * read: since then the core worked win_ring cycles and waited on other
+ * misses, and the fetch ran on while it waited (a slow packet hides more
+ * of the next completion's miss).
+ */
 static inline void mem_work_read_ring(struct mem_work *w, uint32_t line)
 {
-	mem_work_read(w, line, w->ov->win_ring);
+	double waited = (w->stall - w->ring_mark) * w->freq;
+
+	mem_work_read(w, line, w->ov->win_ring + waited);
+	w->ring_mark = w->stall;
 }
 
 /*

@@ -1,58 +1,111 @@
 #!/bin/sh
-# The validation corpus held to issue 13's targets, out of the fit, with
-# the seed's calibration only: the seed's XDP figures (mean |error| 5 %,
-# max 10 %), its TCP rows (each within 15 %), the XDP paper's host V1
-# (mean 10 %, max 20 %, every trend's direction right) and V4's redirect
-# (each within 15 %).  A target the model does not meet yet is a TODO
+# The validation corpus held to issue 32's targets, out of the fit, with
+# the seed's calibration only.  The seed (validate's default replications):
+# each of its four far before/after changes within 3 points of the
+# measured one, its close ones flat (within 2 %), its XDP figures within a
+# mean |error| of 5 % and a max of 8 %, its TCP figures 8 % and 12 %.  The
+# XDP paper's host V1: mean 6 %, max 15 %, every trend in the measured
+# direction, its changes within a mean of 4 points.  V4's redirect: each
+# figure within 15 %.  A target the model does not meet yet is a TODO
 # point (an expected failure, which the suite counts apart); one it meets
 # while marked TODO is an unexpected pass, and fails the suite: the TODO
 # must then go.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..5"
+echo "1..11"
 
-# validate FILE: its out-of-fit line, "MEAN MAX N", in $tmp/FILE.fit
+# validate FILE [OPTION...]: its output in $tmp/FILE.out; its out-of-fit
+# line, "MEAN MAX N", in $tmp/FILE.fit
 validate() {
-	"$ppsim" validate "$src/scenarios/$1.ini" --reps 1 -j 2 \
-		>"$tmp/$1.out" 2>"$tmp/$1.err"
-	sed -n "s#^\# out of the fit, .*$1.ini: mean |error| \([0-9.]*\) %, max |error| \([0-9.]*\) % over \([0-9]*\) figures\$#\1 \2 \3#p" \
-		"$tmp/$1.out" >"$tmp/$1.fit"
+	f=$1
+	shift
+	"$ppsim" validate "$src/scenarios/$f.ini" -j 2 "$@" \
+		>"$tmp/$f.out" 2>"$tmp/$f.err"
+	sed -n "s#^\# out of the fit, .*$f.ini: mean |error| \([0-9.]*\) %, max |error| \([0-9.]*\) % over \([0-9]*\) figures\$#\1 \2 \3#p" \
+		"$tmp/$f.out" >"$tmp/$f.fit"
+}
+
+# point MET WHAT TODO: a test point, "ok" when MET is 0; TODO, if not
+# empty, says why the target is not met yet
+point() {
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2${3:+ # TODO $3}"
+	else echo "not ok $n - $2${3:+ # TODO $3}"; fi
 }
 
 # target FILE MEAN MAX TODO: the file's out-of-fit errors within MEAN and
-# MAX (%); TODO, if not empty, says why it is not met yet.  No figure to
-# judge (validate failed, or its output changed) is a plain failure.
+# MAX (%).  No figure to judge (validate failed, or its output changed) is
+# a plain failure.
 target() {
-	validate "$1"
 	read -r mean max figs <"$tmp/$1.fit" || figs=0
 	if [ "$figs" -eq 0 ]; then
-		n=$((n + 1)); echo "not ok $n - $1: no out-of-fit figures to judge"
+		not_ok "$1: no out-of-fit figures to judge"
 		sed 's/^/# /' "$tmp/$1.out" "$tmp/$1.err" | head -20
 		return
 	fi
-	what="$1: out of the fit, mean |error| $mean % <= $2 %, max $max % <= $3 % ($figs figures)"
-	if awk -v m="$mean" -v x="$max" -v a="$2" -v b="$3" \
-		'BEGIN { exit !(m <= a && x <= b) }'; then
-		n=$((n + 1)); echo "ok $n - $what${4:+ # TODO $4}"
+	awk -v m="$mean" -v x="$max" -v a="$2" -v b="$3" \
+		'BEGIN { exit !(m <= a && x <= b) }'
+	met=$?
+	point $met "$1: out of the fit, mean |error| $mean % <= $2 %, max $max % <= $3 % ($figs figures)" "$4"
+	[ $met -eq 0 ] || grep -E ' (out|in) ' "$tmp/$1.out" | sed 's/^/# /' | head -40
+}
+
+# change FILE CASE MAX TODO: the case's before/after change, predicted
+# against measured, within MAX points
+change() {
+	line=$(grep -E "^#   $2 +v5.4 -> v5.5: " "$tmp/$1.out")
+	pts=$(echo "$line" | sed -n 's/.* predicted, \([-+][0-9.]*\) points: .*/\1/p')
+	if [ -z "$pts" ]; then
+		not_ok "$1: $2: no before/after change to judge"
+		return
+	fi
+	awk -v p="$pts" -v m="$3" 'BEGIN { exit !(p <= m && -p <= m) }'
+	point $? "$1: $2 v5.4 -> v5.5 within $3 points of the measured change ($pts)" "$4"
+	echo "$line" | sed 's/^#/# /'
+}
+
+# flat FILE...: every close case's predicted change within 2 %
+flat() {
+	bad=$(cat "$@" | grep -E '^#   close-[a-z0-9]+ +v5.4 -> v5.5: ' |
+		sed -n 's/.* \([-+][0-9.]*\) % predicted,.*/& \1/p' |
+		awk '{ p = $NF + 0; if (p > 2 || p < -2) print }')
+	if [ -z "$(cat "$@" | grep -E '^#   close-[a-z0-9]+ +v5.4 -> v5.5: ')" ]; then
+		not_ok "the seed's close cases: no change to judge"
 	else
-		n=$((n + 1)); echo "not ok $n - $what${4:+ # TODO $4}"
-		grep -E ' (out|in) ' "$tmp/$1.out" | sed 's/^/# /' | head -40
-		sed 's/^/# /' "$tmp/$1.err" | head -5
+		point "$([ -z "$bad" ]; echo $?)" "the seed's close cases: every predicted change flat (within 2 %)" ""
+		[ -z "$bad" ] || echo "$bad" | sed 's/^/# /'
 	fi
 }
 
-target mlx5-cx4-numa 5 10 "far-drop v5.4 high and v5.5 low: the before/after gap (design memo 8.3, 11.3)"
-target mlx5-cx4-tcp 15 15 "close-tcp12 at the link where 80 Gbps were measured (design memo 11.3, 11.12)"
-target xdp-paper-e5-1650v4 10 20 "the compression rows: the falling rate a queue (design memo 6.5)"
+validate mlx5-cx4-numa
+validate mlx5-cx4-tcp
+validate xdp-paper-e5-1650v4 --reps 1
+validate xdp-redirect-e5-1650v4 --reps 1
+
+target mlx5-cx4-numa 5 8 ""
+target mlx5-cx4-tcp 8 12 "far-tcp1 15-17 % low; a stream's reader is not modelled closely enough (design memo 7.3, 12)"
+change mlx5-cx4-numa far-drop 3 "v5.4 reads 20 % of its packet lines from the NIC's LLC still, 4.68 Mpps where 4.4 were measured (design memo 12)"
+change mlx5-cx4-numa far-tx 3 "v5.5 4.25 Mpps where 4.0 were measured: no TX cost that grows with a far page is known (design memo 12)"
+change mlx5-cx4-tcp far-tcp1 3 ""
+change mlx5-cx4-tcp far-tcp12 3 ""
+flat "$tmp/mlx5-cx4-numa.out" "$tmp/mlx5-cx4-tcp.out"
+target xdp-paper-e5-1650v4 6 15 "the compression rows: the falling rate a queue (design memo 6.5)"
 target xdp-redirect-e5-1650v4 15 15 ""
 
-# the shapes of V1: every trend between consecutive cases in the measured
-# direction
-mm=$(sed -n 's/^# [0-9]* of [0-9]* figures over the tolerance, \([0-9]*\) direction mismatches.*/\1/p' \
+# V1's shapes: every trend step in the measured direction, and the size
+# of its changes
+mm=$(sed -n 's/^# [0-9]* of [0-9]* figures over the tolerance, [0-9]* of [0-9]* changes over the effect tolerance, \([0-9]*\) direction mismatches.*/\1/p' \
 	"$tmp/xdp-paper-e5-1650v4.out")
-what="xdp-paper-e5-1650v4: every trend and before/after in the measured direction (${mm:-?} mismatches) # TODO read/1024 and XDP_TX from 3 to 4 queues (design memo 8)"
 if [ -z "$mm" ]; then
 	not_ok "xdp-paper-e5-1650v4: no direction count to judge"
-elif [ "$mm" -eq 0 ]; then ok "$what"; else
-	n=$((n + 1)); echo "not ok $n - $what"
+else
+	point "$mm" "xdp-paper-e5-1650v4: every trend step in the measured direction ($mm mismatches)" "ring 1024 -> 512 flat where the model gains 4 %, read/1024 and XDP_TX from 3 to 4 queues (design memo 8, 12)"
 	grep MISMATCH "$tmp/xdp-paper-e5-1650v4.out" | sed 's/^/# /'
+fi
+eff=$(sed -n 's/^# changes, .*xdp-paper-e5-1650v4.ini: mean |error| \([0-9.]*\) points, .*/\1/p' \
+	"$tmp/xdp-paper-e5-1650v4.out")
+if [ -z "$eff" ]; then
+	not_ok "xdp-paper-e5-1650v4: no change error to judge"
+else
+	awk -v e="$eff" 'BEGIN { exit !(e <= 4) }'
+	point $? "xdp-paper-e5-1650v4: its changes within a mean |error| of 4 points ($eff)" "the compression steps and touch/ring at 3-4 queues (design memo 12)"
 fi

@@ -492,6 +492,54 @@ START_TEST(copy_overlaps_its_work)
 }
 END_TEST
 
+/* A line the NIC wrote into its socket's LLC, read from the other socket,
+ * moves there modified and leaves the NIC's LLC (RspIFwd): the NIC's next
+ * write to it is no write update but a DDIO allocation anew. */
+START_TEST(remote_read_moves_a_modified_line)
+{
+	uint32_t l = mem_region(m, 0, MEM_PKT, 1);
+	const struct mem_stats *st = mem_stats(m);
+
+	mem_nic_write(m, l);
+	ck_assert_int_eq(mem_where(m, 0, l), MEM_LLC);
+	ck_assert_double_eq(mem_cpu_read(m, 2, l), CYCLES(cfg.rllc_lat));
+	ck_assert_int_eq(mem_where(m, 0, l), MEM_RCACHE);	/* gone */
+	ck_assert_int_eq(mem_where(m, 3, l), MEM_LLC);	/* socket 1's */
+	mem_nic_write(m, l);
+	ck_assert_int_eq(st->nic_update, 0);
+	ck_assert_int_eq(st->nic_ddio, 2);
+	ck_assert_int_eq(mem_where(m, 2, l), MEM_RCACHE);
+	/* a clean line is shared, not moved: the other socket keeps it */
+	l = mem_region(m, 0, MEM_STATE, 1);
+	mem_cpu_read(m, 0, l);
+	mem_cpu_read(m, 2, l);
+	ck_assert_int_eq(mem_where(m, 1, l), MEM_LLC);
+}
+END_TEST
+
+/* A ring read's fetch runs from the previous ring read on: the time the
+ * core waited meanwhile hides it as the work does. */
+START_TEST(ring_fetch_runs_while_the_core_waits)
+{
+	uint32_t ring = mem_region(m, 1, MEM_CQE, 2);
+	uint32_t pkt = mem_region(m, 1, MEM_PKT, 1);
+	struct mem_work w;
+	double first;
+
+	mem_work_init(&w, m, &ov, 0);
+	mem_work_read_ring(&w, ring);	/* remote DRAM, nothing hides it */
+	first = w.stall;
+	ck_assert_double_eq_tol(first * cfg.freq, CYCLES(cfg.rdram_lat) -
+				cfg.l2_cycles, 1e-6);
+	mem_work_read(&w, pkt, 0);	/* the core waits for a packet */
+	mem_work_read_ring(&w, ring + 1);	/* hidden by that wait */
+	ck_assert_double_eq_tol((w.stall - first) * cfg.freq,
+				CYCLES(cfg.rdram_lat) - cfg.l2_cycles, 1e-6);
+	ck_assert_double_eq(w.stall_at[MEM_CQE][MEM_RDRAM], first);
+	ck_assert_double_eq(w.stall_at[MEM_PKT][MEM_RDRAM], w.stall - first);
+}
+END_TEST
+
 int main(void)
 {
 	const struct unit_test tests[] = {
@@ -512,6 +560,8 @@ int main(void)
 		{ ddio_top_ways, 2 },	/* MEM_LLC_LRU, MEM_LLC_QLRU */
 		{ lines_together_wait_for_the_slowest, UNIT_ONCE },
 		{ copy_overlaps_its_work, UNIT_ONCE },
+		{ remote_read_moves_a_modified_line, UNIT_ONCE },
+		{ ring_fetch_runs_while_the_core_waits, UNIT_ONCE },
 		{ config_checked, ARRAY_SIZE(configs) },
 	};
 

@@ -100,6 +100,13 @@ static void explain_case(FILE *f, const struct rep_row *rows,
 	total_line(f, "waited on memory", rows, pick, nr, reps, REP_STALL);
 	total_line(f, "worked", rows, pick, nr, reps, REP_CPU);
 	total_line(f, "idle", rows, pick, nr, reps, REP_IDLE);
+	fprintf(f, "  %-28s", "a packet, all told");
+	for (int j = 0; j < nr; j++)
+		fprintf(f, "  %7s %7.1f", "",
+			rep_figure(&rows[pick[j]], reps, REP_CPU).mean +
+			rep_figure(&rows[pick[j]], reps, REP_STALL).mean +
+			rep_figure(&rows[pick[j]], reps, REP_IDLE).mean);
+	fputc('\n', f);
 }
 
 void rep_write_explain(FILE *f, const struct rep_row *rows, int nr_rows,

@@ -121,7 +121,7 @@ expect 0 '^get p1 refcount=2' "trace - reads stdin" -- sh -c "'$ppsim' trace --p
 
 # keys KEY explains one key; an unknown one is bad input, with a suggestion
 expect 0 '^  range: +2 to 32768$' "keys nic.rx_ring: its range" -- "$ppsim" keys nic.rx_ring
-expect 0 '^  hw/e5-2603v4-2s.ini: 14ns' "keys cache.llc_lat: the shipped value and its source" -- "$ppsim" keys cache.llc_lat
+expect 0 '^  hw/e5-2603v4-2s.ini: 23ns' "keys cache.llc_lat: the shipped value and its source" -- "$ppsim" keys cache.llc_lat
 expect 2 "unknown key 'nic.rx_rng' \(did you mean nic.rx_ring\?\)" "keys: an unknown key" -- "$ppsim" keys nic.rx_rng
 expect 2 "unknown key 'model.WIN_STACK' \(did you mean model.win_stack\?\)" "keys: a key in the wrong case is suggested in its own" -- "$ppsim" keys model.WIN_STACK
 

@@ -117,7 +117,7 @@ static const struct cmd_spec cmd_specs[] = {
 	{
 		.name = "validate", .operands = "FILE...", .min_args = 1,
 		.max_args = CMD_ANY,
-		.options = CMD_SIMULATES | CMD_FORMAT | CMD_NO_JSON |
+		.options = CMD_SIMULATES | CMD_FORMAT |
 			   CMD_SENSITIVITY | CMD_PARAM | CMD_DRY_RUN | CMD_COMMIT_FMT |
 			   CMD_QUIET,
 		.about =
@@ -130,11 +130,12 @@ static const struct cmd_spec cmd_specs[] = {
 	"along one key (consecutive measured cases that differ in that key\n"
 	"only), measured against predicted.",
 		.own = (const struct cmd_help[]){
-			{ CMD_FORMAT, "F", "table (default) or csv: the "
-			  "figures, one line each (with --sensitivity: every "
-			  "out-of-fit figure under every move); commit: each "
-			  "before/after change, measured and predicted, for a "
-			  "commit message" },
+			{ CMD_FORMAT, "F", "table (default); csv: the "
+			  "figures, one line each, then the changes (with "
+			  "--sensitivity: every out-of-fit figure under every "
+			  "move); json: an object, each file's figures and "
+			  "changes; commit: each before/after change, measured "
+			  "and predicted, for a commit message" },
 			{ CMD_PARAM, "KEY", "with --sensitivity, also move KEY "
 			  "(nic.max_pps, cache.llc_lat; repeatable)" },
 			{ 0, NULL, NULL },

@@ -443,6 +443,89 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 	}
 }
 
+/* --format json: the provenance, then per file its figures and its
+ * changes, each as the table says them. */
+static void print_json(const struct cmd_opts *o, const struct vfile *vf,
+		       int nr_files, const struct rep_row *rows,
+		       const struct vfigure *fig, const struct veffect *e,
+		       int nr_effects)
+{
+	printf("{\"ppsim\": \"%s\", \"commit\": \"%s\", \"command\": "
+	       "\"validate\", \"seed\": %lu, \"reps\": %d, \"set\": [",
+	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps);
+	for (int i = 0; i < o->nr_set; i++) {
+		char kv[SCN_TEXT_MAX + SCN_KEY_MAX + 2];
+
+		snprintf(kv, sizeof(kv), "%s=%s", o->set[i].key,
+			 o->set[i].value);
+		fputs(i ? ", " : "", stdout);
+		rep_json_text(stdout, kv);
+	}
+	printf("], \"files\": [\n");
+	for (int f = 0; f < nr_files; f++) {
+		const struct scn_calibrate *cal = &vf[f].scn->calibrate;
+		const char *sep = "";
+
+		printf("  {\"file\": ");
+		rep_json_text(stdout, vf[f].path);
+		printf(", ");
+		rep_json_num(stdout, "tolerance", cal->tolerance, false);
+		rep_json_num(stdout, "effect_tolerance", cal->effect_tolerance,
+			     false);
+		printf("\"figures\": [\n");
+		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
+			printf("    {\"case\": ");
+			rep_json_text(stdout, rows[i].c->name);
+			printf(", \"policy\": \"%s\", \"unit\": \"%s\", ",
+			       rows[i].policy->name,
+			       sim_rate_unit(&rows[i].c->sim));
+			rep_json_num(stdout, "measured", rows[i].measured,
+				     false);
+			rep_json_num(stdout, "predicted", fig[i].pred.mean,
+				     false);
+			rep_json_num(stdout, "ci95", fig[i].pred.ci95, false);
+			rep_json_num(stdout, "error_pct", fig[i].err, false);
+			rep_json_num(stdout, "fitted", fig[i].fitted, false);
+			printf("\"fit\": %s, \"over\": %s, \"stale\": %s, "
+			       "\"limit\": \"%s\"}%s\n",
+			       fig[i].fit ? "true" : "false",
+			       fig[i].over ? "true" : "false",
+			       fig[i].stale ? "true" : "false",
+			       rep_saturated(&rows[i], o->rc.reps),
+			       i + 1 < vf[f].first + vf[f].nr ? "," : "");
+		}
+		printf("  ], \"changes\": [");
+		for (int k = 0; k < nr_effects; k++) {
+			const struct veffect *x = &e[k];
+
+			if (x->file != f)
+				continue;
+			printf("%s\n    {\"kind\": \"%s\", \"from_case\": ", sep,
+			       x->step ? "step" : "before_after");
+			rep_json_text(stdout, rows[x->from].c->name);
+			printf(", \"from_policy\": \"%s\", \"case\": ",
+			       rows[x->from].policy->name);
+			rep_json_text(stdout, rows[x->to].c->name);
+			printf(", \"policy\": \"%s\", \"keys\": ",
+			       rows[x->to].policy->name);
+			rep_json_text(stdout, x->keys);
+			printf(", ");
+			rep_json_num(stdout, "measured_change_pct", x->mpct,
+				     false);
+			rep_json_num(stdout, "predicted_change_pct", x->ppct,
+				     false);
+			rep_json_num(stdout, "change_error_pts",
+				     x->ppct - x->mpct, false);
+			printf("\"over\": %s, \"mismatch\": %s}",
+			       x->over ? "true" : "false",
+			       x->mismatch ? "true" : "false");
+			sep = ",";
+		}
+		printf("\n  ]}%s\n", f + 1 < nr_files ? "," : "");
+	}
+	printf("]}\n");
+}
+
 /* Why a scenario's figures fitted on are not checked against its
  * [fitted] records, or NULL: a record is of a fit of this scenario as its
  * files are, which a scenario that fits nothing did not make, and which
@@ -583,6 +666,8 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		print_commit(o, e, nr_effects, rows);
 	else if (o->format == CMD_CSV)
 		print_csv(o, vf, nr_files, rows, fig, nr_rows, e, nr_effects);
+	else if (o->format == CMD_JSON)
+		print_json(o, vf, nr_files, rows, fig, e, nr_effects);
 	if (o->format != CMD_TABLE)
 		goto done;
 	w = rep_name_width(rows, nr_rows);
@@ -655,6 +740,11 @@ int validate_main(int argc, char **argv)
 	if (o.nr_params && !o.sensitivity) {
 		fprintf(stderr, "ppsim validate: --param needs "
 			"--sensitivity\n");
+		return 2;
+	}
+	if (o.sensitivity && o.format == CMD_JSON) {
+		fprintf(stderr, "ppsim validate: --sensitivity prints a table "
+			"or CSV, not JSON\n");
 		return 2;
 	}
 	if (o.sensitivity && (o.nr_cases || o.nr_policies || o.dry_run)) {

@@ -43,15 +43,20 @@ static void cell(const struct rep_row *row, int reps, int k, int p,
 	}
 }
 
+/* Whether the (k, p) cell of any picked row has anything in it (p < 0:
+ * of any place). */
 static bool shown(const struct rep_row *rows, const int *pick, int nr,
 		  int reps, int k, int p)
 {
 	for (int j = 0; j < nr; j++) {
-		double n, ns;
+		for (int q = p < 0 ? 0 : p; q < (p < 0 ? MEM_NR_PLACES : p + 1);
+		     q++) {
+			double n, ns;
 
-		cell(&rows[pick[j]], reps, k, p, &n, &ns);
-		if (n >= EXPLAIN_MIN_N || ns >= EXPLAIN_MIN_NS)
-			return true;
+			cell(&rows[pick[j]], reps, k, q, &n, &ns);
+			if (n >= EXPLAIN_MIN_N || ns >= EXPLAIN_MIN_NS)
+				return true;
+		}
 	}
 	return false;
 }
@@ -134,4 +139,34 @@ void rep_write_explain(FILE *f, const struct rep_row *rows, int nr_rows,
 				pick[nr++] = j;
 		explain_case(f, rows, pick, nr, reps);
 	}
+}
+
+void rep_write_explain_json(FILE *f, const struct rep_row *row, int reps)
+{
+	const char *sep = "";
+
+	fputc('{', f);
+	for (int k = 0; k < MEM_NR_KINDS; k++) {
+		const char *psep = "";
+
+		if (!shown(row, (const int[]){ 0 }, 1, reps, k, -1))
+			continue;
+		fprintf(f, "%s\"%s\": {", sep, kind_name[k]);
+		for (int p = 0; p < MEM_NR_PLACES; p++) {
+			double n, ns;
+
+			if (!shown(row, (const int[]){ 0 }, 1, reps, k, p))
+				continue;
+			cell(row, reps, k, p, &n, &ns);
+			fprintf(f, "%s\"%s\": {", psep, place_name[p]);
+			rep_json_num(f, "n", k == MEM_DOORBELL ? NAN : n,
+				     false);
+			rep_json_num(f, "ns", ns, true);
+			fputc('}', f);
+			psep = ", ";
+		}
+		fputc('}', f);
+		sep = ", ";
+	}
+	fputc('}', f);
 }

@@ -88,7 +88,7 @@ static int utf8_length(const unsigned char *s)
 /* A JSON string: quoted, with '"', '\\' and control characters escaped,
  * and a byte that is not UTF-8 (a file name in Latin-1) as U+FFFD: JSON
  * is UTF-8, and a reader would refuse the whole document. */
-static void json_text(FILE *f, const char *text)
+void rep_json_text(FILE *f, const char *text)
 {
 	const unsigned char *s = (const unsigned char *)text;
 
@@ -257,7 +257,7 @@ void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
 			    rep_altered(p));
 }
 
-static void json_num(FILE *f, const char *key, double v, bool last)
+void rep_json_num(FILE *f, const char *key, double v, bool last)
 {
 	if (isnan(v))
 		fprintf(f, "\"%s\": null%s", key, last ? "" : ", ");
@@ -276,7 +276,7 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 	fprintf(f, "{\"ppsim\": \"%s\", \"commit\": \"%s\", "
 		"\"command\": \"%s\", \"scenario\": ", PACKAGE_VERSION,
 		PPSIM_COMMIT, p->command);
-	json_text(f, p->file);
+	rep_json_text(f, p->file);
 	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"duration\": \"%s\", "
 		"\"set\": [", p->rc->seed, reps, dur);
 	for (int i = 0; i < p->nr_set; i++) {
@@ -285,7 +285,7 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		snprintf(kv, sizeof(kv), "%s=%s", p->set[i].key,
 			 p->set[i].value);
 		fputs(i ? ", " : "", f);
-		json_text(f, kv);
+		rep_json_text(f, kv);
 	}
 	fprintf(f, "], \"error_pct_computed\": %s, \"rows\": [\n",
 		altered ? "false" : "true");
@@ -293,7 +293,7 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		const struct rep_row *row = &rows[i];
 
 		fprintf(f, "  {\"case\": ");
-		json_text(f, row->c->name);
+		rep_json_text(f, row->c->name);
 		fprintf(f, ", \"policy\": \"%s\", \"baseline\": \"%s\", "
 			"\"saturated\": \"%s\", \"metrics\": {\n",
 			row->policy->name, scn_baseline(row->c)->name,
@@ -304,19 +304,21 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
 				rep_metrics[m].name, m == 0 ? sim_rate_unit(&row->c->sim)
 						       : rep_metrics[m].unit);
-			json_num(f, "value", fg.mean, false);
-			json_num(f, "ci95", fg.ci95, m != 0);
+			rep_json_num(f, "value", fg.mean, false);
+			rep_json_num(f, "ci95", fg.ci95, m != 0);
 			if (m == 0) {
-				json_num(f, "measured", row->measured, false);
-				json_num(f, "error_pct", altered ? NAN :
+				rep_json_num(f, "measured", row->measured, false);
+				rep_json_num(f, "error_pct", altered ? NAN :
 					 rep_error_pct(fg.mean, row->measured),
 					 false);
-				json_num(f, "delta_pct", rep_delta_pct(rows,
+				rep_json_num(f, "delta_pct", rep_delta_pct(rows,
 					 nr_rows, i, reps), true);
 			}
 			fprintf(f, "}%s\n", m + 1 < REP_NR_METRICS ? "," : "");
 		}
-		fprintf(f, "  }}%s\n", i + 1 < nr_rows ? "," : "");
+		fprintf(f, "  }, \"explain\": ");
+		rep_write_explain_json(f, row, reps);
+		fprintf(f, "}%s\n", i + 1 < nr_rows ? "," : "");
 	}
 	fprintf(f, "]}\n");
 }

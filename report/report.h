@@ -126,6 +126,10 @@ void rep_conditions(FILE *f, const struct rep_prov *p,
 /* A CSV field (RFC 4180): quoted, each quote doubled, when it holds a
  * comma, a quote or a line break. */
 void rep_csv_text(FILE *f, const char *s);
+/* A JSON string (quoted, escaped, UTF-8) and a "key": number member
+ * (null for NAN), followed by ", " unless last. */
+void rep_json_text(FILE *f, const char *text);
+void rep_json_num(FILE *f, const char *key, double v, bool last);
 /* The CSV header and a row's metric lines, each line starting with
  * prefix (extra leading columns, e.g. swept values: "256,"); delta: the
  * rate's delta_pct (NAN: none); altered: no error_pct. */
@@ -150,6 +154,9 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 #define REP_EXPLAIN_MAX_POLICIES	8
 void rep_write_explain(FILE *f, const struct rep_row *rows, int nr_rows,
 		       const struct rep_prov *p);
+/* The same of one row as a JSON object: {"KIND": {"PLACE": {"n": N,
+ * "ns": NS}, ...}, ...}, the cells with anything in them. */
+void rep_write_explain_json(FILE *f, const struct rep_row *row, int reps);
 /* Every replication's samples across the migration. */
 void rep_write_transient(FILE *f, const struct rep_row *rows, int nr_rows,
 			 const struct rep_prov *p);

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..33"
+echo "1..37"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -30,6 +30,32 @@ check "delta_pct: (v5.5 - v5.4) / v5.4 in %, the baseline's 0" \
 "$ppsim" run "$tiny" --reps 1 --case far-drop >"$tmp/t.txt" 2>"$tmp/out"
 check "the table: base on the baseline's row, the change on the other's" \
 	sh -c "grep -Eq '^far-drop +v5.4 .* base ' '$tmp/t.txt' && grep -Eq '^far-drop +v5.5 .* \+[0-9.]+ ' '$tmp/t.txt'"
+
+# ---- --explain: where a packet's time went, before and after ----
+mkdir -p "$tmp/ex"
+"$ppsim" run "$tiny" --reps 1 --case far-drop --explain --out "$tmp/ex" >"$tmp/x.txt" 2>"$tmp/out"
+check "--explain: the case's policies side by side, the wait by what and where" sh -c "
+	grep -Eq '^far-drop +v5.4 +v5.5\$' '$tmp/x.txt' &&
+	grep -Eq '^  waited for +served from +n/pkt +ns/pkt +n/pkt +ns/pkt\$' '$tmp/x.txt' &&
+	grep -Eq '^  packet page +remote DRAM +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+\$' '$tmp/x.txt'"
+# the table's stall, cpu_ns and idle columns: the explanation's totals,
+# its classes adding up to its wait, and all three to the packet's time
+check "--explain: its classes add up to the table's stall; work, idle and wait to the packet's time" \
+	awk '/^far-drop +v5.[45] .* Mpps / { st[$2] = $10; cpu[$2] = $9; idle[$2] = $11 }
+	     /^  waited on memory/ { w4 = $4; w5 = $5 }
+	     /^  worked/ { c4 = $2; c5 = $3 }
+	     /^  a packet, all told/ { t4 = $5; t5 = $6 }
+	     /^  [a-z].* (own L2|local LLC|remote cache|local DRAM|remote DRAM) / { s4 += $(NF - 2); s5 += $NF }
+	     function near(a, b) { return a - b < 0.25 && b - a < 0.25 }
+	     END { exit !(near(w4, st["v5.4"]) && near(w5, st["v5.5"]) &&
+			  near(s4, w4) && near(s5, w5) && near(c4, cpu["v5.4"]) &&
+			  near(t4, c4 + w4 + idle["v5.4"]) && near(t5, c5 + w5 + idle["v5.5"]) && w4 > w5) }' "$tmp/x.txt"
+check "--out writes explain.txt, the same lines" sh -c "
+	grep -q '^  a packet, all told' '$tmp/ex/explain.txt' &&
+	sed -n '/^# why/,\$p' '$tmp/x.txt' | diff - '$tmp/ex/explain.txt'"
+"$ppsim" run "$tiny" --reps 1 --case far-drop --format json >"$tmp/x.json" 2>"$tmp/out"
+check "--format json: each row's explanation, by what and where" \
+	grep -Eq '\"explain\": \{\"packet page\": \{.*\"remote DRAM\": \{\"n\": [0-9.e-]+, \"ns\": [0-9.e-]+\}' "$tmp/x.json"
 
 # ---- baseline = POLICY ----
 sed 's/^policies = v5.4 v5.5$/policies = v5.4 v5.5\nbaseline = v5.5/' "$tiny" >"$tmp/base.ini"

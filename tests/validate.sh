@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..60"
+echo "1..62"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -159,6 +159,19 @@ check "--format csv: the provenance, a header and one line a figure, the same st
 	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,,figure,,,,,,,\$' '$tmp/out') -eq 1 &&
 	test \$(grep -c ',figure,' '$tmp/out') -eq 8 &&
 	grep -Eq '^$tmp/fit.ini,far-drop,v5.5,,,Mpps,,,,,[01],,,,before_after,far-drop,v5.4,,31.8182,[-0-9.e]+,[-0-9.e]+,5\$' '$tmp/out'"
+
+# ---- --format json: every file's figures and changes ----
+"$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 --format json >"$tmp/out" 2>>"$tmp/err"
+rc=$?
+check "--format json: an object, each file's figures and changes, the same status" sh -c "
+	test $rc -eq 1 && head -1 '$tmp/out' | grep -q '^{\"ppsim\": .*\"command\": \"validate\"' &&
+	tail -1 '$tmp/out' | grep -qx ']}' &&
+	test \$(grep -c '^  {\"file\": ' '$tmp/out') -eq 2 &&
+	test \$(grep -c '^    {\"case\": ' '$tmp/out') -eq 8 &&
+	grep -Eq '^    \{\"kind\": \"before_after\", \"from_case\": \"far-drop\", \"from_policy\": \"v5.4\", \"case\": \"far-drop\", \"policy\": \"v5.5\", \"keys\": \"\", \"measured_change_pct\": 31.8182, \"predicted_change_pct\": [0-9.e-]+, \"change_error_pts\": [-0-9.e]+, \"over\": (true|false), \"mismatch\": false\},?\$' '$tmp/out'"
+check "--sensitivity --format json: refused, exit 2" sh -c "
+	'$ppsim' validate --sensitivity '$tmp/fit.ini' --format json 2>&1 >/dev/null | grep -q 'not JSON'
+	test \$? -eq 0"
 
 # ---- directions: measured figures made up to go against the model ----
 "$ppsim" validate "$src/tests/scenarios/opposite.ini" --reps 1 >"$tmp/out" 2>>"$tmp/err"

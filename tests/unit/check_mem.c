@@ -492,6 +492,27 @@ START_TEST(copy_overlaps_its_work)
 }
 END_TEST
 
+/* The largest machine the keys allow (8 nodes of 2^22 pages: 65 lines a
+ * page, packet and struct page) maps its line state, and its last line
+ * works: the capacity doubled in 32 bits wrapped to 0 (a loop without
+ * end), and the overcommit heuristic refused the 52 GB of address space
+ * (an abort), though nothing but the lines used is ever touched. */
+START_TEST(largest_machine_maps)
+{
+	const uint32_t pages = 1u << 22;
+	uint32_t last = 0;
+
+	for (int n = 0; n < 8; n++) {
+		mem_region(m, n % cfg.sockets, MEM_PKT, pages * MEM_PAGE_LINES);
+		last = mem_region(m, n % cfg.sockets, MEM_STRUCT_PAGE, pages);
+	}
+	last += pages - 1;
+	ck_assert_uint_gt(last, 1u << 31);
+	ck_assert_double_eq(mem_cpu_read(m, 0, last), CYCLES(cfg.rdram_lat));
+	ck_assert_double_eq(mem_cpu_read(m, 0, last), cfg.l2_cycles);
+}
+END_TEST
+
 int main(void)
 {
 	const struct unit_test tests[] = {
@@ -513,6 +534,7 @@ int main(void)
 		{ lines_together_wait_for_the_slowest, UNIT_ONCE },
 		{ copy_overlaps_its_work, UNIT_ONCE },
 		{ config_checked, ARRAY_SIZE(configs) },
+		{ largest_machine_maps, UNIT_ONCE },
 	};
 
 	return unit_main("mem", tests, ARRAY_SIZE(tests), setup, teardown);

@@ -120,6 +120,13 @@ static FILE *open_text(const char *path)
 	return f;
 }
 
+bool datadir_names_nothing(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) && errno == ENOENT;
+}
+
 FILE *datadir_fopen(const char *path, char *found, size_t len)
 {
 	FILE *f = open_text(path);
@@ -128,7 +135,10 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 	snprintf(found, len, "%s", path);
 	if (f || path[0] == '/')
 		return f;
-	if (err != EINVAL &&
+	/* the data directory's file stands in only for a name that names
+	 * nothing: one the user may not read (EACCES), a loop of links or a
+	 * dangling one is that file's error, not the shipped file's run */
+	if (datadir_names_nothing(path) &&
 	    (size_t)snprintf(found, len, "%s/%s", datadir_path(), path) < len)
 		f = open_text(found);
 	if (!f) {

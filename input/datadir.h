@@ -10,13 +10,19 @@
 #define PPSIM_DATADIR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 const char *datadir_path(void);
 
+/* Whether nothing at all is at path: no file, no link (a dangling link
+ * is something), and a directory on the way that says so (not EACCES,
+ * ELOOP): the only case a shipped file of that name may stand in. */
+bool datadir_names_nothing(const char *path);
+
 /*
- * Opens path for reading as given; if that fails and path is relative,
- * opens it below the data directory.  The name opened is written to found.
+ * Opens path for reading as given; if nothing is there (datadir_names_
+ * nothing) and path is relative, opens it below the data directory.  The name opened is written to found.
  * Returns NULL with errno from the first attempt when neither exists, with
  * EINVAL for what is not a regular file (a FIFO or /dev/zero would never
  * end), EFBIG for one over 64 MiB.

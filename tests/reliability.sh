@@ -47,6 +47,40 @@ check "a trace of more than 2^20 operations is refused at the first past them" \
 	fails 2 'ops.trace:1048577: more than 1048576 operations' \
 	"$ppsim" trace --policy v5.4 "$tmp/ops.trace"
 
+# ---- 6: a scenario's includes are bounded in all, not only in depth ----
+mkdir "$tmp/bomb"
+printf '[global]\nlabel = x\n' >"$tmp/bomb/l0.ini"
+for l in 1 2 3 4; do
+	{ echo '[global]'; for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+		echo "include = l$((l - 1)).ini"; done; } >"$tmp/bomb/l$l.ini"
+done
+sed "s|^include = \.\./|include = $src/tests/|; s|^\[global\]\$|[global]\ninclude = l4.ini|" \
+	"$tiny" >"$tmp/bomb/top.ini"
+check "an include bomb (4 levels of 20) is refused past 64 files, at the include's line" \
+	fails 2 'l1.ini:[0-9]+: include l0.ini: more than 64 files read for one scenario' \
+	"$ppsim" run "$tmp/bomb/top.ini" --dry-run
+check "... said once, not once a leaf" sh -c "test \$(wc -l <'$tmp/out') -eq 1"
+
+# ---- 10: the shipped file stands in only for a name that names nothing ----
+mkdir -p "$tmp/fb/scenarios"
+ln -s "$tmp/nowhere.ini" "$tmp/fb/scenarios/mlx5-cx4-numa.ini"
+check "a dangling link is its own error, not the shipped scenario of that name" \
+	fails 2 '^scenarios/mlx5-cx4-numa.ini: cannot open' \
+	sh -c "cd '$tmp/fb' && '$ppsim' run scenarios/mlx5-cx4-numa.ini --dry-run"
+rm "$tmp/fb/scenarios/mlx5-cx4-numa.ini"
+ln -s mlx5-cx4-numa.ini "$tmp/fb/scenarios/loop.ini"
+ln -s loop.ini "$tmp/fb/scenarios/mlx5-cx4-numa.ini"
+check "a loop of links (ELOOP) is its own error, not the shipped scenario" \
+	fails 2 '^scenarios/mlx5-cx4-numa.ini: cannot open: Too many levels of symbolic links' \
+	sh -c "cd '$tmp/fb' && '$ppsim' run scenarios/mlx5-cx4-numa.ini --dry-run"
+printf '[global]\ninclude = hw/e5-2603v4-2s.ini\n[case a]\nworkload = xdp_drop\n' >"$tmp/fb/scenarios/inc.ini"
+mkdir "$tmp/fb/scenarios/hw"
+ln -s "$tmp/nowhere.ini" "$tmp/fb/scenarios/hw/e5-2603v4-2s.ini"
+check "an include through a dangling link is its error, not the shipped profile" \
+	fails 2 'inc.ini:2: include hw/e5-2603v4-2s.ini: No such file' \
+	"$ppsim" run "$tmp/fb/scenarios/inc.ini" --dry-run
+# (EACCES likewise; not testable as root, who reads a 000 file)
+
 
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

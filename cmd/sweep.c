@@ -41,6 +41,12 @@ struct sweep_opts {
 	const char *out;
 };
 
+/* The files sweep writes in --out's directory, and its jobs: none may
+ * be one the sweep reads (outfile_check_dir). */
+static const char *const sweep_outputs[] = { "sweep.*", "sweep-rate.dat",
+					     NULL };
+static const char *const job_outputs[] = { "sweep-[0-9]*.csv", NULL };
+
 struct point {
 	struct scenario *scn;
 	char prefix[256];	/* the swept values, as leading CSV columns */
@@ -713,6 +719,7 @@ int sweep_main(int argc, char **argv)
 	struct sweep_opts o;
 	struct scenario *named = NULL;	/* of [sweep NAME] */
 	int nr_points = 1, nr_rows = 0, status = 2;
+	char out_path[PATH_MAX];
 
 	gsl_set_error_handler_off();
 	if ((help = parse_opts(argc, argv, &o)))
@@ -741,9 +748,6 @@ int sweep_main(int argc, char **argv)
 			nr_points, SWEEP_MAX_POINTS);
 		goto done;
 	}
-	/* a bad --out is found now, not after the simulations */
-	if (o.out && outfile_check_dir(o.out, "ppsim sweep: --out"))
-		goto done;
 	pts = calloc((size_t)nr_points, sizeof(*pts));
 	rows = calloc(SWEEP_MAX_RUNS, sizeof(*rows));
 	if (!pts || !rows) {
@@ -755,6 +759,21 @@ int sweep_main(int argc, char **argv)
 	if (build_points(&o, pts, nr_points, rows, &nr_rows) ||
 	    cmd_check_names(&o.cl, &pts[0].scn, 1))
 		goto done;
+	/* a bad --out is found now, not after the simulations; with every
+	 * file read, none of which it may replace */
+	if (o.out && outfile_check_dir(o.out, "ppsim sweep: --out",
+				       o.emit_jobs ? job_outputs :
+				       sweep_outputs, false))
+		goto done;
+	/* the jobs write where the user asked, wherever they run */
+	if (o.out && o.emit_jobs) {
+		if (!realpath(o.out, out_path)) {
+			fprintf(stderr, "ppsim sweep: --out %s: %s\n", o.out,
+				strerror(errno));
+			goto done;
+		}
+		o.out = out_path;
+	}
 	cmd_warn_calibration(pts[0].scn, o.file);
 	if (o.emit_jobs) {
 		emit_jobs(&o, pts, nr_points, rows);
@@ -776,5 +795,7 @@ done:
 	free(pts);
 	free(rows);
 	scn_free(named);
+	if (status)	/* a failed sweep leaves no empty --out */
+		outfile_remove_made_dirs();
 	return status;
 }

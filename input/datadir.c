@@ -34,6 +34,47 @@ const char *datadir_path(void)
 	return PKGDATADIR;
 }
 
+/* Every file this process opened through datadir_open_regular: what
+ * nothing it writes may replace (datadir_read_as). */
+static struct read_file {
+	dev_t dev;
+	ino_t ino;
+	char *name;
+} *read_files;
+static int nr_read_files;
+
+static void note_read(const struct stat *st, const char *path)
+{
+	struct read_file *r;
+
+	if (datadir_read_as_stat(st))
+		return;
+	r = realloc(read_files, (size_t)(nr_read_files + 1) * sizeof(*r));
+	if (!r)
+		return;	/* the write is checked against fewer: not worse */
+	read_files = r;
+	r[nr_read_files] = (struct read_file){ st->st_dev, st->st_ino,
+					       strdup(path) };
+	if (r[nr_read_files].name)
+		nr_read_files++;
+}
+
+const char *datadir_read_as_stat(const struct stat *st)
+{
+	for (int i = 0; i < nr_read_files; i++)
+		if (read_files[i].dev == st->st_dev &&
+		    read_files[i].ino == st->st_ino)
+			return read_files[i].name;
+	return NULL;
+}
+
+const char *datadir_read_as(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? NULL : datadir_read_as_stat(&st);
+}
+
 FILE *datadir_open_regular(const char *path)
 {
 	struct stat st;
@@ -56,6 +97,7 @@ FILE *datadir_open_regular(const char *path)
 		errno = EINVAL;
 		return NULL;
 	}
+	note_read(&st, path);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	f = fdopen(fd, "r");
 	if (!f) {

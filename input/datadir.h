@@ -34,6 +34,15 @@ FILE *datadir_fopen(const char *path, char *found, size_t len);
  * file.  A UTF-8 byte order mark at the start is skipped. */
 FILE *datadir_open_regular(const char *path);
 
+/* The name a file was read under, if this process read the file at path
+ * (or st): any file opened through datadir_open_regular() or
+ * datadir_fopen(), a scenario, every include, a trace, a CSV; the same
+ * device and inode under any name or link.  NULL if none.  What ppsim
+ * writes is checked against it (report/outfile.h). */
+const char *datadir_read_as(const char *path);
+struct stat;
+const char *datadir_read_as_stat(const struct stat *st);
+
 /* Why datadir_fopen() failed, for a message. */
 const char *datadir_strerror(int err);
 

@@ -81,6 +81,52 @@ check "an include through a dangling link is its error, not the shipped profile"
 	"$ppsim" run "$tmp/fb/scenarios/inc.ini" --dry-run
 # (EACCES likewise; not testable as root, who reads a 000 file)
 
+# ---- 3, 4, 13: nothing written replaces a file the run read ----
+mkdir "$tmp/w"
+t "$ppsim" run "$tiny" --case close-drop --policy v5.4 --reps 1 --duration 1ms \
+	--quiet --out "$tmp/w/rr" >/dev/null 2>"$tmp/out"
+cp "$tmp/w/rr/resolved.ini" "$tmp/w/keep.ini"
+check "run rr/resolved.ini --out rr: refused before any simulation, exit 2" \
+	fails 2 '^ppsim run: --out .*/rr: it holds resolved.ini, which this run reads' \
+	"$ppsim" run "$tmp/w/rr/resolved.ini" --set nic.rx_ring=512 --reps 1 --quiet --out "$tmp/w/rr"
+check "... and the resolved.ini read is left as it was" cmp "$tmp/w/rr/resolved.ini" "$tmp/w/keep.ini"
+# a scenario that includes a file --out would write
+printf '[global]\ninclude = rr/resolved.ini\n' >"$tmp/w/inc.ini"
+check "a scenario including a file --out writes: refused, under another name too" \
+	fails 2 'it holds resolved.ini, which this run reads' \
+	sh -c "cd '$tmp/w' && ln -s rr again && '$ppsim' run inc.ini --reps 1 --quiet --out again"
+mkdir "$tmp/w/c" "$tmp/w/c/hw"
+cp "$src/tests/scenarios/fit.ini" "$tiny" "$tmp/w/c/"
+cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/w/c/hw/"
+sed -i 's#^include = ../../scenarios/hw/#include = hw/#' "$tmp/w/c/tiny.ini"
+check "calibrate --out a hardware profile two includes down: refused before the fit" \
+	fails 2 "^ppsim calibrate: --out .*hw/e5-2603v4-2s.ini: that is .*hw/e5-2603v4-2s.ini, a file this run reads" \
+	"$ppsim" calibrate "$tmp/w/c/fit.ini" --out "$tmp/w/c/hw/e5-2603v4-2s.ini" --reps 1
+check "... and the profile is left as it was" cmp "$tmp/w/c/hw/e5-2603v4-2s.ini" "$src/scenarios/hw/e5-2603v4-2s.ini"
+check "run --dry-run --out NEW makes nothing" \
+	sh -c "'$ppsim' run '$tiny' --dry-run --out '$tmp/w/new' >/dev/null 2>&1 && test ! -e '$tmp/w/new'"
+check "run --dry-run --out in a missing directory is still found" \
+	fails 2 'ppsim run: --out .*/no/new: No such file' "$ppsim" run "$tiny" --dry-run --out "$tmp/w/no/new"
+# a run of two files whose second cannot be written: the first's outputs
+# said, and no empty directory left of the second
+printf '[global]\ninclude = %s\n[case a]\nworkload = xdp_drop\n' "$src/scenarios/hw/e5-2603v4-2s.ini" >"$tmp/w/one.ini"
+cp "$tmp/w/one.ini" "$tmp/w/two.ini"
+mkdir -p "$tmp/w/m/two/results.csv"
+check "a run of two files whose second's outputs fail names the first's, written (exit 1)" \
+	fails 1 "^ppsim run: the outputs of .*/one.ini were written \\(.*/m/one\\)" \
+	"$ppsim" run "$tmp/w/one.ini" "$tmp/w/two.ini" --reps 1 --duration 1ms --quiet --out "$tmp/w/m"
+# a run whose simulations fail (the line state refused its address space)
+# leaves no empty directory; not under the sanitizers, whose shadow
+# memory needs more address space than the limit
+if nm "$ppsim" 2>/dev/null | grep -q __asan_init; then
+	ok "# SKIP a failed run leaves no empty --out (built with the sanitizers)"
+else
+	check "a failed run of two files leaves no empty --out, nor its per-file directories" \
+		sh -c "(ulimit -v 3000000; '$ppsim' run '$tmp/w/one.ini' '$tmp/w/two.ini' --set mem.pages=4194304 \
+			--reps 1 --duration 1ms --quiet --out '$tmp/w/m2') >/dev/null 2>&1
+		       test \$? -eq 1 && test ! -e '$tmp/w/m2'"
+fi
+
 
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

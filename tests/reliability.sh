@@ -127,6 +127,35 @@ else
 		       test \$? -eq 1 && test ! -e '$tmp/w/m2'"
 fi
 
+# ---- 1, 9: an emitted job is one line; jobs write where the user asked;
+# merge joins only the jobs of one sweep ----
+mkdir "$tmp/j" "$tmp/j/elsewhere"
+# as GNU parallel reads them: each line a job, run by sh
+as_parallel() { while IFS= read -r job; do sh -c "$job"; done; }
+(cd "$tmp/j" && "$ppsim" sweep "$tiny" --set nic.rx_ring=256 --emit-jobs \
+	--out "$(printf 'd\ntouch PWNED\nx')" 2>"$tmp/out" >"$tmp/j/jobs"; echo $? >"$tmp/rc")
+(cd "$tmp/j" && as_parallel <"$tmp/j/jobs" >/dev/null 2>&1)
+check "a newline in --out: no job emitted (exit 2, said), no command run" sh -c "
+	test \$(cat '$tmp/rc') -eq 2 && test ! -s '$tmp/j/jobs' && test ! -e '$tmp/j/PWNED' &&
+	grep -q 'a control character cannot travel on a job' '$tmp/out'"
+check "... and no directory of that name is left" sh -c "test \$(ls '$tmp/j' | wc -l) -eq 2"
+(cd "$tmp/j" && "$ppsim" sweep "$tiny" --set 'nic.rx_ring=256, 1024' --case close-drop \
+	--policy v5.4 --reps 1 --duration 1ms --emit-jobs --out rel >jobs 2>"$tmp/out")
+(cd "$tmp/j/elsewhere" && as_parallel <"$tmp/j/jobs" 2>>"$tmp/out")
+check "jobs with a relative --out write where it was given, run from anywhere" \
+	test -s "$tmp/j/rel/sweep-001.csv" -a -s "$tmp/j/rel/sweep-002.csv"
+t "$ppsim" sweep "$tiny" --set 'nic.rx_ring=256, 1024' --case close-drop --policy v5.4 \
+	--reps 1 --duration 1ms --format csv >"$tmp/j/direct.csv" 2>>"$tmp/out"
+"$ppsim" merge "$tmp/j/rel/sweep-001.csv" "$tmp/j/rel/sweep-002.csv" >"$tmp/j/merged.csv" 2>>"$tmp/out"
+check "a blank after a comma: the merged jobs are the direct sweep, byte for byte" \
+	cmp "$tmp/j/direct.csv" "$tmp/j/merged.csv"
+t "$ppsim" sweep "$tiny" --set nic.rx_ring=2048 --case close-drop --policy v5.4 \
+	--reps 1 --duration 1ms --seed 7 --format csv >"$tmp/j/seed7.csv" 2>>"$tmp/out"
+check "merge refuses a job of another seed (a stale file beside the jobs)" \
+	fails 2 'seed7.csv:2: its provenance differs from .*sweep-001.csv.s \(# seed 1  reps 1  set duration=1ms\)' \
+	"$ppsim" merge "$tmp/j/rel/sweep-001.csv" "$tmp/j/rel/sweep-002.csv" "$tmp/j/seed7.csv"
+check "... and prints nothing" test ! -s "$tmp/stdout"
+
 
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

@@ -266,9 +266,13 @@ static void progress(int step, int total, const char *what)
 {
 	if (!isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[K[%d/%d] %s", step, total, what);
+	FILE *tty = datadir_raw_stderr ? datadir_raw_stderr : stderr;
+
+	fprintf(tty, "\r\033[K[%d/%d] ", step, total);
+	datadir_put_line_text(tty, what);
 	if (step == total)
-		fprintf(stderr, "\r\033[K");
+		fprintf(tty, "\r\033[K");
+	fflush(tty);
 }
 
 /* Refits the files changed (all with changed NULL), then predicts their

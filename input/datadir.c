@@ -1,3 +1,4 @@
+#define _GNU_SOURCE	/* fopencookie() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -190,16 +191,56 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 	return f;
 }
 
+void datadir_put_text(FILE *f, const char *s, size_t n, bool lines)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		/* C0, DEL, and C1 as UTF-8 (U+0080..U+009F: 0xc2 0x80-0x9f,
+		 * which some terminals take as CSI and the like) */
+		if ((ch < 0x20 && !(lines && (ch == '\n' || ch == '\t'))) ||
+		    ch == 0x7f) {
+			fprintf(f, "\\x%02x", ch);
+		} else if (ch == 0xc2 && i + 1 < n &&
+			   (unsigned char)s[i + 1] >= 0x80 &&
+			   (unsigned char)s[i + 1] <= 0x9f) {
+			fprintf(f, "\\xc2\\x%02x", (unsigned char)s[++i]);
+		} else {
+			fputc(ch, f);
+		}
+	}
+}
+
 void datadir_put_line_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	datadir_put_text(f, s, strlen(s), false);
+}
 
-		if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\x%02x", ch);
-		else
-			fputc(ch, f);
-	}
+FILE *datadir_raw_stderr;
+
+/* stderr's writes, through datadir_put_text to the stream it was */
+static ssize_t stderr_write(void *cookie, const char *buf, size_t n)
+{
+	FILE *raw = cookie;
+
+	datadir_put_text(raw, buf, n, true);
+	return fflush(raw) == EOF ? -1 : (ssize_t)n;
+}
+
+int datadir_escape_stderr(void)
+{
+	cookie_io_functions_t io = { .write = stderr_write };
+	FILE *f;
+
+	if (datadir_raw_stderr)
+		return 0;
+	f = fopencookie(stderr, "w", io);
+	if (!f)
+		return -1;
+	setvbuf(f, NULL, _IONBF, 0);	/* as stderr: in order with others */
+	datadir_raw_stderr = stderr;
+	stderr = f;
+	return 0;
 }
 
 void datadir_verror(const char *file, int line, const char *fmt, va_list ap)

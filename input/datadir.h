@@ -61,9 +61,25 @@ enum { LINE_OK, LINE_TOO_LONG, LINE_NUL };
  */
 long datadir_getline(FILE *f, char *buf, size_t size, int *problem);
 
-/* Writes s on one line: a control character (a newline in a file's
- * name) as \xHH, so that it cannot end the line or forge another. */
+/*
+ * The one escaping function every text ppsim echoes goes through: writes
+ * the n bytes of s with each control character (C0, DEL, and C1 in
+ * UTF-8) as \xHH, so that none reaches a terminal (an escape sequence
+ * would recolour it, retitle it or move its cursor) or a file's line
+ * structure; a newline and a tab are kept when lines is true.
+ * datadir_put_line_text() keeps s on one line: a newline in a file's
+ * name cannot end the line or forge another.
+ */
+void datadir_put_text(FILE *f, const char *s, size_t n, bool lines);
 void datadir_put_line_text(FILE *f, const char *s);
+
+/* Makes stderr a stream that writes through datadir_put_text (lines kept)
+ * to the stderr it was, kept as datadir_raw_stderr: every message, from
+ * any layer, echoes user text (a case name, an argument, a trace line)
+ * without its control characters.  Only a progress bar writes its own
+ * ("\r\033[K") to datadir_raw_stderr.  0, or -1 with stderr as it was. */
+int datadir_escape_stderr(void);
+extern FILE *datadir_raw_stderr;	/* NULL until then */
 
 /* Says "FILE:LINE: message" on stderr: the form of every input error
  * (line 0: "OPTION: message", for what the command line said). */

@@ -32,7 +32,7 @@ check "a trace's events are bounded: past 64 MiB said at the op's line, exit 2" 
 	fails 2 'big.trace:3: the events pass 64 MiB of output' \
 	sh -c "'$ppsim' trace --policy v5.4 '$tmp/big.trace' >/dev/null"
 check "the bounded output ends on a whole line" \
-	sh -c "'$ppsim' trace --policy v5.4 '$tmp/big.trace' 2>/dev/null | tail -c 1 | od -c | grep -q '\\\\n'"
+	sh -c "timeout 120 '$ppsim' trace --policy v5.4 '$tmp/big.trace' 2>/dev/null | tail -c 1 | od -c | grep -q '\\\\n'"
 printf 'nodes 1 pages=1048576\npool nid=0\nalloc 700000\nput p1\n' >"$tmp/head.trace"
 (t "$ppsim" trace --policy v5.4 "$tmp/head.trace" 2>"$tmp/out"; echo $? >"$tmp/rc") |
 	head -1 >/dev/null
@@ -155,6 +155,26 @@ check "merge refuses a job of another seed (a stale file beside the jobs)" \
 	fails 2 'seed7.csv:2: its provenance differs from .*sweep-001.csv.s \(# seed 1  reps 1  set duration=1ms\)' \
 	"$ppsim" merge "$tmp/j/rel/sweep-001.csv" "$tmp/j/rel/sweep-002.csv" "$tmp/j/seed7.csv"
 check "... and prints nothing" test ! -s "$tmp/stdout"
+
+# ---- 12: no control character reaches the terminal ----
+esc=$(printf '\033')
+# no_escape COMMAND...: its stderr holds no ESC byte, and \x1b instead
+no_escape() {
+	t "$@" >"$tmp/stdout" 2>"$tmp/out"
+	! grep -q "$esc" "$tmp/out" "$tmp/stdout" && grep -q '\\x1b' "$tmp/out"
+}
+check "an unknown command is echoed escaped" no_escape "$ppsim" "x${esc}]0;pwned${esc}\\"
+check "--case is echoed escaped" no_escape "$ppsim" run "$tiny" --case "a${esc}[2J" --dry-run
+check "--policy is echoed escaped" no_escape "$ppsim" run "$tiny" --policy "v${esc}[2J" --dry-run
+check "a missing file's name is echoed escaped" no_escape "$ppsim" run "$tmp/no${esc}[2J.ini"
+check "an unknown option is echoed escaped" no_escape "$ppsim" run "--x${esc}[2J" "$tiny"
+printf 'pool nid=0\nalloc x%s[2J\n' "$esc" >"$tmp/esc.trace"
+check "a trace's bad word is echoed escaped" no_escape "$ppsim" trace --policy v5.4 "$tmp/esc.trace"
+sed "s/close-drop/close${esc}[2J/" "$tmp/j/rel/sweep-001.csv" >"$tmp/j/esc.csv"
+check "merge refuses a control character in a CSV at its line" \
+	fails 2 'esc.csv:4: control character 0x1b: not a ppsim CSV' "$ppsim" merge "$tmp/j/esc.csv"
+check "compare refuses it too" \
+	fails 2 'esc.csv:4: control character 0x1b' "$ppsim" compare "$tmp/j/esc.csv" "$tmp/j/rel/sweep-002.csv"
 
 
 # the plan last: TAP allows it, and no count to keep by hand

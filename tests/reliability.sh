@@ -176,6 +176,27 @@ check "merge refuses a control character in a CSV at its line" \
 check "compare refuses it too" \
 	fails 2 'esc.csv:4: control character 0x1b' "$ppsim" compare "$tmp/j/esc.csv" "$tmp/j/rel/sweep-002.csv"
 
+# ---- 11: no figure hidden: a prior of 0, names cut alike ----
+sed 's/^xdp = 15$/xdp = 0/' "$src/tests/scenarios/sens.ini" >"$tmp/sens0.ini"
+t "$ppsim" validate --sensitivity "$tmp/sens0.ini" --reps 1 -j 2 >"$tmp/stdout" 2>"$tmp/out"
+rc=$?
+check "--sensitivity: a prior of 0 is shown unmoved and why, not as insensitive (exit 1)" sh -c "
+	test $rc -eq 1 && grep -Eq '^cost.xdp +0 +refused +refused ' '$tmp/stdout' &&
+	grep -q '^# cost.xdp x0.75: .*a value of 0 moves by no factor' '$tmp/stdout'"
+sed "s/^\[case close-drop\]/[case a-very-long-case-name-of-forty-chars-x1]/
+     s/^\[case far-drop\]/[case a-very-long-case-name-of-forty-chars-x2]/
+     s|^include = \.\./|include = $src/tests/|
+     /^\[sweep/,\$d" "$tiny" >"$tmp/long.ini"
+t "$ppsim" run "$tmp/long.ini" --reps 1 --duration 1ms --format commit >"$tmp/stdout" 2>"$tmp/out"
+check "--format commit: two long names that a cut would make one are shown whole" sh -c "
+	grep -q '^a-very-long-case-name-of-forty-chars-x1 |' '$tmp/stdout' &&
+	grep -q '^a-very-long-case-name-of-forty-chars-x2 |' '$tmp/stdout'"
+sed 's/-x2]/-y]/; s/\[case a-very-long-case-name-of-forty-chars-x1\]/[case b-very-long-case-name-of-forty-chars-x1]/' \
+	"$tmp/long.ini" >"$tmp/long2.ini"
+t "$ppsim" run "$tmp/long2.ini" --reps 1 --duration 1ms --format commit >"$tmp/stdout" 2>"$tmp/out"
+check "--format commit: names that stay apart are cut to 72 columns, the cut shown (~)" sh -c "
+	grep -q '^a-very-long-case-name-of-f~ |' '$tmp/stdout' &&
+	grep -q '^b-very-long-case-name-of-f~ |' '$tmp/stdout' && awk 'length > 72 { exit 1 }' '$tmp/stdout'"
 
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

@@ -160,6 +160,33 @@ static int write_calibration(const struct fit *f, const char *path)
 	return outfile_commit(&o, "ppsim calibrate");
 }
 
+/* Whether path is a calibration: one calibrate wrote (its first line
+ * says so: print_calibration), or a placeholder that sets nothing (blank
+ * and comment lines only).  Only such a file, of those the scenario reads,
+ * may be replaced by the fit; --update's is one by its name. */
+static bool is_calibration(const char *path)
+{
+	static const char head[] = "; Written by ppsim ";
+	char line[256];
+	FILE *f = datadir_open_regular(path);
+	bool first = true, written = false, empty = true;
+
+	if (!f)
+		return false;
+	while (fgets(line, sizeof(line), f)) {
+		const char *s = line + strspn(line, " \t\r\n");
+
+		if (first)
+			written = !strncmp(line, head, sizeof(head) - 1) &&
+				  strstr(line, " calibrate from ");
+		first = false;
+		if (*s && *s != ';' && *s != '#')
+			empty = false;
+	}
+	fclose(f);
+	return written || empty;
+}
+
 /* Whether path is one of the files the scenario read (under any name). */
 static bool included(const struct scenario *scn, const char *path)
 {
@@ -218,10 +245,14 @@ int calibrate_main(int argc, char **argv)
 			".cal.ini name is too long\n", o.file);
 		goto done;
 	}
-	/* a bad --out is found now, not after the fit */
+	/* a bad --out is found now, not after the fit: it may replace no
+	 * file the scenario reads (a hardware profile two includes down)
+	 * but a calibration, which calibrate wrote to be replaced */
+	if (o.update || (o.out && is_calibration(out)))
+		outfile_may_replace(out);
 	if ((o.out || o.update) &&
 	    outfile_check_file(out, o.out ? "ppsim calibrate: --out" :
-			       "ppsim calibrate: --update", o.file))
+			       "ppsim calibrate: --update"))
 		goto done;
 	f->verbose = true;
 	status = 1;

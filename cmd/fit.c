@@ -225,20 +225,18 @@ static void take_result(struct fit *f, gsl_multifit_nlinear_workspace *ws)
 	gsl_vector *u = gsl_multifit_nlinear_position(ws);
 	gsl_vector *r = gsl_multifit_nlinear_residual(ws);
 	gsl_matrix *covar = gsl_matrix_alloc(f->nr_params, f->nr_params);
-	int dof = f->nr_rows - f->nr_params;
-	double chisq = 0, s2;
+	double chisq = 0;
 
 	gsl_multifit_nlinear_covar(gsl_multifit_nlinear_jac(ws), 0.0, covar);
 	gsl_blas_ddot(r, r, &chisq);
-	s2 = dof > 0 ? chisq / dof : NAN;
 	for (int k = 0; k < f->nr_params; k++) {
 		struct fit_param *p = &f->p[k];
 		double v = to_param(p, gsl_vector_get(u, k));
 		double dv = (v - p->lo) * (p->hi - v) / (p->hi - p->lo);
 
 		p->value = v;
-		p->se = dof > 0 ? dv * sqrt(s2 * gsl_matrix_get(covar, k, k))
-				: NAN;
+		p->se = rep_fit_se(chisq, f->nr_rows, f->nr_params,
+				   gsl_matrix_get(covar, k, k), dv);
 	}
 	for (int i = 0; i < f->nr_rows; i++)
 		f->resid[i] = gsl_vector_get(r, i);

@@ -110,6 +110,9 @@ int main(int argc, char **argv)
 	char *help_argv[] = { argv[0], NULL, "--help", NULL };
 
 	outfile_guard_std();
+	/* every message, whatever its layer, without control characters
+	 * from the text it echoes (datadir_put_text) */
+	datadir_escape_stderr();
 	if (simgrid_args(argv))
 		return 2;
 	if (argc < 2) {

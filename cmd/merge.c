@@ -1,6 +1,7 @@
 /* ppsim merge: joins the CSV files of sweeps run separately (--emit-jobs):
  * one header, every file's rows.  Every file is read twice: first checked
- * whole (a ppsim sweep's header, the same in every file, every row whole,
+ * whole (the first file's provenance lines in every file, a ppsim sweep's
+ * header, the same in every file, every row whole,
  * with the header's number of fields and figures ppsim writes, no point
  * twice), then copied; so a bad file leaves nothing on stdout.  Memory
  * holds one line, and each row's point (its swept values, case, policy
@@ -124,12 +125,58 @@ static int check_points(struct points *pts)
  * header too if copy_header: the jobs of a sweep share them) to out when
  * out is not NULL.  Returns 0, or -1 with FILE:LINE: why.
  */
+/* The '#' provenance lines of the first file, which every other file of
+ * one sweep repeats (version, scenario, seed, replications, --duration):
+ * what merge writes on top of all the rows. */
+#define MERGE_MAX_PROV	16	/* lines */
+struct provenance {
+	const char *path;	/* the first file's */
+	char *line[MERGE_MAX_PROV];
+	int nr;
+};
+
+/* Notes a provenance line: the first file's are kept, each later file's
+ * must be the same, line for line.  Returns 0, -1 on an error said, or 1
+ * when the line differs from the first file's (said by prov_differs once
+ * the header is known to be a sweep's like the first's: a file of
+ * another kind is said as such). */
+static int check_prov(struct provenance *pv, const char *path, int nr,
+		      int i, const char *line)
+{
+	if (i >= MERGE_MAX_PROV) {
+		datadir_error(path, nr, "more than %d '#' lines before the "
+			      "header: not a ppsim CSV", MERGE_MAX_PROV);
+		return -1;
+	}
+	if (!pv->path || pv->path == path) {
+		pv->path = path;
+		if (!(pv->line[i] = strdup(line))) {
+			fprintf(stderr, "ppsim merge: out of memory\n");
+			return -1;
+		}
+		pv->nr = i + 1;
+		return 0;
+	}
+	return i < pv->nr && !strcmp(pv->line[i], line) ? 0 : 1;
+}
+
+static void prov_differs(const struct provenance *pv, const char *path,
+			 int nr, int i)
+{
+	datadir_error(path, nr, "its provenance differs from %s's (%s): "
+		      "not a job of the same sweep (another seed, "
+		      "replications, scenario or version; a stale file?)",
+		      pv->path, i < pv->nr ? pv->line[i] : "no such line");
+}
+
 static int merge_file(const char *path, char *header, FILE *out,
-		      bool copy_header, struct points *pts)
+		      bool copy_header, struct points *pts,
+		      struct provenance *pv)
 {
 	char line[CSV_LINE_MAX + 2];
 	FILE *f = datadir_open_regular(path);
-	int nr = 0, fields = 0, rc = 0;
+	int nr = 0, fields = 0, rc = 0, nr_prov = 0;
+	int differs = 0, differs_at = 0;	/* the first line that does */
 	bool head = false;	/* the header was read */
 
 	if (!f) {
@@ -142,6 +189,14 @@ static int merge_file(const char *path, char *header, FILE *out,
 		if (!head && line[0] == '#') {
 			if (copy_header && out)	/* the preamble */
 				fprintf(out, "%s\n", line);
+			else if (pv && (rc = check_prov(pv, path, nr,
+							nr_prov++, line)) > 0) {
+				if (!differs_at) {
+					differs = nr_prov - 1;
+					differs_at = nr;
+				}
+				rc = 0;
+			}
 		} else if (!head && !csv_is_ppsim_header(line)) {
 			datadir_error(path, nr, "not the header of a ppsim "
 				      "sweep CSV (..., %s)", csv_ppsim_tail);
@@ -150,8 +205,17 @@ static int merge_file(const char *path, char *header, FILE *out,
 			datadir_error(path, nr, "its columns differ from the "
 				      "first file's: not the same sweep");
 			rc = -1;
+		} else if (!head && pv && pv->path != path &&
+			   (differs_at || nr_prov != pv->nr)) {
+			/* a sweep's header, and the first's: the provenance
+			 * of another sweep, or of none */
+			prov_differs(pv, path, differs_at ? differs_at : nr,
+				     differs_at ? differs : nr_prov);
+			rc = -1;
 		} else if (!head) {
 			head = true;
+			if (pv && !pv->path)	/* a first file of none */
+				pv->path = path;
 			memcpy(header, line, strlen(line) + 1);	/* it fits */
 			fields = csv_split(line, NULL, 0);
 			if (copy_header && out)
@@ -182,6 +246,7 @@ int merge_main(int argc, char **argv)
 {
 	char header[CSV_LINE_MAX + 2] = "";
 	struct points pts = { NULL, 0, 0 };
+	struct provenance pv = { 0 };
 	struct stat *seen;
 	struct cmd_opts o;
 	int status = 0, help;
@@ -210,15 +275,17 @@ int merge_main(int argc, char **argv)
 	}
 	free(seen);
 	for (int i = 1; i < argc; i++)
-		if (merge_file(argv[i], header, NULL, false, &pts))
+		if (merge_file(argv[i], header, NULL, false, &pts, &pv))
 			status = 2;
 	if (!status && check_points(&pts))
 		status = 2;
 	for (size_t i = 0; i < pts.nr; i++)
 		free(pts.p[i].key);
 	free(pts.p);
+	for (int i = 0; i < pv.nr; i++)
+		free(pv.line[i]);
 	for (int i = 1; i < argc && !status; i++)
-		if (merge_file(argv[i], header, stdout, i == 1, NULL))
+		if (merge_file(argv[i], header, stdout, i == 1, NULL, NULL))
 			status = 2;
 	return status;
 }

@@ -7,6 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
+#include "../input/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
 
@@ -244,7 +245,15 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 		printf("]\n");
 }
 
-/* --out: DIR with one file, DIR/NAME for each of several. */
+/* The files run writes in --out's directory (outfile_check_dir): none may
+ * be one the run reads (a resolved.ini read back). */
+static const char *const run_outputs[] = {
+	"results.csv", "resolved.ini", "transient*", "rates.*", "split.*",
+	NULL
+};
+
+/* --out: DIR with one file, DIR/NAME for each of several.  When one
+ * file's outputs fail, those written before are said, by name. */
 static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 		      int nr_files, const struct rep_row *rows)
 {
@@ -258,8 +267,17 @@ static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 		else
 			snprintf(dir, sizeof(dir), "%.3800s/%s", o->out,
 				 rf[f].name);
-		if (write_out(dir, rows + rf[f].first, rf[f].nr, &rf[f].prov))
-			return -1;
+		if (!write_out(dir, rows + rf[f].first, rf[f].nr,
+			       &rf[f].prov))
+			continue;
+		for (int w = 0; w < f; w++)
+			if (rf[w].nr) {
+				fprintf(stderr, "ppsim run: the outputs of ");
+				datadir_put_line_text(stderr, rf[w].path);
+				fprintf(stderr, " were written (%s/%s)\n",
+					o->out, rf[w].name);
+			}
+		return -1;
 	}
 	return 0;
 }
@@ -328,13 +346,16 @@ int run_main(int argc, char **argv)
 	}
 	/* a bad --out is found now, not after the simulations */
 	if (o.out && ((o.nr_args > 1 && out_names(rf, o.nr_args)) ||
-		      outfile_check_dir(o.out, "ppsim run: --out")))
+		      outfile_check_dir(o.out, "ppsim run: --out",
+					o.nr_args > 1 ? NULL : run_outputs,
+					o.dry_run)))
 		goto done;
 	for (int f = 0; f < o.nr_args && o.out && o.nr_args > 1; f++) {
 		char dir[4096];
 
 		snprintf(dir, sizeof(dir), "%.3800s/%s", o.out, rf[f].name);
-		if (rf[f].nr && outfile_check_dir(dir, "ppsim run: --out"))
+		if (rf[f].nr && outfile_check_dir(dir, "ppsim run: --out",
+						  run_outputs, o.dry_run))
 			goto done;
 	}
 	for (int f = 0; f < o.nr_args; f++) {
@@ -357,6 +378,10 @@ int run_main(int argc, char **argv)
 	}
 	rep_free(rows, nr_rows);
 done:
+	/* the directories --out made and nothing was written in: a run
+	 * that failed leaves none behind */
+	if (status)
+		outfile_remove_made_dirs();
 	for (int f = 0; rf && f < o.nr_args; f++)
 		scn_free(rf[f].scn);
 	free(rf);

@@ -87,7 +87,8 @@ static double moved_value(const char *key, double v, double factor)
 
 	if (!scn_key_whole(key))
 		return v * factor;
-	if (m == v && v * factor != v)
+	/* 0 too: 0 x 0.75 is 0 */
+	if (m == v && factor != 1)
 		m += factor > 1 ? 1 : -1;
 	return m;
 }
@@ -142,9 +143,19 @@ static void check_moves(struct sens *s)
 					scn_case_get(c, sp->key, &v);
 					m = moved_value(sp->key, v,
 							sens_factor[d]);
-					if (sp->refused[d][0] ||
-					    !scn_case_put(&probe, sp->key, m,
-							  why, sizeof(why)))
+					if (sp->refused[d][0])
+						continue;
+					/* a value of 0 is no relative move:
+					 * shown as insensitive, it would lie */
+					if (m == v)
+						snprintf(why, sizeof(why),
+							 "a value of 0 moves "
+							 "by no factor: set "
+							 "another to see its "
+							 "sensitivity");
+					else if (!scn_case_put(&probe, sp->key,
+							       m, why,
+							       sizeof(why)))
 						continue;
 					scn_format_value(sp->key, m, text,
 							 sizeof(text));
@@ -266,9 +277,13 @@ static void progress(int step, int total, const char *what)
 {
 	if (!isatty(STDERR_FILENO))
 		return;
-	fprintf(stderr, "\r\033[K[%d/%d] %s", step, total, what);
+	FILE *tty = datadir_raw_stderr ? datadir_raw_stderr : stderr;
+
+	fprintf(tty, "\r\033[K[%d/%d] ", step, total);
+	datadir_put_line_text(tty, what);
 	if (step == total)
-		fprintf(stderr, "\r\033[K");
+		fprintf(tty, "\r\033[K");
+	fflush(tty);
 }
 
 /* Refits the files changed (all with changed NULL), then predicts their

@@ -41,6 +41,12 @@ struct sweep_opts {
 	const char *out;
 };
 
+/* The files sweep writes in --out's directory, and its jobs: none may
+ * be one the sweep reads (outfile_check_dir). */
+static const char *const sweep_outputs[] = { "sweep.*", "sweep-rate.dat",
+					     NULL };
+static const char *const job_outputs[] = { "sweep-[0-9]*.csv", NULL };
+
 struct point {
 	struct scenario *scn;
 	char prefix[256];	/* the swept values, as leading CSV columns */
@@ -79,8 +85,15 @@ static int add_axis(struct sweep_opts *o, const char *key, const char *values,
 	a->file = file;
 	a->line = line;
 	do {
-		size_t len = strcspn(v, ",");
+		size_t len, lead = strspn(v, " \t");
 
+		/* blanks around a value are none of it: 'cost.xdp=1, 2' is
+		 * 1 and 2, for the direct sweep and its jobs alike (the
+		 * value's column said ' 2', the jobs' '2') */
+		v += lead;
+		len = strcspn(v, ",");
+		while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+			len--;
 		if (a->nr_values == SWEEP_MAX_VALUES || !len ||
 		    len >= sizeof(a->values[0])) {
 			axis_said(a);
@@ -97,7 +110,7 @@ static int add_axis(struct sweep_opts *o, const char *key, const char *values,
 			return -1;
 		}
 		memcpy(a->values[a->nr_values++], v, len);
-		v += len;
+		v += strcspn(v, ",");
 	} while (*v++ == ',');
 	return 0;
 }
@@ -264,23 +277,32 @@ static void point_values(const struct sweep_opts *o, int index,
 }
 
 /* s as one word of sh: in single quotes, each ' as '\'' (nothing inside
- * single quotes is special to sh: no $(...), no `...`, no newline). */
-static void shell_word(FILE *f, const char *s)
+ * single quotes is special to sh: no $(...), no `...`).  A control
+ * character is no part of a job: a newline inside the quotes still ends
+ * the line GNU parallel reads as a job, and the rest would run as a
+ * command of its own; s is noted in *bad then (emit_jobs refuses it). */
+static void shell_word(FILE *f, const char *s, const char **bad)
 {
 	fputc('\'', f);
-	for (; *s; s++)
-		if (*s == '\'')
+	for (const char *p = s; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if ((ch < 0x20 || ch == 0x7f) && !*bad)
+			*bad = s;
+		if (ch == '\'')
 			fputs("'\\''", f);
 		else
-			fputc(*s, f);
+			fputc(ch, f);
+	}
 	fputc('\'', f);
 }
 
 /* One job: this binary on one point (and one case, or the --case list),
- * its CSV into sweep-NNN.csv.  Every word the user gave is quoted. */
+ * its CSV into sweep-NNN.csv.  Every word the user gave is quoted; one
+ * with a control character is noted in *bad. */
 static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
 		     const struct scn_override *set, const char *one_case,
-		     int nr)
+		     int nr, const char **bad)
 {
 	char out[4096], file[PATH_MAX];
 
@@ -289,33 +311,33 @@ static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
 	 * again */
 	if (!realpath(o->file, file))
 		snprintf(file, sizeof(file), "%s", o->file);
-	shell_word(f, self);
+	shell_word(f, self, bad);
 	fputs(" sweep ", f);
-	shell_word(f, file);
+	shell_word(f, file, bad);
 	for (int a = 0; a < o->nr_axes; a++) {
 		char kv[256];
 
 		snprintf(kv, sizeof(kv), "%s=%s", set[a].key, set[a].value);
 		fputs(" --set ", f);
-		shell_word(f, kv);
+		shell_word(f, kv, bad);
 	}
 	for (int i = 0; i < o->nr_fixed; i++) {	/* "--duration" */
 		fprintf(f, " %s ", o->fixed[i].file);
-		shell_word(f, o->fixed[i].value);
+		shell_word(f, o->fixed[i].value, bad);
 	}
 	for (int i = 0; i < (one_case ? 1 : o->cl.nr_cases); i++) {
 		fputs(" --case ", f);
-		shell_word(f, one_case ? one_case : o->cl.cases[i]);
+		shell_word(f, one_case ? one_case : o->cl.cases[i], bad);
 	}
 	for (int i = 0; i < o->cl.nr_policies; i++) {
 		fputs(" --policy ", f);
-		shell_word(f, o->cl.policies[i]);
+		shell_word(f, o->cl.policies[i], bad);
 	}
 	fprintf(f, " --reps %d --seed %lu --format csv > ", o->rc.reps,
 		o->rc.seed);
 	snprintf(out, sizeof(out), "%.4000s%ssweep-%03d.csv",
 		 o->out ? o->out : "", o->out ? "/" : "", nr);
-	shell_word(f, out);
+	shell_word(f, out, bad);
 }
 
 /* A Slurm job array's head: one task a job, N tasks. */
@@ -344,18 +366,28 @@ static void slurm_head(FILE *f, int nr_jobs)
  * first (build_points) and passed to sh as a quoted word.  As lines for
  * GNU parallel, or as the cases of a Slurm job array's script.
  */
-static void emit_jobs(const struct sweep_opts *o, const struct point *pts,
-		      int nr_points, const struct rep_row *rows)
+static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
+		     int nr_points, const struct rep_row *rows)
 {
 	bool slurm = o->emit_jobs == CMD_JOBS_SLURM;
-	char self[PATH_MAX];
+	char self[PATH_MAX], *text = NULL;
+	const char *bad = NULL;
 	int nr = 0, total = 0;
+	size_t len = 0;
+	FILE *f;
 
 	if (!realpath("/proc/self/exe", self))
 		snprintf(self, sizeof(self), "ppsim");
+	/* the whole text first: nothing is printed unless every job is
+	 * one line */
+	f = open_memstream(&text, &len);
+	if (!f) {
+		fprintf(stderr, "ppsim sweep: out of memory\n");
+		return 1;
+	}
 	for (int pass = slurm ? 0 : 1; pass < 2; pass++) {
 		if (pass == 1 && slurm)
-			slurm_head(stdout, total);
+			slurm_head(f, total);
 		for (int p = 0; p < nr_points; p++) {
 			struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
 			int first = pts[p].first_row;
@@ -373,16 +405,34 @@ static void emit_jobs(const struct sweep_opts *o, const struct point *pts,
 					continue;
 				}
 				if (slurm)
-					printf("%d) ", ++nr);
-				emit_job(stdout, o, self, set, whole ? NULL :
-					 rows[r].c->name, slurm ? nr : ++nr);
-				fputs(slurm ? " ;;\n" : "\n", stdout);
+					fprintf(f, "%d) ", ++nr);
+				emit_job(f, o, self, set, whole ? NULL :
+					 rows[r].c->name, slurm ? nr : ++nr,
+					 &bad);
+				fputs(slurm ? " ;;\n" : "\n", f);
 			}
 		}
 	}
 	if (slurm)
-		printf("*) echo \"no task $SLURM_ARRAY_TASK_ID: 1 to %d\" "
-		       ">&2; exit 2 ;;\nesac\n", total);
+		fprintf(f, "*) echo \"no task $SLURM_ARRAY_TASK_ID: 1 to %d\" "
+			">&2; exit 2 ;;\nesac\n", total);
+	if (fclose(f)) {
+		fprintf(stderr, "ppsim sweep: out of memory\n");
+		free(text);
+		return 1;
+	}
+	if (bad) {
+		fprintf(stderr, "ppsim sweep: --emit-jobs: '");
+		datadir_put_line_text(stderr, bad);
+		fprintf(stderr, "': a control character cannot travel on a "
+			"job's line (a newline would end the job there, and "
+			"what follows would run as a command); rename it\n");
+		free(text);
+		return 2;
+	}
+	fwrite(text, 1, len, stdout);
+	free(text);
+	return 0;
 }
 
 static void write_table(const struct sweep_opts *o, const struct point *pts,
@@ -713,6 +763,7 @@ int sweep_main(int argc, char **argv)
 	struct sweep_opts o;
 	struct scenario *named = NULL;	/* of [sweep NAME] */
 	int nr_points = 1, nr_rows = 0, status = 2;
+	char out_path[PATH_MAX];
 
 	gsl_set_error_handler_off();
 	if ((help = parse_opts(argc, argv, &o)))
@@ -741,9 +792,6 @@ int sweep_main(int argc, char **argv)
 			nr_points, SWEEP_MAX_POINTS);
 		goto done;
 	}
-	/* a bad --out is found now, not after the simulations */
-	if (o.out && outfile_check_dir(o.out, "ppsim sweep: --out"))
-		goto done;
 	pts = calloc((size_t)nr_points, sizeof(*pts));
 	rows = calloc(SWEEP_MAX_RUNS, sizeof(*rows));
 	if (!pts || !rows) {
@@ -755,10 +803,24 @@ int sweep_main(int argc, char **argv)
 	if (build_points(&o, pts, nr_points, rows, &nr_rows) ||
 	    cmd_check_names(&o.cl, &pts[0].scn, 1))
 		goto done;
+	/* a bad --out is found now, not after the simulations; with every
+	 * file read, none of which it may replace */
+	if (o.out && outfile_check_dir(o.out, "ppsim sweep: --out",
+				       o.emit_jobs ? job_outputs :
+				       sweep_outputs, false))
+		goto done;
+	/* the jobs write where the user asked, wherever they run */
+	if (o.out && o.emit_jobs) {
+		if (!realpath(o.out, out_path)) {
+			fprintf(stderr, "ppsim sweep: --out %s: %s\n", o.out,
+				strerror(errno));
+			goto done;
+		}
+		o.out = out_path;
+	}
 	cmd_warn_calibration(pts[0].scn, o.file);
 	if (o.emit_jobs) {
-		emit_jobs(&o, pts, nr_points, rows);
-		status = 0;
+		status = emit_jobs(&o, pts, nr_points, rows);
 		goto done;
 	}
 	status = 1;
@@ -776,5 +838,7 @@ done:
 	free(pts);
 	free(rows);
 	scn_free(named);
+	if (status)	/* a failed sweep leaves no empty --out */
+		outfile_remove_made_dirs();
 	return status;
 }

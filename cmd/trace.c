@@ -83,7 +83,9 @@ int trace_main(int argc, char **argv)
 	ops = read_trace(o.file);
 	if (!ops)
 		return 2;
-	for (int i = 0; i < nr && status != 2; i++) {
+	/* up to bad input, or output lost (a reader gone, a full disk):
+	 * main says that, and nothing more is worth running */
+	for (int i = 0; i < nr && status != 2 && !ferror(stdout); i++) {
 		int rc;
 
 		/* one policy asked for: its events alone, as they were */

@@ -93,6 +93,14 @@ int csv_getline(const char *path, FILE *f, char *line, int *nr)
 			      CSV_LINE_MAX);
 		return -1;
 	}
+	/* ppsim writes none (a name's is \xHH): one here would reach a
+	 * terminal from merge's output or compare's table */
+	for (const char *p = line; *p; p++)
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			datadir_error(path, *nr, "control character 0x%02x: "
+				      "not a ppsim CSV", (unsigned char)*p);
+			return -1;
+		}
 	if (feof(f)) {
 		datadir_error(path, *nr, "the line is cut short (no newline "
 			      "at the end): an unfinished file?");

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE	/* fopencookie() */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -34,6 +35,47 @@ const char *datadir_path(void)
 	return PKGDATADIR;
 }
 
+/* Every file this process opened through datadir_open_regular: what
+ * nothing it writes may replace (datadir_read_as). */
+static struct read_file {
+	dev_t dev;
+	ino_t ino;
+	char *name;
+} *read_files;
+static int nr_read_files;
+
+static void note_read(const struct stat *st, const char *path)
+{
+	struct read_file *r;
+
+	if (datadir_read_as_stat(st))
+		return;
+	r = realloc(read_files, (size_t)(nr_read_files + 1) * sizeof(*r));
+	if (!r)
+		return;	/* the write is checked against fewer: not worse */
+	read_files = r;
+	r[nr_read_files] = (struct read_file){ st->st_dev, st->st_ino,
+					       strdup(path) };
+	if (r[nr_read_files].name)
+		nr_read_files++;
+}
+
+const char *datadir_read_as_stat(const struct stat *st)
+{
+	for (int i = 0; i < nr_read_files; i++)
+		if (read_files[i].dev == st->st_dev &&
+		    read_files[i].ino == st->st_ino)
+			return read_files[i].name;
+	return NULL;
+}
+
+const char *datadir_read_as(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? NULL : datadir_read_as_stat(&st);
+}
+
 FILE *datadir_open_regular(const char *path)
 {
 	struct stat st;
@@ -56,6 +98,7 @@ FILE *datadir_open_regular(const char *path)
 		errno = EINVAL;
 		return NULL;
 	}
+	note_read(&st, path);
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
 	f = fdopen(fd, "r");
 	if (!f) {
@@ -120,6 +163,13 @@ static FILE *open_text(const char *path)
 	return f;
 }
 
+bool datadir_names_nothing(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) && errno == ENOENT;
+}
+
 FILE *datadir_fopen(const char *path, char *found, size_t len)
 {
 	FILE *f = open_text(path);
@@ -128,7 +178,10 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 	snprintf(found, len, "%s", path);
 	if (f || path[0] == '/')
 		return f;
-	if (err != EINVAL &&
+	/* the data directory's file stands in only for a name that names
+	 * nothing: one the user may not read (EACCES), a loop of links or a
+	 * dangling one is that file's error, not the shipped file's run */
+	if (datadir_names_nothing(path) &&
 	    (size_t)snprintf(found, len, "%s/%s", datadir_path(), path) < len)
 		f = open_text(found);
 	if (!f) {
@@ -138,16 +191,56 @@ FILE *datadir_fopen(const char *path, char *found, size_t len)
 	return f;
 }
 
+void datadir_put_text(FILE *f, const char *s, size_t n, bool lines)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		/* C0, DEL, and C1 as UTF-8 (U+0080..U+009F: 0xc2 0x80-0x9f,
+		 * which some terminals take as CSI and the like) */
+		if ((ch < 0x20 && !(lines && (ch == '\n' || ch == '\t'))) ||
+		    ch == 0x7f) {
+			fprintf(f, "\\x%02x", ch);
+		} else if (ch == 0xc2 && i + 1 < n &&
+			   (unsigned char)s[i + 1] >= 0x80 &&
+			   (unsigned char)s[i + 1] <= 0x9f) {
+			fprintf(f, "\\xc2\\x%02x", (unsigned char)s[++i]);
+		} else {
+			fputc(ch, f);
+		}
+	}
+}
+
 void datadir_put_line_text(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	datadir_put_text(f, s, strlen(s), false);
+}
 
-		if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\x%02x", ch);
-		else
-			fputc(ch, f);
-	}
+FILE *datadir_raw_stderr;
+
+/* stderr's writes, through datadir_put_text to the stream it was */
+static ssize_t stderr_write(void *cookie, const char *buf, size_t n)
+{
+	FILE *raw = cookie;
+
+	datadir_put_text(raw, buf, n, true);
+	return fflush(raw) == EOF ? -1 : (ssize_t)n;
+}
+
+int datadir_escape_stderr(void)
+{
+	cookie_io_functions_t io = { .write = stderr_write };
+	FILE *f;
+
+	if (datadir_raw_stderr)
+		return 0;
+	f = fopencookie(stderr, "w", io);
+	if (!f)
+		return -1;
+	setvbuf(f, NULL, _IONBF, 0);	/* as stderr: in order with others */
+	datadir_raw_stderr = stderr;
+	stderr = f;
+	return 0;
 }
 
 void datadir_verror(const char *file, int line, const char *fmt, va_list ap)

@@ -10,13 +10,19 @@
 #define PPSIM_DATADIR_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 const char *datadir_path(void);
 
+/* Whether nothing at all is at path: no file, no link (a dangling link
+ * is something), and a directory on the way that says so (not EACCES,
+ * ELOOP): the only case a shipped file of that name may stand in. */
+bool datadir_names_nothing(const char *path);
+
 /*
- * Opens path for reading as given; if that fails and path is relative,
- * opens it below the data directory.  The name opened is written to found.
+ * Opens path for reading as given; if nothing is there (datadir_names_
+ * nothing) and path is relative, opens it below the data directory.  The name opened is written to found.
  * Returns NULL with errno from the first attempt when neither exists, with
  * EINVAL for what is not a regular file (a FIFO or /dev/zero would never
  * end), EFBIG for one over 64 MiB.
@@ -27,6 +33,15 @@ FILE *datadir_fopen(const char *path, char *found, size_t len);
  * waiting on a FIFO); NULL with errno, EINVAL for what is not a regular
  * file.  A UTF-8 byte order mark at the start is skipped. */
 FILE *datadir_open_regular(const char *path);
+
+/* The name a file was read under, if this process read the file at path
+ * (or st): any file opened through datadir_open_regular() or
+ * datadir_fopen(), a scenario, every include, a trace, a CSV; the same
+ * device and inode under any name or link.  NULL if none.  What ppsim
+ * writes is checked against it (report/outfile.h). */
+const char *datadir_read_as(const char *path);
+struct stat;
+const char *datadir_read_as_stat(const struct stat *st);
 
 /* Why datadir_fopen() failed, for a message. */
 const char *datadir_strerror(int err);
@@ -46,9 +61,25 @@ enum { LINE_OK, LINE_TOO_LONG, LINE_NUL };
  */
 long datadir_getline(FILE *f, char *buf, size_t size, int *problem);
 
-/* Writes s on one line: a control character (a newline in a file's
- * name) as \xHH, so that it cannot end the line or forge another. */
+/*
+ * The one escaping function every text ppsim echoes goes through: writes
+ * the n bytes of s with each control character (C0, DEL, and C1 in
+ * UTF-8) as \xHH, so that none reaches a terminal (an escape sequence
+ * would recolour it, retitle it or move its cursor) or a file's line
+ * structure; a newline and a tab are kept when lines is true.
+ * datadir_put_line_text() keeps s on one line: a newline in a file's
+ * name cannot end the line or forge another.
+ */
+void datadir_put_text(FILE *f, const char *s, size_t n, bool lines);
 void datadir_put_line_text(FILE *f, const char *s);
+
+/* Makes stderr a stream that writes through datadir_put_text (lines kept)
+ * to the stderr it was, kept as datadir_raw_stderr: every message, from
+ * any layer, echoes user text (a case name, an argument, a trace line)
+ * without its control characters.  Only a progress bar writes its own
+ * ("\r\033[K") to datadir_raw_stderr.  0, or -1 with stderr as it was. */
+int datadir_escape_stderr(void);
+extern FILE *datadir_raw_stderr;	/* NULL until then */
 
 /* Says "FILE:LINE: message" on stderr: the form of every input error
  * (line 0: "OPTION: message", for what the command line said). */

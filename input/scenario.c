@@ -16,6 +16,13 @@
 #define SCN_LINE_MAX	198	/* characters; inih's buffer is 200 */
 #define SCN_READ_MAX	1024	/* a line with its comment, before cutting */
 #define SCN_INCLUDE_DEPTH 8
+/* A scenario's bounds, includes of includes counted (ppsim-scenario(5)):
+ * the files read (a tree of 4 levels of 20 includes read 160,000, for
+ * minutes), their bytes together, and the keys they set.  The corpus's
+ * largest reads 3 files and sets under 400 keys. */
+#define SCN_MAX_FILES	64
+#define SCN_MAX_BYTES	(64L << 20)
+#define SCN_MAX_SETTINGS 65536
 /* characters of a section name libinih keeps (its MAX_SECTION, 50, with
  * the NUL) */
 #define SCN_SECTION_MAX	49
@@ -627,6 +634,9 @@ struct loader {
 	int line;
 	const char *stack[SCN_INCLUDE_DEPTH];	/* real paths being read */
 	int depth;
+	int nr_read;		/* files read, SCN_MAX_FILES */
+	long bytes;		/* their sizes, SCN_MAX_BYTES */
+	bool stop;		/* past a bound: no line more is read */
 	/* the cases the command runs (--case), all when nr_only is 0: the
 	 * overrides apply to those alone */
 	const char *const *only;
@@ -773,7 +783,7 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 	const char *ctl;
 	char *s;
 
-	if (len < 0)
+	if (len < 0 || ld->stop)
 		return NULL;
 	if (ld->errors >= DATADIR_MAX_ERRORS) {
 		/* error_at says "too many errors" for this one */
@@ -840,7 +850,9 @@ static void include_path(const char *file, const char *value, char *path,
 		snprintf(path, len, "%s", value);
 	else
 		snprintf(path, len, "%s/%s", dirname(dir), value);
-	if (value[0] == '/' || !stat(path, &st))
+	/* only a name that names nothing falls back (a dangling link, a
+	 * file not readable, a loop: that file's error, said) */
+	if (value[0] == '/' || !datadir_names_nothing(path))
 		return;
 	snprintf(alt, sizeof(alt), "%s/scenarios/%s", datadir_path(), value);
 	if (stat(alt, &st))
@@ -903,6 +915,12 @@ static int ini_handler_record(void *user, const char *section,
 			 "characters", (int)sizeof(a->key) - 1);
 		return 1;
 	}
+	if (ld->nr_as == SCN_MAX_SETTINGS) {
+		error_at(ld, ld->file, ld->line, "more than %d keys set: not "
+			 "a scenario ppsim reads", SCN_MAX_SETTINGS);
+		ld->stop = true;	/* read no more */
+		return 1;
+	}
 	a = new_assignment(ld);
 	snprintf(a->section, sizeof(a->section), "%s", section);
 	snprintf(a->key, sizeof(a->key), "%s", name);
@@ -926,8 +944,13 @@ static int load_file(struct loader *ld, const char *path, const char *value,
 		     const char *from, int from_line)
 {
 	char found[PATH_MAX], real[PATH_MAX];
-	FILE *f = datadir_fopen(path, found, sizeof(found));
+	FILE *f;
+	struct stat st;
 	int rc;
+
+	if (ld->stop)
+		return -1;
+	f = datadir_fopen(path, found, sizeof(found));
 
 	if (!f) {
 		if (from)
@@ -956,6 +979,19 @@ static int load_file(struct loader *ld, const char *path, const char *value,
 		fclose(f);
 		return -1;
 	}
+	if (ld->nr_read == SCN_MAX_FILES ||
+	    (!fstat(fileno(f), &st) && (ld->bytes += st.st_size) >
+	     SCN_MAX_BYTES)) {
+		if (from)
+			error_at(ld, from, from_line, "include %s: more than "
+				 "%s read for one scenario (includes of "
+				 "includes counted)", value, ld->nr_read ==
+				 SCN_MAX_FILES ? "64 files" : "64 MiB");
+		ld->stop = true;	/* read no more */
+		fclose(f);
+		return -1;
+	}
+	ld->nr_read++;
 	ld->stack[ld->depth++] = keep_name(ld, real);
 	ld->file = keep_name(ld, from ? found : path);
 	ld->f = f;

@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "datadir.h"
@@ -27,6 +28,7 @@ struct trace_page {
 	struct page *page;
 	bool pool_ref;		/* the reference page_pool handed out */
 	int extra_refs;		/* taken with get */
+	u32 held_at;		/* its slot in held + 1, 0 if not held */
 };
 
 struct trace {
@@ -41,11 +43,51 @@ struct trace {
 	struct napi_struct napi;	/* the pool's NAPI (napi on|off) */
 	bool destroyed;		/* page_pool_destroy() was called */
 	struct trace_page *pages;	/* by name: pages[0] is p1 */
-	u32 nr_named;
+	u32 nr_named, cap_named;
 	u32 *name_of;		/* pfn -> name, 0 if never handed out */
-	u32 *held;		/* names held, oldest first */
-	u32 nr_held;
+	/* names held, oldest first, with holes (0) where one was let go:
+	 * a page is let go in O(1) (held_at), and the holes are squeezed
+	 * out when the array is full, at least half of it holes */
+	u32 *held;
+	u32 held_len, cap_held;	/* slots used, and of the array */
+	u32 nr_held;		/* names held */
+	unsigned long long written;	/* bytes of events, TRACE_MAX_OUTPUT */
+	bool over;		/* past it: said, the trace stops */
+	bool mid_line;		/* the last event line is not ended yet */
+	int op_line;		/* the operation running */
 };
+
+/* An event line's text, counted against TRACE_MAX_OUTPUT: a line begun
+ * is ended, none is begun past the bound. */
+static __attribute__((format(printf, 2, 3)))
+void tprintf(struct trace *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (t->over)
+		return;
+	if (!t->mid_line && t->written >= TRACE_MAX_OUTPUT) {
+		t->over = true;
+		datadir_error(t->name, t->op_line, "the events pass %d MiB "
+			      "of output, a trace's most (ppsim(1)): not "
+			      "run further", TRACE_MAX_OUTPUT >> 20);
+		return;
+	}
+	va_start(ap, fmt);
+	n = vfprintf(t->out, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		t->written += (unsigned long long)n;
+	t->mid_line = !strchr(fmt, '\n');
+}
+
+/* Whether the trace is to stop: its output past the bound, or lost (the
+ * reader of a pipe gone, a full disk): nothing more is worth writing. */
+static bool trace_stopped(const struct trace *t)
+{
+	return t->over || ferror(t->out);
+}
 
 /* ---- parsing ---- */
 
@@ -273,13 +315,21 @@ static long parse_trace(FILE *in, const char *name,
 				   .nr_nodes = m->nodes };
 	struct trace_op *ops = NULL;
 	char text[TRACE_LINE_MAX + 2];
-	long n = 0, cap = 0, len;
+	long n = 0, cap = 0, len, read = 0;
 	int problem;
 
 	while ((len = datadir_getline(in, text, sizeof(text), &problem)) >= 0) {
 		int rc;
 
 		ps.line++;
+		/* standard input too, which has no size to check first */
+		read += len + 1;
+		if (read > TRACE_MAX_INPUT) {
+			datadir_error(name, ps.line, "more than %d MiB: not a "
+				      "trace ppsim reads", TRACE_MAX_INPUT >> 20);
+			ps.errors++;
+			break;
+		}
 		if (ps.errors >= DATADIR_MAX_ERRORS) {
 			datadir_error(name, ps.line, "too many errors: not "
 				      "read further");
@@ -295,6 +345,13 @@ static long parse_trace(FILE *in, const char *name,
 			datadir_error(name, ps.line, "NUL byte: not a text file");
 			ps.errors++;
 			continue;
+		}
+		if (n == TRACE_MAX_OPS) {
+			datadir_error(name, ps.line, "more than %d operations: "
+				      "a trace's most (ppsim(1))",
+				      TRACE_MAX_OPS);
+			ps.errors++;
+			break;
 		}
 		if (n == cap) {
 			cap = cap ? 2 * cap : 64;
@@ -341,7 +398,8 @@ static int machine_create(struct trace *t, int nodes, u32 pages, u32 min,
 				.softirq = true };
 	t->prev = kctx_enter(&t->ctx);
 	t->name_of = calloc((size_t)nodes * pages, sizeof(*t->name_of));
-	t->held = calloc((size_t)nodes * pages, sizeof(*t->held));
+	t->cap_held = 2 * nodes * pages;
+	t->held = calloc(t->cap_held, sizeof(*t->held));
 	if (!t->name_of || !t->held) {
 		datadir_error(t->name, line, "nodes: out of memory");
 		return -1;
@@ -360,43 +418,74 @@ static bool page_held(const struct trace_page *tp)
 	return tp && (tp->pool_ref || tp->extra_refs);
 }
 
-/* Name a page the trace receives, and hold it. */
-static u32 receive_page(struct trace *t, struct page *page)
+/* Squeezes the holes out of held, keeping the order. */
+static void compact_held(struct trace *t)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < t->held_len; i++) {
+		u32 name = t->held[i];
+
+		if (!name)
+			continue;
+		t->held[n] = name;
+		t->pages[name - 1].held_at = ++n;
+	}
+	t->held_len = n;
+}
+
+/* Name a page the trace receives, and hold it: O(1), amortized. */
+static int receive_page(struct trace *t, struct page *page, u32 *namep)
 {
 	u32 name = t->name_of[page->pfn];
 
 	if (!name) {
+		if (t->nr_named == t->cap_named) {
+			u32 cap = t->cap_named ? 2 * t->cap_named : 1024;
+			struct trace_page *p = realloc(t->pages,
+						       cap * sizeof(*p));
+
+			if (!p)
+				return -1;
+			t->pages = p;
+			t->cap_named = cap;
+		}
 		name = ++t->nr_named;
-		t->pages = realloc(t->pages, t->nr_named * sizeof(*t->pages));
 		t->name_of[page->pfn] = name;
 		t->pages[name - 1] = (struct trace_page){ .page = page };
 	}
 	t->pages[name - 1].pool_ref = true;
-	t->held[t->nr_held++] = name;
-	return name;
+	/* a page comes back from page_pool only when the trace let it
+	 * go: it is never held twice */
+	if (!t->pages[name - 1].held_at) {
+		/* full: at most half of it names held (one a page) */
+		if (t->held_len == t->cap_held)
+			compact_held(t);
+		t->held[t->held_len++] = name;
+		t->pages[name - 1].held_at = t->held_len;
+		t->nr_held++;
+	}
+	*namep = name;
+	return 0;
 }
 
+/* Lets a page go once the trace holds no reference: O(1). */
 static void unhold(struct trace *t, u32 name)
 {
 	struct trace_page *tp = &t->pages[name - 1];
 
-	if (page_held(tp))
+	if (page_held(tp) || !tp->held_at)
 		return;
-	for (u32 i = 0; i < t->nr_held; i++) {
-		if (t->held[i] == name) {
-			memmove(&t->held[i], &t->held[i + 1],
-				(t->nr_held - i - 1) * sizeof(*t->held));
-			t->nr_held--;
-			return;
-		}
-	}
+	t->held[tp->held_at - 1] = 0;
+	tp->held_at = 0;
+	t->nr_held--;
 }
 
 #define DELTA(field) ((unsigned long long)(after.field - before.field))
 
-static void op_alloc(struct trace *t, long count)
+static int op_alloc(struct trace *t, long count)
 {
-	for (long i = 0; i < count; i++) {
+	for (long i = 0; i < count && !trace_stopped(t); i++) {
 		struct pp_stats before, after;
 		struct page *page;
 		const char *from;
@@ -409,24 +498,29 @@ static void op_alloc(struct trace *t, long count)
 		 * count: said once, with how many were not made (alloc
 		 * 4194304 would write a line each) */
 		if (!page && count - i == 1) {
-			fprintf(t->out, "alloc failed: no free page\n");
-			return;
+			tprintf(t, "alloc failed: no free page\n");
+			return 0;
 		}
 		if (!page) {
-			fprintf(t->out, "alloc failed: no free page (%ld "
+			tprintf(t, "alloc failed: no free page (%ld "
 				"allocations not made)\n", count - i);
-			return;
+			return 0;
 		}
-		name = receive_page(t, page);
+		if (receive_page(t, page, &name)) {
+			datadir_error(t->name, t->op_line, "alloc: out of "
+				      "memory");
+			return -1;
+		}
 		from = DELTA(alloc_fast) ? "cache" :
 		       DELTA(alloc_refill) ? "ring" : "slow";
-		fprintf(t->out, "alloc p%u node=%d pfmemalloc=%d from=%s",
+		tprintf(t, "alloc p%u node=%d pfmemalloc=%d from=%s",
 			name, page_to_nid(page), page_is_pfmemalloc(page),
 			from);
 		if (DELTA(alloc_waive))
-			fprintf(t->out, " waived=%llu", DELTA(alloc_waive));
-		fputc('\n', t->out);
+			tprintf(t, " waived=%llu", DELTA(alloc_waive));
+		tprintf(t, "\n");
 	}
+	return 0;
 }
 
 static void put_one(struct trace *t, const char *verb, u32 name,
@@ -445,7 +539,7 @@ static void put_one(struct trace *t, const char *verb, u32 name,
 	     DELTA(recycle_ring) ? "ring" :
 	     DELTA(recycle_ring_full) ? "released (ring_full)" :
 	     "released (released_refcnt)";
-	fprintf(t->out, "%s p%u -> %s%s\n", verb, name, to,
+	tprintf(t, "%s p%u -> %s%s\n", verb, name, to,
 		DELTA(recycle_cache_full) ? " (cache_full)" : "");
 }
 
@@ -454,11 +548,18 @@ static int op_put_pages(struct trace *t, const struct trace_op *op)
 	bool direct = op->code == OP_RECYCLE;
 	const char *verb = direct ? "recycle" : "return";
 
-	if (op->a == 0) {
-		u32 n = t->nr_held, *names = malloc((n + 1) * sizeof(*names));
+	if (op->a == 0) {	/* all: those held now, oldest first */
+		u32 n = 0, *names = malloc((t->nr_held + 1) * sizeof(*names));
 
-		memcpy(names, t->held, n * sizeof(*names));
-		for (u32 i = 0; i < n; i++)
+		if (!names) {
+			datadir_error(t->name, op->line, "%s: out of memory",
+				      verb);
+			return -1;
+		}
+		for (u32 i = 0; i < t->held_len; i++)
+			if (t->held[i])
+				names[n++] = t->held[i];
+		for (u32 i = 0; i < n && !trace_stopped(t); i++)
 			if (t->pages[names[i] - 1].pool_ref)
 				put_one(t, verb, names[i], direct);
 		free(names);
@@ -485,7 +586,7 @@ static int op_ref(struct trace *t, const struct trace_op *op)
 		}
 		get_page(tp->page);
 		tp->extra_refs++;
-		fprintf(t->out, "get p%ld refcount=%d\n", op->a,
+		tprintf(t, "get p%ld refcount=%d\n", op->a,
 			page_ref_count(tp->page));
 		return 0;
 	}
@@ -496,9 +597,9 @@ static int op_ref(struct trace *t, const struct trace_op *op)
 	}
 	tp->extra_refs--;
 	if (page_ref_count(tp->page) == 1)
-		fprintf(t->out, "put p%ld -> freed\n", op->a);
+		tprintf(t, "put p%ld -> freed\n", op->a);
 	else
-		fprintf(t->out, "put p%ld refcount=%d\n", op->a,
+		tprintf(t, "put p%ld refcount=%d\n", op->a,
 			page_ref_count(tp->page) - 1);
 	put_page(tp->page);
 	unhold(t, (u32)op->a);
@@ -513,7 +614,7 @@ static void op_nid(struct trace *t, const struct trace_op *op)
 	int old_nid;
 
 	if (!t->pol->update_nid) {
-		fprintf(t->out, "%s: unsupported in %s\n", verb,
+		tprintf(t, "%s: unsupported in %s\n", verb,
 			t->pol->name);
 		return;
 	}
@@ -525,9 +626,9 @@ static void op_nid(struct trace *t, const struct trace_op *op)
 		pp_nid_changed(t->pol, t->pool, (int)op->a);
 	t->pol->stats(t->pool, &after);
 	if (op->code == OP_NID_CHANGED && old_nid == op->a)
-		fprintf(t->out, "nid_changed %ld (node unchanged)\n", op->a);
+		tprintf(t, "nid_changed %ld (node unchanged)\n", op->a);
 	else
-		fprintf(t->out, "%s %ld%s(flushed %llu)\n", verb, op->a,
+		tprintf(t, "%s %ld%s(flushed %llu)\n", verb, op->a,
 			op->code == OP_NID_CHANGED ? " -> update_nid " : " ",
 			DELTA(release));
 }
@@ -537,7 +638,7 @@ static void print_stats(struct trace *t)
 	struct pp_stats s;
 
 	t->pol->stats(t->pool, &s);
-	fprintf(t->out, "stats alloc_fast=%llu alloc_slow=%llu "
+	tprintf(t, "stats alloc_fast=%llu alloc_slow=%llu "
 		"alloc_empty=%llu alloc_refill=%llu alloc_waive=%llu "
 		"recycle_cached=%llu recycle_cache_full=%llu "
 		"recycle_ring=%llu recycle_ring_full=%llu "
@@ -567,12 +668,12 @@ static void release_retry(struct trace *t)
 	inflight = t->pol->release_retry(t->pool);
 	if (!inflight) {
 		t->pool = NULL;
-		fprintf(t->out, "release_retry released=%u inflight=0 "
+		tprintf(t, "release_retry released=%u inflight=0 "
 			"(pool freed)\n", before.hold - before.release);
 		return;
 	}
 	t->pol->stats(t->pool, &after);
-	fprintf(t->out, "release_retry released=%u inflight=%d\n",
+	tprintf(t, "release_retry released=%u inflight=%d\n",
 		after.release - before.release, inflight);
 }
 
@@ -590,14 +691,14 @@ static void op_destroy(struct trace *t)
 
 		t->pol->stats(t->pool, &after);
 		release = after.release - before.release;
-		fprintf(t->out, "destroy released=%u inflight=%d "
+		tprintf(t, "destroy released=%u inflight=%d "
 			"(shutdown deferred)\n", release, inflight);
 		return;
 	}
 	/* Everything held came back: hold - release was 0 afterwards. */
 	release = before.hold - before.release;
 	t->pool = NULL;
-	fprintf(t->out, "destroy released=%u inflight=0 (pool freed)\n",
+	tprintf(t, "destroy released=%u inflight=0 (pool freed)\n",
 		release);
 }
 
@@ -624,9 +725,9 @@ static int op_pool(struct trace *t, const struct trace_op *op)
 		return -1;
 	}
 	if (p.nid == NUMA_NO_NODE)
-		fprintf(t->out, "pool nid=none size=%u\n", p.pool_size);
+		tprintf(t, "pool nid=none size=%u\n", p.pool_size);
 	else
-		fprintf(t->out, "pool nid=%d size=%u\n", p.nid, p.pool_size);
+		tprintf(t, "pool nid=%d size=%u\n", p.nid, p.pool_size);
 	return 0;
 }
 
@@ -673,8 +774,7 @@ static int run_op(struct trace *t, const struct trace_op *op)
 		mm_set_pressure(t->mm, (int)op->a, op->b);
 		return 0;
 	case OP_ALLOC:
-		op_alloc(t, op->a);
-		return 0;
+		return op_alloc(t, op->a);
 	case OP_RECYCLE:
 	case OP_RETURN:
 		return op_put_pages(t, op);
@@ -709,15 +809,16 @@ static int check_accounting(struct trace *t)
 	u32 pool_refs = 0;
 	char why[200];
 
-	for (u32 i = 0; i < t->nr_held; i++)
-		pool_refs += t->pages[t->held[i] - 1].pool_ref;
+	for (u32 i = 0; i < t->held_len; i++)
+		if (t->held[i])
+			pool_refs += t->pages[t->held[i] - 1].pool_ref;
 	for (int n = 0; n < mm_nr_nodes(t->mm); n++) {
 		allocated += mm_node_stats(t->mm, n)->allocated;
 		freed += mm_node_stats(t->mm, n)->freed;
 	}
 	if (t->pool)
 		t->pol->contents(t->pool, &c);
-	fprintf(t->out, "pages allocated=%llu freed=%llu held=%llu "
+	tprintf(t, "pages allocated=%llu freed=%llu held=%llu "
 		"(pool cache=%u ring=%u, trace=%u)",
 		(unsigned long long)allocated, (unsigned long long)freed,
 		(unsigned long long)(allocated - freed), c.cached, c.ring,
@@ -727,12 +828,12 @@ static int check_accounting(struct trace *t)
 	if (pp_check_pages(t->mm, &pool, t->pool ? 1 : 0,
 			   t->nr_held - (t->pool ? pool_refs : 0), why,
 			   sizeof(why))) {
-		fprintf(t->out, " VIOLATED\n");
+		tprintf(t, " VIOLATED\n");
 		fprintf(stderr, "%s: page accounting violated: %s\n", t->name,
 			why);
 		return 1;
 	}
-	fprintf(t->out, " ok\n");
+	tprintf(t, " ok\n");
 	return 0;
 }
 
@@ -791,8 +892,11 @@ int trace_exec(const struct trace_ops *ops, const struct pp_policy *pol,
 	for (long i = 0; i < ops->n && !status; i++) {
 		const struct trace_op *op = &ops->op[i];
 
-		if (run_op(&t, op))
+		t.op_line = op->line;
+		if (run_op(&t, op) || t.over)
 			status = 2;
+		else if (ferror(out))	/* said by main, as any lost output */
+			status = 1;
 		else if (t.destroyed && t.pool &&
 			 (op->code == OP_RECYCLE || op->code == OP_RETURN ||
 			  op->code == OP_PUT))
@@ -802,6 +906,8 @@ int trace_exec(const struct trace_ops *ops, const struct pp_policy *pol,
 		status = 2;
 	if (!status)
 		status = check_accounting(&t);
+	if (t.over)
+		status = 2;
 	trace_free(&t);
 	return status;
 }

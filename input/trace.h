@@ -12,10 +12,19 @@
  * Reads the trace at path (name is what messages call it), runs it and
  * writes the events to out.  Bad input is reported as "name:LINE: message"
  * on stderr.  Returns an exit status: 0 ok, 1 the model broke an invariant
- * (page accounting), 2 bad input.
+ * (page accounting) or out failed (a reader gone: the run stops there),
+ * 2 bad input.
  */
 int trace_run(FILE *in, const char *name, const struct pp_policy *pol,
 	      FILE *out);
+
+/* A trace's bounds (ppsim(1)): what it reads, file or standard input (a
+ * scenario's 64 MiB), the operations it keeps (blank and comment lines
+ * are none), and the bytes of events one policy's run writes: past any,
+ * it is said at its line and the trace is bad input (exit 2). */
+#define TRACE_MAX_INPUT		(64 << 20)
+#define TRACE_MAX_OPS		(1 << 20)
+#define TRACE_MAX_OUTPUT	(64 << 20)
 
 /* The machine of a trace that names none ('nodes'), and the most pages a
  * trace may ask for; trace_run's: 2 nodes of 65536 pages, 4 Mi pages. */

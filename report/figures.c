@@ -101,10 +101,23 @@ struct rep_figure rep_figure(const struct rep_row *row, int reps,
 	for (int i = 0; i < reps; i++)
 		v[i] = rep_metrics[id].fn(&row->res[i]);
 	f.mean = gsl_stats_mean(v, 1, (size_t)reps);
-	f.ci95 = reps > 1 ? gsl_cdf_tdist_Pinv(0.975, reps - 1) *
-			    gsl_stats_sd(v, 1, (size_t)reps) / sqrt(reps)
-			  : NAN;
+	f.ci95 = rep_ci95(v, reps);
 	return f;
+}
+
+double rep_ci95(const double *v, int n)
+{
+	return n > 1 ? gsl_cdf_tdist_Pinv(0.975, n - 1) *
+		       gsl_stats_sd(v, 1, (size_t)n) / sqrt(n)
+		     : NAN;
+}
+
+double rep_fit_se(double chisq, int nr_rows, int nr_params, double covar,
+		  double dv)
+{
+	int dof = nr_rows - nr_params;
+
+	return dof > 0 ? dv * sqrt(chisq / dof * covar) : NAN;
 }
 
 const char *rep_saturated(const struct rep_row *row, int reps)

@@ -1,6 +1,8 @@
 /* Files written whole or not at all (outfile.h). */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <libgen.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,6 +12,29 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "outfile.h"
+#include "../input/datadir.h"
+
+/* The one file read that may be replaced (calibrate's calibration). */
+static struct stat may_replace;
+static bool have_may_replace;
+
+void outfile_may_replace(const char *path)
+{
+	have_may_replace = !stat(path, &may_replace);
+}
+
+/* The name this run read path under, if it did and may not replace it. */
+static const char *read_here(const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return NULL;
+	if (have_may_replace && st.st_dev == may_replace.st_dev &&
+	    st.st_ino == may_replace.st_ino)
+		return NULL;
+	return datadir_read_as_stat(&st);
+}
 
 /* The mode fopen() would give a new file: 0666 less the umask. */
 static mode_t new_file_mode(void)
@@ -24,7 +49,8 @@ static mode_t new_file_mode(void)
  * would have (status 130, 143): the temporary file being written, and a
  * directory --out made (rmdir leaves one that is not empty).  Each path is
  * filled in before its flag is set, so a handler reads only whole paths. */
-static char pending_tmp[PATH_MAX], made_dir[PATH_MAX];
+#define MAX_MADE_DIRS	32	/* a run of more files leaves the rest */
+static char pending_tmp[PATH_MAX], made_dir[MAX_MADE_DIRS][PATH_MAX];
 static volatile sig_atomic_t have_tmp, have_dir;
 static volatile pid_t tmp_writer;	/* killed first: it would write on */
 
@@ -36,10 +62,16 @@ static void clean_up(int sig)
 	}
 	if (have_tmp)
 		unlink(pending_tmp);
-	if (have_dir)
-		rmdir(made_dir);
+	outfile_remove_made_dirs();
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+void outfile_remove_made_dirs(void)
+{
+	/* the last made first: DIR/NAME before DIR */
+	while (have_dir > 0)
+		rmdir(made_dir[--have_dir]);
 }
 
 static void clean_up_on_signals(void)
@@ -70,6 +102,14 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 	 * outputs replace regular files only */
 	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
 		fprintf(stderr, "%s: %s: not a regular file\n", who, path);
+		return NULL;
+	}
+	/* nothing written replaces a file the run read (a resolved.ini
+	 * read back, an include), under any name: the last guard, after
+	 * the commands' own checks before any work */
+	if (read_here(path)) {
+		fprintf(stderr, "%s: %s: that is %s, a file this run reads: "
+			"not overwritten\n", who, path, read_here(path));
 		return NULL;
 	}
 	outfile_hold(&was);
@@ -166,18 +206,66 @@ static int probe_dir(const char *dir)
 	return 0;
 }
 
-int outfile_check_dir(const char *dir, const char *option)
+/* Whether dir holds a file the run read under a name one of the
+ * patterns matches (a file the command would write there): said. */
+static int outputs_read(const char *dir, const char *option,
+			const char *const *names)
 {
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+	int rc = 0;
+
+	if (!names || !(d = opendir(dir)))
+		return 0;
+	while (!rc && (e = readdir(d))) {
+		const char *as;
+
+		for (int i = 0; names[i]; i++)
+			if (!fnmatch(names[i], e->d_name, 0))
+				break;
+			else if (!names[i + 1])
+				goto next;
+		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir,
+				     e->d_name) >= sizeof(path))
+			continue;
+		if ((as = read_here(path))) {
+			fprintf(stderr, "%s %s: it holds %s, which this run "
+				"reads (as %s): the outputs would overwrite "
+				"it; write them elsewhere\n", option, dir,
+				e->d_name, as);
+			rc = -1;
+		}
+next:		;
+	}
+	closedir(d);
+	return rc;
+}
+
+int outfile_check_dir(const char *dir, const char *option,
+		      const char *const *names, bool dry)
+{
+	char parent[PATH_MAX];
 	struct stat st;
 
 	if (strlen(dir) > OUTFILE_DIR_MAX) {
 		errno = ENAMETOOLONG;
 		goto bad;
 	}
-	if (!mkdir(dir, 0777)) {
-		if (!have_dir && strlen(dir) < sizeof(made_dir)) {
-			memcpy(made_dir, dir, strlen(dir) + 1);
-			have_dir = 1;
+	if (dry && stat(dir, &st) && errno == ENOENT) {
+		/* what mkdir would meet, without making it */
+		snprintf(parent, sizeof(parent), "%s", dir);
+		if (probe_dir(dirname(parent)))
+			goto bad;
+		return 0;
+	}
+	if (dry) {
+		/* exists: checked as it is */
+	} else if (!mkdir(dir, 0777)) {
+		if (have_dir < MAX_MADE_DIRS &&
+		    strlen(dir) < sizeof(made_dir[0])) {
+			memcpy(made_dir[have_dir], dir, strlen(dir) + 1);
+			have_dir++;
 			clean_up_on_signals();
 		}
 	} else if (errno != EEXIST) {
@@ -191,7 +279,7 @@ int outfile_check_dir(const char *dir, const char *option)
 	}
 	if (probe_dir(dir))
 		goto bad;
-	return 0;
+	return outputs_read(dir, option, names);
 bad:
 	fprintf(stderr, "%s %s: %s\n", option, dir, strerror(errno));
 	return -1;
@@ -205,8 +293,7 @@ bool outfile_same_file(const char *a, const char *b)
 	       sa.st_ino == sb.st_ino;
 }
 
-int outfile_check_file(const char *path, const char *option,
-		       const char *keep)
+int outfile_check_file(const char *path, const char *option)
 {
 	char dir[PATH_MAX], base[PATH_MAX], *parent;
 	struct stat st;
@@ -230,9 +317,10 @@ int outfile_check_file(const char *path, const char *option,
 			"not a regular file");
 		return -1;
 	}
-	if (keep && outfile_same_file(path, keep)) {
-		fprintf(stderr, "%s %s: that is %s, the file read: it would "
-			"be overwritten\n", option, path, keep);
+	if (read_here(path)) {
+		fprintf(stderr, "%s %s: that is %s, a file this run reads: it "
+			"would be overwritten\n", option, path,
+			read_here(path));
 		return -1;
 	}
 	parent = dirname(dir);

@@ -22,7 +22,8 @@ struct outfile {
 };
 
 /* Opens a temporary file beside path, which must be a regular file if it
- * exists (never a device: a rename would replace /dev/full) (suffix: the end of its name the
+ * exists (never a device: a rename would replace /dev/full) and not one
+ * the run read (outfile_may_replace) (suffix: the end of its name the
  * temporary one keeps too, "" or ".png" for gnuplot's terminal choice).
  * Returns o->f, or NULL with the reason on stderr (who: "ppsim run"). */
 FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
@@ -52,20 +53,37 @@ void outfile_abort(struct outfile *o);
 #define OUTFILE_DIR_MAX	2000
 
 /* Whether dir can take outputs, asked before any simulation: at most
- * OUTFILE_DIR_MAX bytes, created if missing (not its parents), and a file
- * written in it and removed.
+ * OUTFILE_DIR_MAX bytes, created if missing (not its parents), a file
+ * written in it and removed, and no file there that the run read under a
+ * name one of names (fnmatch patterns, NULL-terminated; or NULL) matches:
+ * the files the command writes there.
  * Returns 0, or -1 with "OPTION DIR: why" on stderr. */
-int outfile_check_dir(const char *dir, const char *option);
+int outfile_check_dir(const char *dir, const char *option,
+		      const char *const *names, bool dry);
+/* dry (--dry-run): nothing is made; a missing dir is checked as mkdir
+ * would meet it, in its parent. */
+
+/* Removes the directories outfile_check_dir made, those still empty (a
+ * run that failed before writing in them), the last made first; also on
+ * an interrupt. */
+void outfile_remove_made_dirs(void);
 
 /* Whether a and b name one existing file, under any names (a.ini and
  * ./a.ini, a link): the same device and inode. */
 bool outfile_same_file(const char *a, const char *b);
 
 /* Whether a file can be written at path (calibrate --out): a name that
- * fits, a regular file if it exists and not the file keep (if not NULL:
- * the input), and a directory that takes a new file.  0 or -1 as above. */
-int outfile_check_file(const char *path, const char *option,
-		       const char *keep);
+ * fits, a regular file if it exists and not one the run read (but for
+ * outfile_may_replace's), and a directory that takes a new file.  0 or -1
+ * as above. */
+int outfile_check_file(const char *path, const char *option);
+
+/* The class every write is checked against: nothing ppsim writes
+ * (outfile_open, outfile_check_dir, outfile_check_file) replaces a file
+ * the run read (datadir_read_as: the scenario, every include, a trace,
+ * a CSV; the same device and inode), but for the one named here:
+ * calibrate's calibration, which the scenario includes to be replaced. */
+void outfile_may_replace(const char *path);
 
 /* Makes sure descriptors 0, 1 and 2 are open, so that no file the
  * program opens becomes its stdout by accident; a closed stdout becomes

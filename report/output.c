@@ -759,6 +759,41 @@ static int commit_cells(const struct rep_row *row,
 	return scn_label_cells(row->c->label, cells, SCN_MAX_LABELS);
 }
 
+/* A cell in w columns: cut, its last shown character '~', when longer. */
+static void commit_cell(FILE *f, const char *s, int w)
+{
+	if ((int)strlen(s) > w && w > 1)
+		fprintf(f, "%.*s~ | ", w - 1, s);
+	else
+		fprintf(f, "%-*s | ", w, s);
+}
+
+/* Whether column k's cells, cut to w columns as commit_cell cuts them,
+ * are still as distinct as they were. */
+static bool commit_cut_distinct(const struct rep_row *rows, int nr_rows,
+				int k, int w)
+{
+	char a[SCN_MAX_LABELS][SCN_NAME_MAX], b[SCN_MAX_LABELS][SCN_NAME_MAX];
+
+	if (w < 2)
+		return false;
+	for (int i = 0; i < nr_rows; i++) {
+		int na = commit_cells(&rows[i], a);
+
+		for (int j = 0; j < i; j++) {
+			int nb = commit_cells(&rows[j], b);
+			const char *x = k < na ? a[k] : "", *y = k < nb ? b[k] : "";
+			bool cut_x = (int)strlen(x) > w, cut_y = (int)strlen(y) > w;
+
+			if (!strcmp(x, y))
+				continue;
+			if (cut_x && cut_y && !strncmp(x, y, (size_t)w - 1))
+				return false;
+		}
+	}
+	return true;
+}
+
 void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 		      const struct rep_prov *p)
 {
@@ -790,9 +825,15 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 			if ((int)strlen(cells[k]) > wl[k])
 				wl[k] = (int)strlen(cells[k]);
 	}
-	for (int k = 0; k < nl; k++)
-		if (wl[k] > (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3)
-			wl[k] = (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3;
+	for (int k = 0; k < nl; k++) {
+		int cap = (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3;
+
+		/* cut (its end shown as '~') only where the cells stay
+		 * apart: two cases shown as one would be a wrong table,
+		 * a line past 72 columns only an ugly one */
+		if (wl[k] > cap && commit_cut_distinct(rows, nr_rows, k, cap))
+			wl[k] = cap;
+	}
 	width = 2 * wr + 3 * 3 + 7 + 8;
 	for (int k = 0; k < nl; k++)
 		width += wl[k] + 3;
@@ -842,8 +883,7 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 					 rows[b].measured * 100);
 			n = commit_cells(&rows[j], cells);
 			for (int k = 0; k < nl; k++)
-				fprintf(f, "%-*.*s | ", wl[k], wl[k],
-					k < n ? cells[k] : "");
+				commit_cell(f, k < n ? cells[k] : "", wl[k]);
 			fprintf(f, "%*s | %*s | %+5.1f %% | %s\n", wr, before,
 				wr, aft, rep_delta_pct(rows, nr_rows, j, reps),
 				meas);

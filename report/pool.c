@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "report.h"
+#include "../input/datadir.h"
 
 struct job {
 	struct rep_row *row;
@@ -37,12 +38,18 @@ static void progress(int done, int total, double start, const struct job *j)
 	long left = lround(spent / done * (total - done));
 	int fill = done * WIDTH / total;
 
-	fprintf(stderr, "\r\033[K[%.*s%*s] %3d%% %d/%d ETA %ld:%02ld  %s %s "
-		"rep %d", fill, "========================", WIDTH - fill, "",
-		done * 100 / total, done, total, left / 60, left % 60,
-		j->row->c->name, j->row->policy->name, j->rep + 1);
+	/* its own control characters, on the terminal as it is; the names
+	 * through the one escaping function */
+	FILE *tty = datadir_raw_stderr ? datadir_raw_stderr : stderr;
+
+	fprintf(tty, "\r\033[K[%.*s%*s] %3d%% %d/%d ETA %ld:%02ld  ", fill,
+		"========================", WIDTH - fill, "",
+		done * 100 / total, done, total, left / 60, left % 60);
+	datadir_put_line_text(tty, j->row->c->name);
+	fprintf(tty, " %s rep %d", j->row->policy->name, j->rep + 1);
 	if (done == total)
-		fprintf(stderr, "\r\033[K");
+		fprintf(tty, "\r\033[K");
+	fflush(tty);
 }
 
 /* The running job that finished first: the first whose pipe has its

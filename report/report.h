@@ -75,6 +75,19 @@ extern const struct rep_metric rep_metrics[REP_NR_METRICS];
 /* A metric's mean and CI over a row's replications. */
 struct rep_figure rep_figure(const struct rep_row *row, int reps,
 			     enum rep_metric_id id);
+
+/* The half-width of the 95 % confidence interval of the mean of the n
+ * values v: t(0.975, n - 1) x s / sqrt(n), s the sample standard
+ * deviation (n - 1); NAN when n < 2. */
+double rep_ci95(const double *v, int n);
+
+/* The standard error of a least-squares parameter: dv x sqrt(s2 x covar),
+ * s2 = chisq / (nr_rows - nr_params) the residual variance (the degrees
+ * of freedom left, not the rows), covar the parameter's diagonal entry
+ * of (J^T J)^-1, dv its derivative through a transform (1 without one);
+ * NAN with no degree of freedom left. */
+double rep_fit_se(double chisq, int nr_rows, int nr_params, double covar,
+		  double dv);
 /* The predicted rate of a row over its replications, in its case's unit. */
 static inline struct rep_figure rep_rate(const struct rep_row *row, int reps)
 {

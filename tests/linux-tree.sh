@@ -39,7 +39,7 @@ tree() {
 	fi
 }
 
-echo "1..13"
+echo "1..15"
 # shellcheck disable=SC2086
 fake "$tmp/good" 6.12.3 $files_612
 tree k "$tmp/good" 0 '^612 6\.12\.3$' "a 6.12 tree: its interface and version"
@@ -87,6 +87,18 @@ if ! "$make" -C "$build" distdir distdir="$tmp/src" >"$tmp/check" 2>&1; then
 	exit 1
 fi
 mkdir "$tmp/b"
+# a kernel tree of the user's at ./linux of the build directory, named by
+# --with-linux: configure once removed linux/ first, the tree with it
+# shellcheck disable=SC2086
+fake "$tmp/b/linux" 6.12.3 $files_612
+conf "mine=$tmp/b/linux" "--with-linux: ./linux exists and configure did not make it" \
+	"configure refuses a ./linux it did not make"
+if [ -f "$tmp/b/linux/net/core/page_pool.c" ] && [ -f "$tmp/b/linux/Makefile" ]; then
+	ok "... and the user's tree at ./linux is left whole"
+else
+	not_ok "... and the user's tree at ./linux is left whole"
+fi
+rm -rf "$tmp/b/linux"
 conf "a=$tmp/good,a=$tmp/good" "--with-linux: two trees named a" "a NAME given twice"
 conf "9x=$tmp/good" "--with-linux: '9x=$tmp/good': NAME must be a lowercase letter" \
 	"a malformed NAME"

@@ -312,7 +312,7 @@ cp "$tmp/h/fit.ini" "$tmp/h/keep"
 (cd "$tmp/h" && "$ppsim" calibrate fit.ini --out fit.ini --reps 1) >"$tmp/out" 2>&1
 check "calibrate --out the scenario itself is refused before the fit, the file kept" sh -c "
 	test $? -eq 2 && cmp -s '$tmp/h/fit.ini' '$tmp/h/keep' &&
-	grep -q 'that is fit.ini, the file read' '$tmp/out' && ! grep -q iteration '$tmp/out'"
+	grep -q 'that is fit.ini, a file this run reads' '$tmp/out' && ! grep -q iteration '$tmp/out'"
 (cd "$tmp/h" && "$ppsim" calibrate fit.ini --out '' --reps 1) >"$tmp/out" 2>&1
 check "calibrate --out '' is refused before the fit" sh -c "
 	test $? -eq 2 && grep -q '^ppsim calibrate: --out: an empty name' '$tmp/out' && ! grep -q iteration '$tmp/out'"

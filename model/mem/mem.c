@@ -1,4 +1,5 @@
 #define _GNU_SOURCE	/* mremap() */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -344,26 +345,46 @@ void mem_destroy(struct mem *m)
 	free(m);
 }
 
+/* What the simulation cannot go on from (no memory for the model's own
+ * state): said, then the simulation's process ends; its parent reports
+ * the run as failed (exit 1).  Never a silent abort. */
+static __attribute__((noreturn)) void mem_fail(const char *why)
+{
+	fprintf(stderr, "ppsim: the memory model: %s\n", why);
+	abort();
+}
+
 /* Room for n more lines.  The line state is an anonymous mapping the
  * kernel zero-fills page by page as it is first touched, and mremap()
  * grows it without touching it: the lines of pages nobody uses (most of
- * them, with a TCP packet's 24 lines a page) cost no memory. */
+ * them, with a TCP packet's 24 lines a page) cost no memory.  It is mapped
+ * MAP_NORESERVE, so that the kernel's overcommit heuristic does not refuse
+ * the address space of lines never touched (8 nodes of mem.pages' most,
+ * 2.2 G lines, are 52 GB of it).  The capacity grows in 64 bits and stops
+ * at the last line id: doubled in 32 bits it wrapped to 0 and looped. */
 static void grow_lines(struct mem *m, uint32_t n)
 {
 	size_t old = (size_t)m->cap_lines * sizeof(*m->lines), size;
-	uint32_t cap = m->cap_lines ? m->cap_lines : 4096;
+	uint64_t need = (uint64_t)m->nr_lines + n;
+	uint64_t cap = m->cap_lines ? m->cap_lines : 4096;
 	void *p;
 
-	while (cap < m->nr_lines + n)
+	/* line ids are 32 bits, NO_LINE the last: the keys' limits (8
+	 * nodes of 2^22 pages, 65 lines a page) keep a machine far below */
+	if (need >= NO_LINE)
+		mem_fail("more line ids than 32 bits hold");
+	while (cap < need)
 		cap *= 2;
+	if (cap >= NO_LINE)
+		cap = NO_LINE - 1;
 	size = (size_t)cap * sizeof(*m->lines);
 	p = m->lines ? mremap(m->lines, old, size, MREMAP_MAYMOVE)
 		     : mmap(NULL, size, PROT_READ | PROT_WRITE,
-			    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED)
-		abort();
+		mem_fail("the line state's address space cannot be mapped");
 	m->lines = p;
-	m->cap_lines = cap;
+	m->cap_lines = (uint32_t)cap;
 }
 
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
@@ -379,7 +400,7 @@ uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 	m->regions = realloc(m->regions, (m->nr_regions + 1) *
 					 sizeof(*m->regions));
 	if (!m->regions)
-		abort();
+		mem_fail("out of memory for its regions");
 	m->regions[m->nr_regions++] = (struct region){ first, end,
 		(uint8_t)node, (uint8_t)kind };
 

@@ -123,7 +123,10 @@ void mem_destroy(struct mem *m);
 
 /* Registers nr_lines lines homed on node; returns the first line's id.
  * Line ids are addresses in lines: a region starts on a page
- * (MEM_PAGE_LINES), and a line's page offset picks its set (see set_of). */
+ * (MEM_PAGE_LINES), and a line's page offset picks its set (see set_of).
+ * The largest machine the keys allow fits; when the host refuses the
+ * address space, it is said on stderr and the process aborts (a
+ * simulation's child: its run fails, named). */
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines);
 

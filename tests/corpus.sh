@@ -9,9 +9,13 @@
 # figure within 15 %.  A target the model does not meet yet is a TODO
 # point (an expected failure, which the suite counts apart); one it meets
 # while marked TODO is an unexpected pass, and fails the suite: the TODO
-# must then go.  Speaks TAP.
+# must then go.  Last, every prediction (each figure and each change) is
+# held to tests/golden/corpus.golden, within 0.5 % of a figure and 0.5
+# points of a change: a model change that moves one fails until the file
+# is written anew (PPSIM_GOLDEN_WRITE=1 make check TESTS=tests/corpus.sh)
+# in a commit that says why.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..11"
+echo "1..15"
 
 # validate FILE [OPTION...]: its output in $tmp/FILE.out; its out-of-fit
 # line, "MEAN MAX N", in $tmp/FILE.fit
@@ -109,3 +113,42 @@ else
 	awk -v e="$eff" 'BEGIN { exit !(e <= 4) }'
 	point $? "xdp-paper-e5-1650v4: its changes within a mean |error| of 4 points ($eff)" "the compression steps and touch/ring at 3-4 queues (design memo 12)"
 fi
+
+# predictions FILE: the file's figures ("FILE fig CASE POLICY VALUE") and
+# changes ("FILE chg WHAT VALUE", WHAT what the line says changed), as
+# the table prints them
+predictions() {
+	awk -v f="$1" '
+		/^#   / && / % predicted, / {
+			what = $0; sub(/^#   /, "", what); sub(/: [-+][0-9.]+ % measured.*/, "", what)
+			gsub(/ +/, "_", what)
+			v = $0; sub(/ % predicted,.*/, "", v); sub(/.* /, "", v)
+			print f, "chg", what, v + 0; next }
+		/^#/ || /^case / { next }
+		NF >= 9 && ($5 == "Mpps" || $5 == "Gbps") { print f, "fig", $1 "_" $2, $4 + 0 }
+	' "$tmp/$1.out"
+}
+golden=$src/tests/golden/corpus.golden
+for f in mlx5-cx4-numa mlx5-cx4-tcp xdp-paper-e5-1650v4 xdp-redirect-e5-1650v4; do
+	predictions $f
+done >"$tmp/now"
+if [ -n "${PPSIM_GOLDEN_WRITE:-}" ]; then
+	{ echo "# every corpus prediction, as tests/corpus.sh runs validate (the seed's"
+	  echo "# two files at 3 replications, V1 and V4 at 1): FILE fig CASE_POLICY"
+	  echo "# RATE, or FILE chg WHAT CHANGE_PCT.  Written by"
+	  echo "# PPSIM_GOLDEN_WRITE=1 make check TESTS=tests/corpus.sh"
+	  cat "$tmp/now"; } >"$golden"
+fi
+for f in mlx5-cx4-numa mlx5-cx4-tcp xdp-paper-e5-1650v4 xdp-redirect-e5-1650v4; do
+	grep "^$f " "$tmp/now" >"$tmp/got"
+	grep "^$f " "$golden" 2>/dev/null >"$tmp/want"
+	awk 'NR == FNR { want[$2 " " $3] = $4; next }
+	     { k = $2 " " $3; if (!(k in want)) { print "new: " $0; bad = 1; next }
+	       w = want[k]; v = $4; seen[k] = 1
+	       d = $2 == "fig" ? (w ? (v - w) / w * 100 : v - w) : v - w
+	       if (d > 0.5 || d < -0.5) { print "moved: " $0 " (was " w ")"; bad = 1 } }
+	     END { for (k in want) if (!(k in seen)) { print "gone: " k; bad = 1 }
+		   exit bad || !length(want) }' "$tmp/want" "$tmp/got" >"$tmp/gdiff"
+	point $? "$f: every prediction as tests/golden/corpus.golden holds it ($(wc -l <"$tmp/got") within 0.5 % or 0.5 points)" ""
+	sed 's/^/# /' "$tmp/gdiff" | head -20
+done

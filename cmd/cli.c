@@ -124,11 +124,13 @@ static const struct cmd_spec cmd_specs[] = {
 	"Runs every case with a measured figure in each scenario FILE,\n"
 	"all their simulations in one pool, and prints the prediction\n"
 	"beside it, in or out of the calibration fit; per file and overall\n"
-	"the mean and largest error out of the fit; and the direction of\n"
-	"every before/after change (a case's baseline, its baseline key or\n"
-	"else its first policy, against the others) and of every trend\n"
-	"along one key (consecutive measured cases that differ in that key\n"
-	"only), measured against predicted.",
+	"the mean and largest error out of the fit; then every change,\n"
+	"measured against predicted, with its error in points: every\n"
+	"before/after (a case's baseline, its baseline key or else its first\n"
+	"policy, against the others) and every trend step (two measured\n"
+	"cases that differ in one key, consecutive along a number, or in\n"
+	"one coupled pair: rx and tx ring, workload and touch, the\n"
+	"migration's time and CPU, queues and their CPUs).",
 		.own = (const struct cmd_help[]){
 			{ CMD_FORMAT, "F", "table (default); csv: the "
 			  "figures, one line each, then the changes (with "
@@ -142,7 +144,9 @@ static const struct cmd_spec cmd_specs[] = {
 		},
 		.more =
 	"Exits 0 when every figure is within its file's tolerance\n"
-	"(calibrate.tolerance) and no direction differs, 1 otherwise or\n"
+	"(calibrate.tolerance), every change within its effect tolerance\n"
+	"(calibrate.effect_tolerance, points), no direction differs and no\n"
+	"calibration is stale, 1 otherwise or\n"
 	"when a simulation failed, 2 on bad input.\n"
 	"\n"
 	"--sensitivity: the priors are the numeric [cost] and [model] keys\n"
@@ -293,7 +297,7 @@ void cmd_usage(FILE *f, const struct cmd_spec *spec)
 		const struct cmd_help *h = own_of(spec, o->opt);
 		const char *arg = option_arg(spec, o->opt);
 		const char *help = h ? h->help : o->help;
-		char left[40], text[256];
+		char left[40], text[1024];	/* the longest help fits */
 
 		if (!(spec->options & o->opt))
 			continue;

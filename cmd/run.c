@@ -327,6 +327,12 @@ int run_main(int argc, char **argv)
 			"--policy given\n");
 		goto done;
 	}
+	if (o.explain && o.format == CMD_CSV) {
+		fprintf(stderr, "ppsim run: --explain is shown with the table "
+			"or the commit table; a CSV has no room for it (JSON "
+			"carries it always, --out writes explain.txt)\n");
+		return 2;
+	}
 	if (o.format == CMD_COMMIT) {	/* a table needs a before and after */
 		bool pair = false;
 

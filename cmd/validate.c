@@ -127,8 +127,18 @@ static bool measured_between(const struct vfile *vf,
 	return false;
 }
 
-/* A step's keys as a line says them: a numeric key with its values
- * ("queues 3 -> 4"), another by its name; lo and hi its ends. */
+/* A number as a step line says it: as a file writes it, but for a
+ * migration's time, whose default (-1 s) is none. */
+static void value_text(const char *key, double v, char *buf, size_t len)
+{
+	if (!strcmp(key, "migrate_at") && v < 0)
+		snprintf(buf, len, "never");
+	else
+		scn_format_value(key, v, buf, len);
+}
+
+/* A step's keys as a line says them, each with its values at the ends lo
+ * and hi ("queues 3 -> 4", "xdp_touch read -> none"). */
 static void step_keys(const struct scn_case *lo, const struct scn_case *hi,
 		      const char *keys, char *buf, size_t len)
 {
@@ -143,14 +153,15 @@ static void step_keys(const struct scn_case *lo, const struct scn_case *hi,
 		double a, b;
 
 		if (!scn_case_get(lo, t, &a) && !scn_case_get(hi, t, &b)) {
-			scn_format_value(t, a, v0, sizeof(v0));
-			scn_format_value(t, b, v1, sizeof(v1));
-			at += (size_t)snprintf(buf + at, len - at, "%s%s %s -> %s",
-					       at ? ", " : "", t, v0, v1);
-		} else {
-			at += (size_t)snprintf(buf + at, len - at, "%s%s",
-					       at ? ", " : "", t);
+			value_text(t, a, v0, sizeof(v0));
+			value_text(t, b, v1, sizeof(v1));
+		} else if (scn_case_word(lo, t, v0, sizeof(v0)) ||
+			   scn_case_word(hi, t, v1, sizeof(v1))) {
+			snprintf(v0, sizeof(v0), "?");
+			snprintf(v1, sizeof(v1), "?");
 		}
+		at += (size_t)snprintf(buf + at, len - at, "%s%s %s -> %s",
+				       at ? ", " : "", t, v0, v1);
 	}
 }
 
@@ -173,37 +184,40 @@ static void before_after(const struct vfile *vf, int file,
 	}
 }
 
-/* Whether some other case of the scenario differs from lo or hi in one
- * of the two keys alone: they are then two steps, not one (a ring's rx
- * and tx sizes move together; queues and what the program touches do
- * not, and their mix is no step). */
-static bool varies_alone(const struct scenario *scn, const struct scn_case *lo,
-			 const struct scn_case *hi, const char *keys)
+/* Keys that move together as one axis of a machine or a workload: two
+ * cases that differ in such a pair only are one step (a ring's rx and tx
+ * sizes; the workload and what its program touches; when and where the
+ * irq moves; queues and the CPUs they share).  Any other pair of keys is
+ * two axes, whose mix is no step. */
+static const char *const coupled_keys[][2] = {
+	{ "nic.rx_ring", "nic.tx_ring" },
+	{ "workload", "xdp_touch" },
+	{ "migrate_at", "migrate_cpu" },
+	{ "queues", "irq_cpus" },
+};
+
+/* Whether keys, two names a space apart, are a coupled pair. */
+static bool coupled(const char *keys)
 {
-	const char *sp = strchr(keys, ' ');
+	for (size_t i = 0; i < sizeof(coupled_keys) / sizeof(*coupled_keys);
+	     i++) {
+		char a[2 * SCN_KEY_MAX], b[2 * SCN_KEY_MAX];
 
-	for (int m = 0; sp && m < scn->nr_cases; m++) {
-		const struct scn_case *c = &scn->cases[m];
-		char k[2 * SCN_KEY_MAX];
-
-		if (c == lo || c == hi)
-			continue;
-		for (int end = 0; end < 2; end++) {
-			if (scn_case_diff(end ? hi : lo, c, k, sizeof(k)) != 1)
-				continue;
-			if ((!strncmp(keys, k, (size_t)(sp - keys)) &&
-			     k[sp - keys] == '\0') || !strcmp(sp + 1, k))
-				return true;
-		}
+		snprintf(a, sizeof(a), "%s %s", coupled_keys[i][0],
+			 coupled_keys[i][1]);
+		snprintf(b, sizeof(b), "%s %s", coupled_keys[i][1],
+			 coupled_keys[i][0]);
+		if (!strcmp(keys, a) || !strcmp(keys, b))
+			return true;
 	}
 	return false;
 }
 
-/* Every two cases that differ in one key only, or in two that no case
- * moves alone (a run measured longer is no step of the machine), each
- * policy both measured: along a numeric key from its lower value to its
- * higher, with no case measured between them; else from the case first
- * in the file. */
+/* Every two cases that differ in one key only, or in a coupled pair (a
+ * run measured longer is no step of the machine), each policy both
+ * measured: along a numeric key from its lower value to its higher, with
+ * no case measured between them; else from the case first in the
+ * file. */
 static void steps(const struct vfile *vf, int file,
 		  const struct rep_row *rows, const struct vfigure *fig,
 		  struct veffect *e, int *nr)
@@ -222,7 +236,7 @@ static void steps(const struct vfile *vf, int file,
 			if (n < 1 || n > 2)
 				continue;
 			if ((n == 1 && scn_key_measures(keys)) ||
-			    (n == 2 && varies_alone(scn, lo, hi, keys)))
+			    (n == 2 && !coupled(keys)))
 				continue;
 			along = n == 1 && !scn_case_get(lo, keys, &va) &&
 				!scn_case_get(hi, keys, &vb);
@@ -280,41 +294,89 @@ static void print_effect(const struct veffect *x, const struct rep_row *rows,
 	printf("%s\n", x->over ? "  OVER" : "");
 }
 
-/* The changes of file f (every file's: f < 0) of one kind: their lines
- * (lines), or the mean and largest error (a summary line named name). */
-static void print_effects(const struct veffect *e, int nr, int f, bool step,
-			  const struct rep_row *rows, int w, bool lines,
-			  const char *name)
+/* The mean and largest |error| of a set of figures or changes, and how
+ * many there are. */
+struct vsum {
+	double mean, max;
+	int n;
+};
+
+static void sum_add(struct vsum *s, double err)
 {
-	double sum = 0, max = 0;
+	s->mean += fabs(err);
+	s->max = fmax(s->max, fabs(err));
+	s->n++;
+}
+
+static struct vsum sum_done(struct vsum s)
+{
+	if (s.n)
+		s.mean /= s.n;
+	return s;
+}
+
+/* The changes of file f (every file's: f < 0), in points. */
+static struct vsum effect_sum(const struct veffect *e, int nr, int f)
+{
+	struct vsum s = { 0 };
+
+	for (int k = 0; k < nr; k++)
+		if (f < 0 || e[k].file == f)
+			sum_add(&s, e[k].ppct - e[k].mpct);
+	return sum_done(s);
+}
+
+/* The figures out of the fit among rows [first, first + nr), in %. */
+static struct vsum figure_sum(const struct vfigure *fig, int first, int nr)
+{
+	struct vsum s = { 0 };
+
+	for (int i = first; i < first + nr; i++)
+		if (!fig[i].fit)
+			sum_add(&s, fig[i].err);
+	return sum_done(s);
+}
+
+/* The lines of file f's changes of one kind (steps or before/after). */
+static void print_effects(const struct veffect *e, int nr, int f, bool step,
+			  const struct rep_row *rows, int w)
+{
 	int n = 0;
 
 	for (int k = 0; k < nr; k++) {
-		if ((f >= 0 && e[k].file != f) || (lines && e[k].step != step))
+		if (e[k].file != f || e[k].step != step)
 			continue;
-		if (lines)
-			print_effect(&e[k], rows, w);
-		sum += fabs(e[k].ppct - e[k].mpct);
-		max = fmax(max, fabs(e[k].ppct - e[k].mpct));
+		print_effect(&e[k], rows, w);
 		n++;
 	}
-	if (lines && !n)
+	if (!n)
 		printf("#   none: %s\n", step ? "no two cases with measured "
-		       "figures differ in one or two keys only" :
+		       "figures differ in one key or one coupled pair only" :
 		       "no case has two measured policies");
-	else if (!lines && n)
+}
+
+/* A file's or every file's (f < 0) changes' mean and largest error. */
+static void print_effect_sum(const struct veffect *e, int nr, int f,
+			     const char *name)
+{
+	struct vsum s = effect_sum(e, nr, f);
+
+	if (s.n)
 		printf("# changes, %s: mean |error| %.1f points, max |error| "
-		       "%.1f points over %d change%s\n", name, sum / n, max, n,
-		       n == 1 ? "" : "s");
-	else if (!lines)
+		       "%.1f points over %d change%s\n", name, s.mean, s.max,
+		       s.n, s.n == 1 ? "" : "s");
+	else
 		printf("# changes, %s: none with measured figures at both "
 		       "ends\n", name);
 }
 
 /* --format commit: each before/after change, measured and predicted,
- * within the 72 columns of a commit message. */
-static void print_commit(const struct cmd_opts *o, const struct veffect *e,
-			 int nr, const struct rep_row *rows)
+ * its error in points and whether it is over (*) or goes the other way (!),
+ * within the 72 columns of a commit message; a file's name over its
+ * changes when there are several. */
+static void print_commit(const struct cmd_opts *o, const struct vfile *vf,
+			 int nr_files, const struct veffect *e, int nr,
+			 const struct rep_row *rows)
 {
 	printf("ppsim %s validate, %d rep%s: before -> after, measured and "
 	       "predicted\n", PACKAGE_VERSION, o->rc.reps,
@@ -323,39 +385,52 @@ static void print_commit(const struct cmd_opts *o, const struct veffect *e,
 	       "Measured", "Predicted", "Off");
 	printf("------------------------------------------------------------"
 	       "-----------\n");
-	for (int k = 0; k < nr; k++) {
-		char pols[64];
+	for (int f = 0; f < nr_files; f++) {
+		const char *base = strrchr(vf[f].path, '/');
 
-		if (e[k].step)
-			continue;
-		snprintf(pols, sizeof(pols), "%s -> %s",
-			 rows[e[k].from].policy->name,
-			 rows[e[k].to].policy->name);
-		printf("%-20.20s | %-13.13s | %+6.1f %% | %+7.1f %% | %+6.1f\n",
-		       rows[e[k].to].c->name, pols, e[k].mpct, e[k].ppct,
-		       e[k].ppct - e[k].mpct);
+		if (nr_files > 1)
+			printf("%s:\n", base ? base + 1 : vf[f].path);
+		for (int k = 0; k < nr; k++) {
+			char pols[64], name[32], m[16], p[16], o6[16];
+			double off;
+
+			if (e[k].step || e[k].file != f)
+				continue;
+			snprintf(pols, sizeof(pols), "%s -> %s",
+				 rows[e[k].from].policy->name,
+				 rows[e[k].to].policy->name);
+			/* a name cut shows its cut */
+			snprintf(name, sizeof(name), "%.20s",
+				 rows[e[k].to].c->name);
+			if (strlen(rows[e[k].to].c->name) > 20)
+				snprintf(name + 19, sizeof(name) - 19, "~");
+			rep_change_text(m, sizeof(m), e[k].mpct);
+			rep_change_text(p, sizeof(p), e[k].ppct);
+			off = e[k].ppct - e[k].mpct;
+			if (fabs(off) < 999.95)
+				snprintf(o6, sizeof(o6), "%+.1f", off);
+			else	/* the column's width, the sign kept */
+				snprintf(o6, sizeof(o6), "%c999", off < 0 ?
+					 '<' : '>');
+			printf("%-20s | %-13.13s | %8s | %9s | %6s%s\n", name,
+			       pols, m, p, o6,
+			       e[k].mismatch ? " !" : e[k].over ? " *" : "");
+		}
 	}
-	printf("Off: predicted change less measured change, in points.\n");
+	printf("Off: predicted change less measured change, in points; *\n"
+	       "beyond the effect tolerance, ! the other way.\n");
 }
 
 /* The out-of-fit errors of rows [first, first + nr). */
 static void print_errors(const char *name, const struct vfigure *fig,
 			 int first, int nr)
 {
-	double sum = 0, max = 0;
-	int n = 0;
+	struct vsum s = figure_sum(fig, first, nr);
 
-	for (int i = first; i < first + nr; i++) {
-		if (fig[i].fit)
-			continue;
-		sum += fabs(fig[i].err);
-		max = fmax(max, fabs(fig[i].err));
-		n++;
-	}
-	if (n)
+	if (s.n)
 		printf("# out of the fit, %s: mean |error| %.1f %%, max "
-		       "|error| %.1f %% over %d figure%s\n", name, sum / n,
-		       max, n, n == 1 ? "" : "s");
+		       "|error| %.1f %% over %d figure%s\n", name, s.mean,
+		       s.max, s.n, s.n == 1 ? "" : "s");
 	else
 		printf("# out of the fit, %s: no figure (every measured figure "
 		       "is in the fit)\n", name);
@@ -400,7 +475,7 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
 	       "tolerance,over,saturated,fitted,stale,kind,from_case,"
 	       "from_policy,keys,measured_change_pct,predicted_change_pct,"
-	       "change_error_pts,effect_tolerance\n");
+	       "change_error_pts,effect_tolerance,mismatch\n");
 	for (int f = 0; f < nr_files; f++) {
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
 			rep_csv_text(stdout, vf[f].path);
@@ -422,7 +497,7 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 				       fig[i].stale);
 			else
 				putchar(',');
-			printf(",figure,,,,,,,\n");
+			printf(",figure,,,,,,,,\n");
 		}
 	}
 	for (int k = 0; k < nr_effects; k++) {
@@ -437,10 +512,24 @@ static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
 		rep_csv_text(stdout, rows[x->from].c->name);
 		printf(",%s,", rows[x->from].policy->name);
 		rep_csv_text(stdout, x->keys);
-		printf(",%.6g,%.6g,%.6g,%g\n", x->mpct, x->ppct,
+		printf(",%.6g,%.6g,%.6g,%g,%d\n", x->mpct, x->ppct,
 		       x->ppct - x->mpct,
-		       vf[x->file].scn->calibrate.effect_tolerance);
+		       vf[x->file].scn->calibrate.effect_tolerance,
+		       x->mismatch);
 	}
+}
+
+/* The summary lines as JSON members: out of the fit (%), changes
+ * (points). */
+static void json_sums(struct vsum fig, struct vsum chg)
+{
+	printf("\"out_of_fit\": {\"figures\": %d, ", fig.n);
+	rep_json_num(stdout, "mean_error_pct", fig.n ? fig.mean : NAN, false);
+	rep_json_num(stdout, "max_error_pct", fig.n ? fig.max : NAN, true);
+	printf("}, \"changes_error\": {\"changes\": %d, ", chg.n);
+	rep_json_num(stdout, "mean_error_pts", chg.n ? chg.mean : NAN, false);
+	rep_json_num(stdout, "max_error_pts", chg.n ? chg.max : NAN, true);
+	printf("}");
 }
 
 /* --format json: the provenance, then per file its figures and its
@@ -450,9 +539,14 @@ static void print_json(const struct cmd_opts *o, const struct vfile *vf,
 		       const struct vfigure *fig, const struct veffect *e,
 		       int nr_effects)
 {
+	char dur[32];
+
+	rep_duration_text(rows, vf[nr_files - 1].first + vf[nr_files - 1].nr,
+			  dur, sizeof(dur));
 	printf("{\"ppsim\": \"%s\", \"commit\": \"%s\", \"command\": "
-	       "\"validate\", \"seed\": %lu, \"reps\": %d, \"set\": [",
-	       PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed, o->rc.reps);
+	       "\"validate\", \"seed\": %lu, \"reps\": %d, \"duration\": "
+	       "\"%s\", \"set\": [", PACKAGE_VERSION, PPSIM_COMMIT,
+	       o->rc.seed, o->rc.reps, dur);
 	for (int i = 0; i < o->nr_set; i++) {
 		char kv[SCN_TEXT_MAX + SCN_KEY_MAX + 2];
 
@@ -521,9 +615,16 @@ static void print_json(const struct cmd_opts *o, const struct vfile *vf,
 			       x->mismatch ? "true" : "false");
 			sep = ",";
 		}
-		printf("\n  ]}%s\n", f + 1 < nr_files ? "," : "");
+		printf("\n  ], ");
+		json_sums(figure_sum(fig, vf[f].first, vf[f].nr),
+			  effect_sum(e, nr_effects, f));
+		printf("}%s\n", f + 1 < nr_files ? "," : "");
 	}
-	printf("]}\n");
+	printf("], ");
+	json_sums(figure_sum(fig, 0, vf[nr_files - 1].first +
+				     vf[nr_files - 1].nr),
+		  effect_sum(e, nr_effects, -1));
+	printf("}\n");
 }
 
 /* Why a scenario's figures fitted on are not checked against its
@@ -533,9 +634,10 @@ static void print_json(const struct cmd_opts *o, const struct vfile *vf,
 static const char *unchecked(const struct cmd_opts *o,
 			     const struct scenario *scn)
 {
-	if (o->nr_set)
-		return "the command line's overrides (--set, --duration) "
-		       "change what the fit ran";
+	for (int i = 0; i < o->nr_set; i++)	/* validate's own keys aside */
+		if (strncmp(o->set[i].key, "calibrate.", 10))
+			return "the command line's overrides (--set, "
+			       "--duration) change what the fit ran";
 	if (!scn->calibrate.free[0])
 		return "the scenario fits nothing ([calibrate] free): its "
 		       "calibration, if any, is another scenario's";
@@ -663,7 +765,7 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 		bad_tr += e[k].mismatch && e[k].step;
 	}
 	if (o->format == CMD_COMMIT)
-		print_commit(o, e, nr_effects, rows);
+		print_commit(o, vf, nr_files, e, nr_effects, rows);
 	else if (o->format == CMD_CSV)
 		print_csv(o, vf, nr_files, rows, fig, nr_rows, e, nr_effects);
 	else if (o->format == CMD_JSON)
@@ -684,20 +786,21 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 	for (int f = 0; f < nr_files; f++) {
 		printf("# %s  effect_tolerance %g points\n", vf[f].path,
 		       vf[f].scn->calibrate.effect_tolerance);
-		print_effects(e, nr_effects, f, false, rows, w, true, NULL);
+		print_effects(e, nr_effects, f, false, rows, w);
 	}
 	printf("#\n# trend steps, one policy between cases that differ in one "
-	       "or two keys only (along a\n# number, between consecutive "
-	       "measured values):\n");
+	       "key only (along a number,\n# between consecutive measured "
+	       "values) or in one coupled pair (rx and tx ring, workload\n# "
+	       "and touch, the migration's time and CPU, queues and their "
+	       "CPUs):\n");
 	for (int f = 0; f < nr_files; f++) {
 		printf("# %s\n", vf[f].path);
-		print_effects(e, nr_effects, f, true, rows, w, true, NULL);
+		print_effects(e, nr_effects, f, true, rows, w);
 	}
 	printf("#\n");
 	for (int f = 0; f < nr_files; f++)
-		print_effects(e, nr_effects, f, false, rows, w, false,
-			      vf[f].path);
-	print_effects(e, nr_effects, -1, false, rows, w, false, "overall");
+		print_effect_sum(e, nr_effects, f, vf[f].path);
+	print_effect_sum(e, nr_effects, -1, "overall");
 	printf("#\n# the calibration: each figure fitted on, predicted now "
 	       "against what the fit predicted ([fitted]; %g %% apart or "
 	       "more: stale):\n", STALE_PCT);

@@ -596,6 +596,18 @@ int scn_case_get(const struct scn_case *c, const char *key, double *v)
 	return 0;
 }
 
+int scn_case_word(const struct scn_case *c, const char *key, char *buf,
+		  size_t len)
+{
+	const struct scn_key *k = find_dotted(key);
+
+	if (!k || k->store != S_WORD || k->in_scenario)
+		return -1;
+	snprintf(buf, len, "%s", k->words[*(const int *)((const char *)c +
+							 k->offset)]);
+	return 0;
+}
+
 int scn_case_set(struct scn_case *c, const char *key, const char *value,
 		 char *why, size_t len)
 {

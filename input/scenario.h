@@ -155,6 +155,10 @@ int scn_case_set(struct scn_case *c, const char *key, const char *value,
 
 /* Reads a numeric key back in its base unit; returns 0 or -1. */
 int scn_case_get(const struct scn_case *c, const char *key, double *v);
+/* A word key's value (workload, xdp_touch) as a file writes it, into buf;
+ * -1 if key is no word key of a case. */
+int scn_case_word(const struct scn_case *c, const char *key, char *buf,
+		  size_t len);
 
 /* Sets a numeric key to v in its base unit (as scn_case_get reads it),
  * kept as a file written with scn_format_digits(SCN_FILE_DIGITS) keeps it,

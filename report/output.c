@@ -205,8 +205,8 @@ bool rep_altered(const struct rep_prov *p)
 
 /* The simulated time measured per case, as a file writes it; "varies"
  * when the cases differ. */
-static void duration_of(const struct rep_row *rows, int nr_rows, char *buf,
-			size_t len)
+void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
+		       size_t len)
 {
 	double d = rows[0].c->sim.load.duration;
 
@@ -223,7 +223,7 @@ void rep_conditions(FILE *f, const struct rep_prov *p,
 {
 	char dur[32];
 
-	duration_of(rows, nr_rows, dur, sizeof(dur));
+	rep_duration_text(rows, nr_rows, dur, sizeof(dur));
 	fprintf(f, "# seed %lu  reps %d  duration %s", p->rc->seed,
 		p->rc->reps, dur);
 	for (int i = 0; i < p->nr_set; i++) {
@@ -272,7 +272,7 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 	bool altered = rep_altered(p);
 	char dur[32];
 
-	duration_of(rows, nr_rows, dur, sizeof(dur));
+	rep_duration_text(rows, nr_rows, dur, sizeof(dur));
 	fprintf(f, "{\"ppsim\": \"%s\", \"commit\": \"%s\", "
 		"\"command\": \"%s\", \"scenario\": ", PACKAGE_VERSION,
 		PPSIM_COMMIT, p->command);
@@ -800,7 +800,6 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 	char head[SCN_MAX_LABELS][SCN_NAME_MAX], cells[SCN_MAX_LABELS][SCN_NAME_MAX];
 	int reps = p->rc->reps, wl[SCN_MAX_LABELS], nl, wr = 6, width;
 	const char *base = strrchr(p->file, '/');
-	bool blocks = false;
 
 	if (*rows[0].c->label_columns) {
 		nl = scn_label_cells(rows[0].c->label_columns, head,
@@ -838,20 +837,21 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 	for (int k = 0; k < nl; k++)
 		width += wl[k] + 3;
 	for (int i = 0; i < nr_rows; i++) {
-		const struct pp_policy *after = rows[i].policy;
+		int bi = rep_baseline(rows, nr_rows, i);
+		const struct pp_policy *before_pol, *after = rows[i].policy;
 		bool seen = false;
 
-		/* one table per policy compared with a baseline */
-		for (int j = 0; j < i; j++)
-			seen |= rows[j].policy == after;
-		if (seen)
+		if (bi < 0 || bi == i)
 			continue;
-		for (int j = i; j < nr_rows && !blocks; j++)
-			if (rows[j].policy == after &&
-			    rep_baseline(rows, nr_rows, j) >= 0 &&
-			    rep_baseline(rows, nr_rows, j) != j)
-				blocks = true;
-		if (!blocks)
+		/* one table per (before, after) pair of policies */
+		before_pol = rows[bi].policy;
+		for (int j = 0; j < i && !seen; j++) {
+			int bj = rep_baseline(rows, nr_rows, j);
+
+			seen = bj >= 0 && bj != j && rows[j].policy == after &&
+			       rows[bj].policy == before_pol;
+		}
+		if (seen)
 			continue;
 		fprintf(f, "ppsim %s, %s, %d rep%s, predicted%s:\n",
 			PACKAGE_VERSION, base ? base + 1 : p->file, reps,
@@ -866,9 +866,10 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 		fputc('\n', f);
 		for (int j = i; j < nr_rows; j++) {
 			int b = rep_baseline(rows, nr_rows, j), n;
-			char before[64], aft[64], meas[16] = "-";
+			char before[64], aft[64], chg[16], meas[16] = "-";
 
-			if (rows[j].policy != after || b < 0 || b == j)
+			if (rows[j].policy != after || b < 0 || b == j ||
+			    rows[b].policy != before_pol)
 				continue;
 			commit_rate(before, sizeof(before),
 				    rep_rate(&rows[b], reps).mean,
@@ -878,20 +879,29 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 				    sim_rate_unit(&rows[j].c->sim));
 			if (!isnan(rows[b].measured) &&
 			    !isnan(rows[j].measured))
-				snprintf(meas, sizeof(meas), "%+.1f %%",
-					 (rows[j].measured - rows[b].measured) /
-					 rows[b].measured * 100);
+				rep_change_text(meas, sizeof(meas),
+						(rows[j].measured -
+						 rows[b].measured) /
+						rows[b].measured * 100);
 			n = commit_cells(&rows[j], cells);
 			for (int k = 0; k < nl; k++)
 				commit_cell(f, k < n ? cells[k] : "", wl[k]);
-			fprintf(f, "%*s | %*s | %+5.1f %% | %s\n", wr, before,
-				wr, aft, rep_delta_pct(rows, nr_rows, j, reps),
-				meas);
+			rep_change_text(chg, sizeof(chg),
+					rep_delta_pct(rows, nr_rows, j, reps));
+			fprintf(f, "%*s | %*s | %7s | %s\n", wr, before,
+				wr, aft, chg, meas);
 		}
-		fprintf(f, "Before: %s, after: %s.\n\n",
-			scn_baseline(rows[i].c)->name, after->name);
-		blocks = false;
+		fprintf(f, "Before: %s, after: %s.\n\n", before_pol->name,
+			after->name);
 	}
+}
+
+void rep_change_text(char *buf, size_t len, double pct)
+{
+	if (pct >= 999.95)
+		snprintf(buf, len, ">999 %%");
+	else
+		snprintf(buf, len, "%+.1f %%", pct);
 }
 
 const char *rep_rate_label(const struct rep_row *rows, int nr_rows)

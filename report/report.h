@@ -130,6 +130,10 @@ bool rep_altered(const struct rep_prov *p);
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows);
 
+/* The rows' measured duration as a file writes it ("50ms"), or "varies". */
+void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
+		       size_t len);
+
 /* The second provenance line: "# seed S  reps R  duration D", then
  * "  set KEY=VALUE ..." for every override (p->command and p->file
  * unused). */
@@ -149,6 +153,10 @@ void rep_json_num(FILE *f, const char *key, double v, bool last);
 void rep_csv_header(FILE *f, const char *prefix);
 void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		 int reps, double delta, bool altered);
+
+/* A change in % as the commit tables show it, 7 columns at most:
+ * "+12.3 %", and ">999 %" beyond (a change cannot fall below -100 %). */
+void rep_change_text(char *buf, size_t len, double pct);
 
 /* ppsim run's outputs, each with its provenance. */
 void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,

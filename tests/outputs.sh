@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..37"
+echo "1..39"
 
 # fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
 fails() {
@@ -98,8 +98,23 @@ check "a label of 6 cells is said to have 6 (the count went to 5 and stopped)" \
 	fails 2 "label-six.ini:$line: label 'a\|b\|c\|d\|e\|f' has 6 cells" "$ppsim" run "$tmp/label-six.ini"
 "$ppsim" validate "$tiny" --reps 1 --format commit >"$tmp/v.txt" 2>"$tmp/out"
 check "validate --format commit: measured and predicted changes" \
-	sh -c "grep -Eq '^far-drop +\\| v5.4 -> v5.5 +\\| +\\+31.8 % \\| +\\+[0-9.]+ % \\| +[-+][0-9.]+\$' '$tmp/v.txt' &&
+	sh -c "grep -Eq '^far-drop +\\| v5.4 -> v5.5 +\\| +\\+31.8 % \\| +\\+[0-9.]+ % \\| +[-+][0-9.]+( [*!])?\$' '$tmp/v.txt' &&
 		test \$(awk '{ if (length > m) m = length } END { print m }' '$tmp/v.txt') -le 72"
+
+# a case with its own baseline: its table says its own before and after
+printf '[global]\ninclude = %s\n[case far-drop]\nbaseline = v5.5\n' "$tiny" >"$tmp/own.ini"
+"$ppsim" run "$tmp/own.ini" --reps 1 --duration 1ms --format commit >"$tmp/own.txt" 2>"$tmp/out"
+check "--format commit: a table per (before, after) pair, labelled with it" sh -c "
+	grep -qx 'Before: v5.4, after: v5.5.' '$tmp/own.txt' &&
+	grep -qx 'Before: v5.5, after: v5.4.' '$tmp/own.txt' &&
+	test \$(grep -c '^Before: ' '$tmp/own.txt') -eq 2"
+# a change past 999 % fits its column
+printf '[global]\ninclude = %s\n[case far-drop]\nmeasured = v5.4:0.001 v5.5:100\n' "$tiny" >"$tmp/huge.ini"
+check "--format commit: a change past 999 %% is '>999 %%', the table within 72 columns" sh -c "
+	'$ppsim' run '$tmp/huge.ini' --case far-drop --reps 1 --duration 1ms --format commit >'$tmp/h1.txt' 2>/dev/null &&
+	'$ppsim' validate '$tmp/huge.ini' --case far-drop --reps 1 --duration 1ms --format commit >'$tmp/h2.txt' 2>/dev/null
+	grep -q '>999 %' '$tmp/h1.txt' && grep -q '>999 %' '$tmp/h2.txt' &&
+	test \$(cat '$tmp/h1.txt' '$tmp/h2.txt' | awk '{ if (length > m) m = length } END { print m }') -le 72"
 
 # ---- compare ----
 "$ppsim" run "$tiny" --reps 2 --set nic.rx_ring=256 --format csv >"$tmp/r256.csv" 2>"$tmp/out"

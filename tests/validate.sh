@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..62"
+echo "1..63"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -64,7 +64,7 @@ check "one stale figure is one (is, not are)" sh -c "
 		grep -q ': 1 of the figures it was fitted on is now predicted'"
 check "--format csv: the fit's prediction and 1 in the stale column" sh -c "
 	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>/dev/null |
-		grep -Eq '^$tmp/st/cal.ini,close-drop,v5.4,.*,in,60,0,cpu,[0-9.]+,1,figure,,,,,,,\$'"
+		grep -Eq '^$tmp/st/cal.ini,close-drop,v5.4,.*,in,60,0,cpu,[0-9.]+,1,figure,,,,,,,,\$'"
 # a shorter run, or a --set, is no stale calibration: not checked
 "$ppsim" validate "$tmp/st/cal.ini" --case close-drop --duration 1ms >"$tmp/out" 2>"$tmp/st/err"
 rc=$?
@@ -154,18 +154,18 @@ check "--format csv: the provenance, a header and one line a figure, the same st
 	test $rc -eq 1 &&
 	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  2 files\$' &&
 	sed -n 2p '$tmp/out' | grep -qx '# seed 1  reps 1  duration 4ms' &&
-	sed -n 3p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale,kind,from_case,from_policy,keys,measured_change_pct,predicted_change_pct,change_error_pts,effect_tolerance' &&
+	sed -n 3p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale,kind,from_case,from_policy,keys,measured_change_pct,predicted_change_pct,change_error_pts,effect_tolerance,mismatch' &&
 	test \$(grep -c '^$tmp/tiny.ini,.*,figure,' '$tmp/out') -eq 4 &&
-	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,,figure,,,,,,,\$' '$tmp/out') -eq 1 &&
+	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,,figure,,,,,,,,\$' '$tmp/out') -eq 1 &&
 	test \$(grep -c ',figure,' '$tmp/out') -eq 8 &&
-	grep -Eq '^$tmp/fit.ini,far-drop,v5.5,,,Mpps,,,,,[01],,,,before_after,far-drop,v5.4,,31.8182,[-0-9.e]+,[-0-9.e]+,5\$' '$tmp/out'"
+	grep -Eq '^$tmp/fit.ini,far-drop,v5.5,,,Mpps,,,,,[01],,,,before_after,far-drop,v5.4,,31.8182,[-0-9.e]+,[-0-9.e]+,5,0\$' '$tmp/out'"
 
 # ---- --format json: every file's figures and changes ----
 "$ppsim" validate "$tmp/tiny.ini" "$tmp/fit.ini" --reps 1 -j 2 --format json >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--format json: an object, each file's figures and changes, the same status" sh -c "
 	test $rc -eq 1 && head -1 '$tmp/out' | grep -q '^{\"ppsim\": .*\"command\": \"validate\"' &&
-	tail -1 '$tmp/out' | grep -qx ']}' &&
+	tail -1 '$tmp/out' | grep -Eqx '], \"out_of_fit\": \{\"figures\": 6, .*\"changes_error\": \{\"changes\": [0-9]+, .*\}\}' &&
 	test \$(grep -c '^  {\"file\": ' '$tmp/out') -eq 2 &&
 	test \$(grep -c '^    {\"case\": ' '$tmp/out') -eq 8 &&
 	grep -Eq '^    \{\"kind\": \"before_after\", \"from_case\": \"far-drop\", \"from_policy\": \"v5.4\", \"case\": \"far-drop\", \"policy\": \"v5.5\", \"keys\": \"\", \"measured_change_pct\": 31.8182, \"predicted_change_pct\": [0-9.e-]+, \"change_error_pts\": [-0-9.e]+, \"over\": (true|false), \"mismatch\": false\},?\$' '$tmp/out'"
@@ -192,16 +192,24 @@ printf '[global]\ninclude = %s\n[case d2]\nworkload = xdp_drop\nduration = 2ms\n
 	"$src/tests/scenarios/tiny.ini" >"$tmp/dd.ini"
 "$ppsim" validate "$tmp/dd.ini" --case d2 --case d4 --policy v5.4 --reps 1 >"$tmp/dd.out" 2>>"$tmp/err"
 check "cases that differ in duration only are no trend" sh -c "
-	grep -q '^#   none: no two cases with measured figures differ in one or two keys only' '$tmp/dd.out' &&
+	grep -q '^#   none: no two cases with measured figures differ in one key or one coupled pair only' '$tmp/dd.out' &&
 	! grep -q 'duration 2ms -> ' '$tmp/dd.out'"
 check "the before/after heading says the baseline, which it uses" \
 	grep -qx "# before/after, each case's baseline (its baseline key, else its first policy) against the" "$tmp/out"
 check "a before/after against the measured direction is a mismatch, its error in points" grep -Eq \
 	'^#   far +v5.4 -> v5.5: -24.1 % measured, \+([0-9.]+) % predicted, \+[0-9.]+ points: measured down, predicted up  MISMATCH  OVER$' "$tmp/out"
-check "a step along two keys no case moves alone: the migration" grep -Eq \
-	'^#   q1 +-> far +v5.5 +migrate_at -1s -> 500us, migrate_cpu 0 -> 6: -56.0 % measured, ' "$tmp/out"
+check "a step along a coupled pair of keys: the migration" grep -Eq \
+	'^#   q1 +-> far +v5.5 +migrate_at never -> 500us, migrate_cpu 0 -> 6: -56.0 % measured, ' "$tmp/out"
 check "the changes' mean and largest error, per file" grep -Eq \
 	'^# changes, .*opposite.ini: mean \|error\| [0-9.]+ points, max \|error\| [0-9.]+ points over 4 changes$' "$tmp/out"
+# two keys of two axes are no step: queues and what the program touches
+printf '[global]\ninclude = %s\n[case a]\nmeasured = v5.4:9\n[case b]\nqueues = 2\nmeasured = v5.4:18\n[case c]\nxdp_touch = none\nmeasured = v5.4:10\n[case d]\nqueues = 2\nxdp_touch = none\nmeasured = v5.4:20\n' \
+	"$src/tests/scenarios/tiny.ini" >"$tmp/axes.ini"
+"$ppsim" validate "$tmp/axes.ini" --reps 1 --duration 1ms >"$tmp/axes.out" 2>>"$tmp/err"
+check "two independent axes mixed are no step; each axis alone is" sh -c "
+	test \$(grep -Ec '^#   [abcd] +-> [abcd] +v5.4 ' '$tmp/axes.out') -eq 4 &&
+	! grep -Eq '^#   a +-> d |^#   b +-> c ' '$tmp/axes.out' &&
+	grep -Eq '^#   a +-> c +v5.4 +xdp_touch read -> none: ' '$tmp/axes.out'"
 # the same, every change's error accepted: the directions alone fail it
 sed -e "s|^include = \.\./\.\./|include = $src/|" "$src/tests/scenarios/opposite.ini" >"$tmp/opp-wide.ini"
 printf '\n[calibrate]\neffect_tolerance = 1000\n' >>"$tmp/opp-wide.ini"

@@ -5,10 +5,12 @@
  * includes.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
@@ -196,13 +198,46 @@ static bool included(const struct scenario *scn, const char *path)
 	return false;
 }
 
+/* The calibration at out is replaced as a user's file is edited: through
+ * a symbolic link (out becomes the file linked to, the link stays), with
+ * its mode (*mode; 0 for a new file), and not when it is read-only (mode
+ * without u+w: someone froze it).  Returns 0, or -1 said (exit 2). */
+static int keep_as_is(char *out, size_t len, mode_t *mode)
+{
+	char target[PATH_MAX];
+	struct stat st;
+
+	if (lstat(out, &st))
+		return 0;	/* a new file: outfile_check_file's */
+	if (S_ISLNK(st.st_mode)) {
+		if (!realpath(out, target) || strlen(target) >= len) {
+			fprintf(stderr, "ppsim calibrate: %s: a link to "
+				"nothing that can be written: %s\n", out,
+				strerror(errno ? errno : ENAMETOOLONG));
+			return -1;
+		}
+		if (stat(target, &st))
+			return 0;
+		memcpy(out, target, strlen(target) + 1);
+	}
+	if (S_ISREG(st.st_mode) && !(st.st_mode & S_IWUSR)) {
+		fprintf(stderr, "%s: read-only (mode %04o): not replaced; "
+			"chmod u+w it to let calibrate write it\n", out,
+			(unsigned)(st.st_mode & 07777));
+		return -1;
+	}
+	*mode = S_ISREG(st.st_mode) ? st.st_mode & 07777 : 0;
+	return 0;
+}
+
 int calibrate_main(int argc, char **argv)
 {
 	int help;
 	struct scenario *scn;
 	struct cmd_opts o;
 	struct fit *f;
-	char out[4096], why[80];
+	char out[PATH_MAX], why[80];
+	mode_t mode = 0;
 	int status = 2;
 	bool used;
 
@@ -245,6 +280,8 @@ int calibrate_main(int argc, char **argv)
 			".cal.ini name is too long\n", o.file);
 		goto done;
 	}
+	if ((o.out || o.update) && keep_as_is(out, sizeof(out), &mode))
+		goto done;
 	/* a bad --out is found now, not after the fit: it may replace no
 	 * file the scenario reads (a hardware profile two includes down)
 	 * but a calibration, which calibrate wrote to be replaced */
@@ -272,6 +309,11 @@ int calibrate_main(int argc, char **argv)
 			f->evaluations, f->iterations,
 			f->iterations == 1 ? "" : "s");
 		status = 0;
+		/* the file's mode, not the umask's: 0640 stays 0640 */
+		if (mode && chmod(out, mode))
+			fprintf(stderr, "ppsim calibrate: %s: its mode was "
+				"%04o, not kept: %s\n", out, (unsigned)mode,
+				strerror(errno));
 		if (!used)
 			fprintf(stderr, "ppsim calibrate: note: %s does not "
 				"include %s: its cases run without it until an "

@@ -345,6 +345,13 @@ static int add_name(const struct cmd_spec *spec, const char *opt,
 			CMD_MAX_NAMES, opt);
 		return -1;
 	}
+	/* a name given twice would run its rows twice (trace, --policy) */
+	for (int i = 0; i < *nr; i++)
+		if (!strcmp(names[i], arg)) {
+			fprintf(stderr, "ppsim %s: --%s %s named twice\n",
+				spec->name, opt, arg);
+			return -1;
+		}
 	names[(*nr)++] = arg;
 	return 0;
 }
@@ -360,6 +367,50 @@ static char *trim(char *s)
 	while (end > s && (end[-1] == ' ' || end[-1] == '\t'))
 		*--end = '\0';
 	return s;
+}
+
+/* Where the n-th override was said, as the loader says it: "--set:N"
+ * (the N-th --set), or the option ("--duration"). */
+static void override_at(const struct cmd_opts *o, int n, char *buf,
+			size_t len)
+{
+	int nr = 0;
+
+	for (int i = 0; i <= n; i++)
+		nr += !o->set[i].file;
+	if (o->set[n].file)
+		snprintf(buf, len, "%s", o->set[n].file);
+	else
+		snprintf(buf, len, "--set:%d", nr);
+}
+
+/* One key overridden twice: the last would win without a word (sweep
+ * refuses it as a key swept twice).  global.duration is duration. */
+static int check_override_once(const struct cmd_spec *spec,
+			       const struct cmd_opts *o)
+{
+	int n = o->nr_set - 1;
+	const char *key = o->set[n].key;
+
+	if (!strncmp(key, "global.", 7))
+		key += 7;
+	for (int i = 0; i < n; i++) {
+		const char *k = o->set[i].key;
+		char at[32], first[32];
+
+		if (!strncmp(k, "global.", 7))
+			k += 7;
+		/* sweep's --set is an axis: distinct_keys says it */
+		if (strcmp(k, key) || ((spec->options & CMD_EMIT_JOBS) &&
+				       (!o->set[i].file || !o->set[n].file)))
+			continue;
+		override_at(o, n, at, sizeof(at));
+		override_at(o, i, first, sizeof(first));
+		fprintf(stderr, "%s: %s: given twice (%s gave it): the last "
+			"would win; give it once\n", at, key, first);
+		return -1;
+	}
+	return 0;
 }
 
 /* --set KEY=VALUE, as a scenario line would say it. */
@@ -394,7 +445,7 @@ static int take_set(const struct cmd_spec *spec, char *arg,
 	}
 	o->set[o->nr_set++] = (struct scn_override){ .key = key,
 						     .value = value };
-	return 0;
+	return check_override_once(spec, o);
 }
 
 static int take(const struct cmd_spec *spec, enum cmd_opt opt,
@@ -486,7 +537,7 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 		.key = opt == CMD_DURATION ? "duration" : "queues",
 		.value = arg,
 		.file = opt == CMD_DURATION ? "--duration" : "--queues" };
-	return 0;
+	return check_override_once(spec, o);
 }
 
 /* An option getopt refused: said once, with where to read more. */

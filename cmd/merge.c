@@ -29,6 +29,57 @@ struct points {
 	size_t nr, room;
 };
 
+/* A row's policy, metric and unit are words ppsim writes: a policy this
+ * binary has, one of its metrics (rep_metrics, and saturated), the
+ * metric's unit; saturated's value one of its resources.  Returns 0, or
+ * -1 with FILE:LINE: why. */
+static int check_words(const char *path, int nr, const char *policy,
+		       const char *metric, const char *unit,
+		       const char *value)
+{
+	static const char *const resources[] = { "consumer", "cpu", "pcie",
+						 "nic", "none", NULL };
+	const char *want = NULL;
+
+	if (!pp_policy_find(cmd_policies, policy)) {
+		datadir_error(path, nr, "policy '%s': not a policy of this "
+			      "ppsim", policy);
+		return -1;
+	}
+	if (!strcmp(metric, "saturated")) {
+		want = "resource";
+	} else {
+		for (int m = 0; m < REP_NR_METRICS && !want; m++)
+			if (!strcmp(metric, rep_metrics[m].name))
+				want = m == REP_RATE ? "" : rep_metrics[m].unit;
+		if (!want) {
+			datadir_error(path, nr, "metric '%s': not one ppsim "
+				      "writes", metric);
+			return -1;
+		}
+	}
+	/* the rate's unit is the case's: packets or bits a second */
+	if (*want ? strcmp(unit, want) :
+	    strcmp(unit, "Mpps") && strcmp(unit, "Gbps")) {
+		datadir_error(path, nr, "unit '%s' of %s: expected %s", unit,
+			      metric, *want ? want : "Mpps or Gbps");
+		return -1;
+	}
+	if (!strcmp(metric, "saturated")) {
+		int i = 0;
+
+		while (resources[i] && strcmp(resources[i], value))
+			i++;
+		if (!resources[i]) {
+			datadir_error(path, nr, "saturated '%s': expected "
+				      "consumer, cpu, pcie, nic or none",
+				      value);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Checks a data row's figures and notes its point.  Returns 0, or -1
  * with FILE:LINE: why. */
 static int check_row(const char *path, int nr, char *line,
@@ -52,6 +103,8 @@ static int check_row(const char *path, int nr, char *line,
 			      "fields", MERGE_MAX_FIELDS);
 		return -1;
 	}
+	if (check_words(path, nr, f[k + 1], f[k + 2], f[k + 3], f[k + 4]))
+		return -1;
 	for (int i = 0; i < 5; i++) {
 		/* the saturated row's value is a word: cpu, pcie, ... */
 		if (i == 0 && !strcmp(f[k + 2], "saturated"))
@@ -220,6 +273,10 @@ static int merge_file(const char *path, char *header, FILE *out,
 			fields = csv_split(line, NULL, 0);
 			if (copy_header && out)
 				fprintf(out, "%s\n", line);
+		} else if (csv_split(line, NULL, 0) < 0) {
+			datadir_error(path, nr, "a quote not closed, or "
+				      "something after a closing quote");
+			rc = -1;
 		} else if (csv_split(line, NULL, 0) != fields) {
 			datadir_error(path, nr, "%d fields where the header "
 				      "has %d", csv_split(line, NULL, 0), fields);

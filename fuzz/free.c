@@ -16,7 +16,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 /* the program's policies (cmd/main.c's, which the harness replaces):
  * cli.c's checks of --policy reach them */
 const struct pp_policy *const cmd_policies[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, NULL,
+	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12, NULL,
 };
 
 static struct scenario *scn;

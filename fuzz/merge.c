@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 /* the program's policies (cmd/main.c's, which the harness replaces):
  * cmd_parse's table reaches them */
 const struct pp_policy *const cmd_policies[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, NULL,
+	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12, NULL,
 };
 
 static char path[2][4096];

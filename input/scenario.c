@@ -1,5 +1,6 @@
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
 #include <ini.h>
 #include <libgen.h>
 #include <limits.h>
@@ -262,6 +263,13 @@ static int parse_number(const struct scn_key *k, const char *text, double *v,
 
 	errno = 0;
 	*v = strtod(text, &end);
+	if (end != text && errno == ERANGE && fabs(*v) < DBL_MIN) {
+		/* strtod's underflow: a subnormal or 0, digits lost */
+		snprintf(why, len, "'%s' is too close to 0 for a double "
+			 "(below %g): write 0 or a larger number", text,
+			 DBL_MIN);
+		return -1;
+	}
 	if (end != text && errno == ERANGE) {
 		snprintf(why, len, "'%s' is beyond what a double holds", text);
 		return -1;
@@ -649,6 +657,8 @@ struct loader {
 	int nr_read;		/* files read, SCN_MAX_FILES */
 	long bytes;		/* their sizes, SCN_MAX_BYTES */
 	bool stop;		/* past a bound: no line more is read */
+	bool bad_header;	/* the last section line was refused: its
+				 * keys are not said again as sectionless */
 	/* the cases the command runs (--case), all when nr_only is 0: the
 	 * overrides apply to those alone */
 	const char *const *only;
@@ -808,6 +818,16 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 		error_at(ld, ld->file, ld->line, "NUL byte: not a text file");
 		return str;
 	}
+	s = text + strspn(text, " \t");
+	/* "[case #x]": the '#' begins a comment, and what is left
+	 * would be said as a missing ']' */
+	if (*s == '[' && s[strcspn(s, "#;")] && strchr(s, ']') &&
+	    strchr(s, ']') > s + strcspn(s, "#;")) {
+		error_at(ld, ld->file, ld->line, "'%c' in a section name: "
+			 "'#' and ';' begin a comment", s[strcspn(s, "#;")]);
+		ld->bad_header = true;
+		return str;
+	}
 	s = text + strcspn(text, "#;");
 	*s = '\0';
 	s = trim(text);
@@ -827,6 +847,7 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 	if (*s == '[' && strchr(s, ']') &&
 	    strchr(s, ']') != s + strlen(s) - 1) {
 		error_at(ld, ld->file, ld->line, "']' inside a section name");
+		ld->bad_header = true;
 		return str;
 	}
 	if (*s == '[' ? s[strlen(s) - 1] != ']' : !strchr(s, '=') ||
@@ -834,10 +855,13 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 		error_at(ld, ld->file, ld->line, *s == '[' ?
 			 "expected ']' at the end of a section name" :
 			 "expected KEY = VALUE, [SECTION] or a comment");
+		ld->bad_header |= *s == '[';
 		return str;
 	}
-	if (*s == '[')
+	if (*s == '[') {
+		ld->bad_header = false;
 		section_seen(ld, s);
+	}
 	snprintf(str, num, "%s\n", s);
 	return str;
 }
@@ -893,6 +917,8 @@ static int ini_handler_record(void *user, const char *section,
 	struct loader *ld = user;
 	struct assignment *a;
 
+	if (ld->bad_header)
+		return 1;	/* under a header said bad: not its section's */
 	if (!*section) {
 		error_at(ld, ld->file, ld->line, "%s: set before any [section]",
 			 name);
@@ -958,6 +984,7 @@ static int load_file(struct loader *ld, const char *path, const char *value,
 	char found[PATH_MAX], real[PATH_MAX];
 	FILE *f;
 	struct stat st;
+	bool bad_header;
 	int rc;
 
 	if (ld->stop)
@@ -1008,7 +1035,10 @@ static int load_file(struct loader *ld, const char *path, const char *value,
 	ld->file = keep_name(ld, from ? found : path);
 	ld->f = f;
 	ld->line = 0;
+	bad_header = ld->bad_header;	/* the includer's, after */
+	ld->bad_header = false;
 	rc = ini_parse_stream(ini_reader_checked, ld, ini_handler_record, ld);
+	ld->bad_header = bad_header;
 	if (rc < 0)
 		error_at(ld, ld->file, ld->line + 1, "read error");
 	if (ld->line == 0 && !from)
@@ -1133,35 +1163,41 @@ static bool case_section(const struct loader *ld, const char *name)
 }
 
 /* [calibrate] cases and a [sweep]'s cases name cases of the scenario: a
- * misspelt one would be left out of the fit, or the sweep, unseen. */
+ * misspelt one would be left out of the fit, or the sweep, unseen.  One
+ * list, said at file:line (a file's line, or "--set:N"). */
+static void check_case_list(struct loader *ld, const char *file, int line,
+			    const char *value)
+{
+	char buf[SCN_LINE_MAX + 1], *save = NULL;
+	char *seen[SCN_LINE_MAX / 2 + 1];
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", value);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save)) {
+		bool twice = false;
+
+		if (!case_section(ld, t))
+			error_at(ld, file, line, "cases: no [case %s] in the "
+				 "scenario", t);
+		for (int j = 0; j < n && !twice; j++)
+			twice = !strcmp(seen[j], t);
+		if (twice)
+			error_at(ld, file, line, "cases: %s named twice", t);
+		/* a name and a separator each: the array holds them */
+		seen[n++] = t;
+	}
+}
+
 static void check_case_lists(struct loader *ld)
 {
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];
-		char buf[SCN_LINE_MAX + 1], *save = NULL;
-		char *seen[SCN_LINE_MAX / 2 + 1];
-		int n = 0;
 
-		if (strcmp(a->key, "cases") ||
-		    (strcmp(a->section, "calibrate") &&
-		     strncmp(a->section, "sweep ", 6)))
-			continue;
-		snprintf(buf, sizeof(buf), "%s", a->value);
-		for (char *t = strtok_r(buf, " \t,", &save); t;
-		     t = strtok_r(NULL, " \t,", &save)) {
-			bool twice = false;
-
-			if (!case_section(ld, t))
-				error_at(ld, a->file, a->line, "cases: no "
-					 "[case %s] in the scenario", t);
-			for (int j = 0; j < n && !twice; j++)
-				twice = !strcmp(seen[j], t);
-			if (twice)
-				error_at(ld, a->file, a->line, "cases: %s "
-					 "named twice", t);
-			/* a name and a separator each: the array holds them */
-			seen[n++] = t;
-		}
+		if (!strcmp(a->key, "cases") &&
+		    (!strcmp(a->section, "calibrate") ||
+		     !strncmp(a->section, "sweep ", 6)))
+			check_case_list(ld, a->file, a->line, a->value);
 	}
 }
 
@@ -1375,11 +1411,31 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 			held = q->tcp.rmem / TCP_TRUESIZE;
 			key = "case.tcp_rmem";
 		}
-		CHECK(rings * l->queues <= half, "mem.pages",
-		      "%u pages per node cannot hold %d rx ring(s) of %d "
-		      "pages with their page_pool: raise mem.pages or lower "
-		      "nic.rx_ring", c->sim.mm.pages_per_node, l->queues,
-		      q->rx_ring);
+		/* blamed: mem.pages's line, but for the largest of the
+		 * rings' terms when the command line set it and not
+		 * mem.pages (--set nic.tx_ring=32768), or when no line set
+		 * mem.pages */
+		const char *big = 2LL * q->rx_ring >= q->tx_ring &&
+				  2LL * q->rx_ring >= q->page_cache ?
+				  "nic.rx_ring" : q->tx_ring >= q->page_cache ?
+				  "nic.tx_ring" : "driver.page_cache";
+		const struct origin *ob = org ? &org[find_key_index(big)] :
+					  NULL, *op = org ?
+					  &org[find_key_index("mem.pages")] :
+					  NULL;
+		/* the command line's word first: it came last */
+		bool cl_big = ob && ob->file && *ob->file == '-',
+		     cl_pages = op && op->file && *op->file == '-';
+		const char *blame = cl_big && !cl_pages ? big :
+				    (op && op->file) || !(ob && ob->file) ?
+				    "mem.pages" : big;
+
+		CHECK(rings * l->queues <= half, blame,
+		      "%u pages per node cannot hold %d rx queue(s) of "
+		      "2 x rx_ring %d + tx_ring %d + 256 + page_cache %d "
+		      "pages (half a node at most): lower %s or raise "
+		      "mem.pages", c->sim.mm.pages_per_node, l->queues,
+		      q->rx_ring, q->tx_ring, q->page_cache, big);
 		CHECK(!key || rings * l->queues > half ||
 		      (rings + held) * l->queues <= half, key ? key : "mem.pages",
 		      "%s holds %lld pages, more than the %lld that %u pages "
@@ -1805,6 +1861,9 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			ok = false;
 			continue;
 		}
+		/* as a file's line is: every name a case, none twice */
+		if (!strcmp(a.section, "calibrate") && !strcmp(a.key, "cases"))
+			check_case_list(ld, a.file, a.line, a.value);
 		ok &= !apply(ld, c, org, &a, false);
 	}
 	return ok;
@@ -1884,6 +1943,119 @@ static void build_sweeps(struct loader *ld)
 				 "[sweep %s] has no 'vary'", scn->sweeps[i].name);
 }
 
+/* Whether a file's [fitted] lines are a calibration of this scenario: the
+ * scenario file itself (when it has cases), or the calibration calibrate
+ * --update writes for it (its name with .cal.ini for its extension, under
+ * any name: the same file).  Another scenario's calibration included for
+ * its values (the seed's fit in the XDP paper's host, in a scenario of
+ * one's own that fits something else) names the cases of that one. */
+static bool fitted_here(const struct loader *ld, const char *file)
+{
+	const char *top = ld->scn->path, *dot = strrchr(top, '.');
+	int stem = (int)(dot && !strchr(dot, '/') ? dot - top :
+			 (long)strlen(top));
+	char cal[PATH_MAX];
+	struct stat a, b;
+
+	if (!strcmp(file, top))
+		return ld->scn->nr_cases > 0;
+	if ((size_t)snprintf(cal, sizeof(cal), "%.*s.cal.ini", stem, top) >=
+	    sizeof(cal))
+		return false;
+	return !stat(file, &a) && !stat(cal, &b) && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+/* Each [fitted] line of this scenario's calibration names one of its
+ * cases: another line would never be compared (validate reads the fit
+ * cases' only), and says what no fit predicted. */
+static void check_fitted_cases(struct loader *ld)
+{
+	for (int i = 0; i < ld->nr_as; i++) {
+		const struct assignment *a = &ld->as[i];
+
+		if (!strcmp(a->section, "fitted") && *a->key &&
+		    !case_section(ld, a->key) && fitted_here(ld, a->file))
+			error_at(ld, a->file, a->line, "[fitted] %s: no "
+				 "[case %s] in the scenario it calibrates",
+				 a->key, a->key);
+	}
+}
+
+/* Whether [sweep]'s cases list (empty: every case) names name. */
+static bool sweep_runs(const struct scn_sweep *sw, const char *name)
+{
+	char buf[SCN_TEXT_MAX], *save = NULL;
+
+	if (!sw->cases[0])
+		return true;
+	snprintf(buf, sizeof(buf), "%s", sw->cases);
+	for (char *t = strtok_r(buf, " \t,", &save); t;
+	     t = strtok_r(NULL, " \t,", &save))
+		if (!strcmp(t, name))
+			return true;
+	return false;
+}
+
+/* Every value of a [sweep]'s vary, set alone in each case the sweep runs
+ * as its files have it, is one the sweep's run would take: a bad one is
+ * said at the vary line by any command that reads the file (run
+ * --dry-run), not by sweep alone.  Values of two keys together are
+ * checked when the sweep runs them (their cross product may be large). */
+static void check_sweep_values(struct loader *ld)
+{
+	const struct scenario *scn = ld->scn;
+
+	for (int i = 0; i < scn->nr_sweeps && !ld->errors; i++) {
+		const struct scn_sweep *sw = &scn->sweeps[i];
+		char buf[SCN_TEXT_MAX], *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", sw->vary);
+		for (char *t = strtok_r(buf, " \t", &save); t;
+		     t = strtok_r(NULL, " \t", &save)) {
+			char *eq = strchr(t, '='), *v;
+			const struct scn_key *k;
+
+			if (!eq)
+				continue;	/* sweep says it */
+			*eq = '\0';
+			k = find_dotted(t);
+			if (!k || k->in_scenario)
+				continue;	/* the sweep's load says it */
+			for (v = eq + 1; v; v = strchr(v, ',') ? strchr(v, ',') + 1 : NULL) {
+				char val[SCN_LINE_MAX + 1], why[200];
+				size_t n = strcspn(v, ",");
+
+				/* blanks around a value are none of it */
+				while (n && (*v == ' ' || *v == '\t'))
+					v++, n--;
+				while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+					n--;
+				snprintf(val, sizeof(val), "%.*s", (int)n, v);
+				if (!n)
+					continue;	/* sweep says it */
+				for (int c = 0; c < scn->nr_cases; c++) {
+					struct scn_case moved = scn->cases[c];
+
+					if (!sweep_runs(sw, moved.name))
+						continue;
+					if (set_value(&moved, NULL, k, val,
+						      ld->policies, why,
+						      sizeof(why)) ||
+					    !validate(NULL, &moved, NULL, why,
+						      sizeof(why))) {
+						error_at(ld, sw->file, sw->line,
+							 "vary: %s=%s: %s "
+							 "(case %s)", t, val,
+							 why, moved.name);
+						break;
+					}
+				}
+			}
+		}
+	}
+}
+
 /* [fitted] CASE = POLICY:VALUE ...: a line replaces an earlier file's of
  * the same case (two in one file: check_duplicates). */
 static void build_fitted(struct loader *ld)
@@ -1915,6 +2087,7 @@ static void build_fitted(struct loader *ld)
 		scn->fitted[k] = fit;
 		scn->nr_fitted += k == scn->nr_fitted;
 	}
+	check_fitted_cases(ld);
 }
 
 bool scn_fitted_on(const struct scenario *scn, const char *name)
@@ -2058,6 +2231,7 @@ static struct scenario *load(const char *path, const struct scn_override *set,
 		check_case_lists(&ld);
 		build_cases(&ld, set, nr_set);
 		build_sweeps(&ld);
+		check_sweep_values(&ld);
 		build_fitted(&ld);
 		if (!ld.scn->nr_cases && !ld.errors && !part_ok)
 			error_at(&ld, path, ld.line ? ld.line : 1,

@@ -91,11 +91,14 @@ static bool trace_stopped(const struct trace *t)
 
 /* ---- parsing ---- */
 
+/* A number of a trace: decimal digits, no sign, no blank, no leading 0
+ * (p01 is not p1, nor alloc +2 alloc 2: one page, one count, one way). */
 static int parse_num(const char *s, long min, long max, long *v)
 {
 	char *end;
 
-	if (!s || !*s)
+	if (!s || !*s || strspn(s, "0123456789") != strlen(s) ||
+	    (s[0] == '0' && s[1]))
 		return -1;
 	errno = 0;
 	*v = strtol(s, &end, 10);
@@ -278,9 +281,11 @@ static int parse_args(struct trace_parser *ps, const char *kw, char **arg,
 	case OP_PUT:
 		if (parse_page(arg[0], op->code == OP_RECYCLE ||
 				       op->code == OP_RETURN, &op->a))
-			BAD("%s: '%s' is not a page name (p1, p2, ...%s)", kw,
-			    arg[0], op->code == OP_RECYCLE ||
-			    op->code == OP_RETURN ? " or all" : "");
+			BAD("%s: '%s' is not a page name (p1, p2, ...%s%s)",
+			    kw, arg[0], op->code == OP_RECYCLE ||
+			    op->code == OP_RETURN ? " or all" : "",
+			    arg[0] && arg[0][0] == 'p' && arg[0][1] == '0' ?
+			    "; no leading 0" : "");
 		return 0;
 	default:
 		return 0;

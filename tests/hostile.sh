@@ -47,8 +47,8 @@ check "--set with a newline in its value: said, exit 2, nothing written" \
 	fails 2 '--set:1: label: control character 0x0a' "$ppsim" run "$tiny" --set "$(printf 'label=a\n[case x]')" --dry-run
 check "--set longer than a scenario line: said, exit 2" \
 	fails 2 '--set:1: label: longer than a scenario line' "$ppsim" run "$tiny" --set "label=$(printf '%0300d' 0)" --dry-run
-check "a number beyond a double (1e-320, an underflow) is said so, exit 2" \
-	fails 2 "--set:1: win_stack: '1e-320' is beyond what a double holds" "$ppsim" run "$tiny" --set model.win_stack=1e-320 --dry-run
+check "a number too close to 0 for a double (1e-320, an underflow) is said so, exit 2" \
+	fails 2 "--set:1: win_stack: '1e-320' is too close to 0 for a double" "$ppsim" run "$tiny" --set model.win_stack=1e-320 --dry-run
 check "trace - from /dev/zero: a line with no end is given up on, exit 2" \
 	fails 2 '<stdin>:1: line longer than' sh -c "exec timeout 20 '$ppsim' trace --policy v5.4 - </dev/zero"
 check "merge refuses /dev/zero (and does not grow)" \

@@ -198,5 +198,90 @@ check "--format commit: names that stay apart are cut to 72 columns, the cut sho
 	grep -q '^a-very-long-case-name-of-f~ |' '$tmp/stdout' &&
 	grep -q '^b-very-long-case-name-of-f~ |' '$tmp/stdout' && awk 'length > 72 { exit 1 }' '$tmp/stdout'"
 
+# ---- 14: what a later stage would refuse, or run twice, is refused where
+# it is read (FILE:LINE, exit 2); messages name what is wrong ----
+check "--set of one key twice is refused (the last won), at the second" \
+	fails 2 '^--set:2: cost.xdp: given twice \(--set:1 gave it\)' \
+	"$ppsim" run "$tiny" --set cost.xdp=1 --set cost.xdp=500 --dry-run
+check "... and --duration with --set duration too" \
+	fails 2 'duration: given twice' \
+	"$ppsim" run "$tiny" --duration 1ms --set global.duration=2ms --dry-run
+check "--set calibrate.cases naming a case twice is refused, as in a file" \
+	fails 2 '^--set:1: cases: close-drop named twice' \
+	"$ppsim" run "$tiny" --set 'calibrate.cases=close-drop close-drop' --dry-run
+check "--set calibrate.cases naming no case is refused, as in a file" \
+	fails 2 '^--set:1: cases: no \[case a\] in the scenario' \
+	"$ppsim" run "$tiny" --set 'calibrate.cases=a a' --dry-run
+mkdir "$tmp/fit"
+sed "s|^include = \.\./\.\./|include = $src/|" "$tiny" >"$tmp/fit/tiny.ini"
+printf '[global]\ninclude = tiny.ini\ninclude = fit.cal.ini\n[calibrate]\nfree = cost.rx_pkt:5:400\ncases = close-drop\n' >"$tmp/fit/fit.ini"
+printf '; Written by ppsim 0.1.0 calibrate from fit.ini\n[cost]\nrx_pkt = 70\n[fitted]\nclose-drop = v5.4:10 v5.5:10\nnosuch = v5.4:3\n' >"$tmp/fit/fit.cal.ini"
+check "[fitted] naming no case of the scenario it calibrates is refused at its line" \
+	fails 2 'fit.cal.ini:6: \[fitted\] nosuch: no \[case nosuch\] in the scenario' \
+	"$ppsim" run "$tmp/fit/fit.ini" --dry-run
+check "... while a calibration of another scenario's cases is included as it is" \
+	t "$ppsim" run "$src/scenarios/xdp-redirect-e5-1650v4.ini" --dry-run
+sed "s|^include = \.\./\.\./|include = $src/|; s/256,1024/256,1000/" "$tiny" >"$tmp/vary.ini"
+check "a [sweep]'s value the sweep would refuse is refused by run --dry-run, at the vary line" \
+	fails 2 'vary.ini:27: vary: nic.rx_ring=1000: rx_ring 1000 is not a power of 2' \
+	"$ppsim" run "$tmp/vary.ini" --dry-run
+check "--policy named twice is refused, not run twice (trace)" \
+	fails 2 '^ppsim trace: --policy v5.4 named twice' \
+	"$ppsim" trace --policy v5.4 --policy v5.4 "$src/tests/traces/refcount.trace"
+check "... nor by run" \
+	fails 2 '^ppsim run: --policy v5.4 named twice' \
+	"$ppsim" run "$tiny" --policy v5.4 --policy v5.4 --dry-run
+printf 'nodes 1 pages=16\npool nid=0\nalloc 2\nget p01\n' >"$tmp/p01.trace"
+check "a trace's p01 is not p1: refused at its line" \
+	fails 2 "p01.trace:4: get: 'p01' is not a page name .*no leading 0" "$ppsim" trace --policy v5.4 "$tmp/p01.trace"
+printf 'nodes 1 pages=16\npool nid=0\nalloc +2\n' >"$tmp/plus.trace"
+check "... nor a count with a sign" \
+	fails 2 "plus.trace:3: alloc" "$ppsim" trace --policy v5.4 "$tmp/plus.trace"
+check "the tx ring past what mem.pages holds is blamed on --set nic.tx_ring, at its --set" \
+	fails 2 '^--set:1: .*tx_ring 32768' \
+	"$ppsim" run "$tiny" --set nic.tx_ring=32768 --dry-run
+check "... and the message does not blame the rx ring" sh -c "! grep -q 'lower nic.rx_ring\$' '$tmp/out'"
+printf '[case #x]\nworkload = xdp_drop\n' >"$tmp/hash.ini"
+check "[case #x]: the '#' that begins a comment is named, not a missing ']'" \
+	fails 2 "hash.ini:1: .*'#'" "$ppsim" run "$tmp/hash.ini" --dry-run
+check "... said once: the key below it is not blamed too" sh -c "test \$(wc -l <'$tmp/out') -eq 1"
+check "4.9e-324 is too close to 0, not beyond a double" \
+	fails 2 "--set:1: xdp: '4.9e-324' is too close to 0" \
+	"$ppsim" run "$tiny" --set cost.xdp=4.9e-324 --dry-run
+rows() { awk -F, -v OFS=, "$1" "$tmp/j/rel/sweep-001.csv" >"$tmp/j/$2"; }
+rows '/^[0-9]/ && !done { $4 = "abc"; done = 1 } 1' metric.csv
+check "merge refuses a metric ppsim does not write" \
+	fails 2 "metric.csv:[0-9]+: metric 'abc': not one ppsim writes" "$ppsim" merge "$tmp/j/metric.csv"
+rows '/^[0-9]/ && !done { $5 = "-256"; done = 1 } 1' unit.csv
+check "merge refuses a unit that is not its metric's" \
+	fails 2 "unit.csv:[0-9]+: unit '-256' of rate: expected Mpps or Gbps" "$ppsim" merge "$tmp/j/unit.csv"
+rows '/^[0-9]/ && !done { $3 = "abc"; done = 1 } 1' policy.csv
+check "merge refuses a policy this ppsim does not have" \
+	fails 2 "policy.csv:[0-9]+: policy 'abc': not a policy of this ppsim" "$ppsim" merge "$tmp/j/policy.csv"
+rows '/^[0-9]/ && !done { $2 = "\"close-drop"; done = 1 } 1' quote.csv
+check "merge: an unclosed quote is said so, not '-1 fields'" \
+	fails 2 "quote.csv:[0-9]+: a quote not closed" "$ppsim" merge "$tmp/j/quote.csv"
+mkdir "$tmp/cal"
+cp "$tmp/fit/tiny.ini" "$tmp/cal/"
+printf '[global]\ninclude = tiny.ini\ninclude = c.cal.ini\n[calibrate]\nfree = cost.rx_pkt:5:400\ncases = close-drop\n' >"$tmp/cal/c.ini"
+printf '; not fitted yet\n' >"$tmp/cal/real.cal.ini"
+ln -s real.cal.ini "$tmp/cal/c.cal.ini"
+(cd "$tmp/cal" && t "$ppsim" calibrate c.ini --reps 1 --update >/dev/null 2>"$tmp/out")
+check "calibrate --update through a link writes the file linked to, the link kept" sh -c "
+	test -L '$tmp/cal/c.cal.ini' && grep -q '^rx_pkt = ' '$tmp/cal/real.cal.ini'"
+for c in m r; do
+	sed "s/c\.cal\.ini/$c.cal.ini/" "$tmp/cal/c.ini" >"$tmp/cal/$c.ini"
+	printf '; not fitted yet\n' >"$tmp/cal/$c.cal.ini"
+done
+chmod 640 "$tmp/cal/m.cal.ini"
+(cd "$tmp/cal" && t "$ppsim" calibrate m.ini --reps 1 --update >/dev/null 2>"$tmp/out")
+check "calibrate --update keeps the calibration's mode (0640 stays 0640)" sh -c "
+	grep -q '^rx_pkt = ' '$tmp/cal/m.cal.ini' && test \$(stat -c %a '$tmp/cal/m.cal.ini') = 640"
+chmod 400 "$tmp/cal/r.cal.ini"
+check "a read-only calibration is not replaced: said, exit 2, before the fit" \
+	fails 2 'r.cal.ini: read-only \(mode 0400\)' sh -c "cd '$tmp/cal' && '$ppsim' calibrate r.ini --reps 1 --update"
+check "... left as it was, mode and all" sh -c "
+	test \"\$(cat '$tmp/cal/r.cal.ini')\" = '; not fitted yet' && test \$(stat -c %a '$tmp/cal/r.cal.ini') = 400"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

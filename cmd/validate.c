@@ -545,17 +545,10 @@ static void print_json(const struct cmd_opts *o, const struct vfile *vf,
 			  dur, sizeof(dur));
 	printf("{\"ppsim\": \"%s\", \"commit\": \"%s\", \"command\": "
 	       "\"validate\", \"seed\": %lu, \"reps\": %d, \"duration\": "
-	       "\"%s\", \"set\": [", PACKAGE_VERSION, PPSIM_COMMIT,
-	       o->rc.seed, o->rc.reps, dur);
-	for (int i = 0; i < o->nr_set; i++) {
-		char kv[SCN_TEXT_MAX + SCN_KEY_MAX + 2];
-
-		snprintf(kv, sizeof(kv), "%s=%s", o->set[i].key,
-			 o->set[i].value);
-		fputs(i ? ", " : "", stdout);
-		rep_json_text(stdout, kv);
-	}
-	printf("], \"files\": [\n");
+	       "\"%s\", ", PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed,
+	       o->rc.reps, dur);
+	rep_json_set(stdout, o->set, o->nr_set);
+	printf(", \"files\": [\n");
 	for (int f = 0; f < nr_files; f++) {
 		const struct scn_calibrate *cal = &vf[f].scn->calibrate;
 		const char *sep = "";

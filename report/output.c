@@ -257,6 +257,19 @@ void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
 			    rep_altered(p));
 }
 
+void rep_json_set(FILE *f, const struct scn_override *set, int nr)
+{
+	fprintf(f, "\"set\": [");
+	for (int i = 0; i < nr; i++) {
+		char kv[SCN_TEXT_MAX + SCN_KEY_MAX + 2];
+
+		snprintf(kv, sizeof(kv), "%s=%s", set[i].key, set[i].value);
+		fputs(i ? ", " : "", f);
+		rep_json_text(f, kv);
+	}
+	fputc(']', f);
+}
+
 void rep_json_num(FILE *f, const char *key, double v, bool last)
 {
 	if (isnan(v))
@@ -277,17 +290,10 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		"\"command\": \"%s\", \"scenario\": ", PACKAGE_VERSION,
 		PPSIM_COMMIT, p->command);
 	rep_json_text(f, p->file);
-	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"duration\": \"%s\", "
-		"\"set\": [", p->rc->seed, reps, dur);
-	for (int i = 0; i < p->nr_set; i++) {
-		char kv[SCN_TEXT_MAX + SCN_KEY_MAX + 2];
-
-		snprintf(kv, sizeof(kv), "%s=%s", p->set[i].key,
-			 p->set[i].value);
-		fputs(i ? ", " : "", f);
-		rep_json_text(f, kv);
-	}
-	fprintf(f, "], \"error_pct_computed\": %s, \"rows\": [\n",
+	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"duration\": \"%s\", ",
+		p->rc->seed, reps, dur);
+	rep_json_set(f, p->set, p->nr_set);
+	fprintf(f, ", \"error_pct_computed\": %s, \"rows\": [\n",
 		altered ? "false" : "true");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];

@@ -147,6 +147,8 @@ void rep_csv_text(FILE *f, const char *s);
  * (null for NAN), followed by ", " unless last. */
 void rep_json_text(FILE *f, const char *text);
 void rep_json_num(FILE *f, const char *key, double v, bool last);
+/* "set": [...], every override as KEY=VALUE. */
+void rep_json_set(FILE *f, const struct scn_override *set, int nr);
 /* The CSV header and a row's metric lines, each line starting with
  * prefix (extra leading columns, e.g. swept values: "256,"); delta: the
  * rate's delta_pct (NAN: none); altered: no error_pct. */

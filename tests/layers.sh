@@ -7,9 +7,9 @@
 build=$(dirname "$ppsim")
 
 # The layers, lowest first, and the outside libraries each may not use.
-layers="model engine input report"
+layers="model sim input report"
 foreign_model='^(sg_|simgrid_|xbt_|gsl_|ini_)'
-foreign_engine='^ini_'
+foreign_sim='^ini_'
 foreign_input='^(sg_|simgrid_|xbt_|gsl_)'
 foreign_report='^(ini_|sg_actor|sg_host|sg_mailbox)'
 

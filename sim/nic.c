@@ -2,14 +2,15 @@
 #include <string.h>
 #include <gsl/gsl_randist.h>
 #include <simgrid/comm.h>
+#include <simgrid/actor.h>
 #include <simgrid/engine.h>
-#include "world.h"
+#include "nic.h"
 
 /* Where the i-th flow of a direction ends: node i's memory, then the
  * root complex. */
-int nic_slot(const struct world *w, int i)
+int nic_slot(const struct nic *nic, int i)
 {
-	return i < w->c->mem.sockets ? i : PCIE_LINK;
+	return i < nic->c->mem.sockets ? i : PCIE_LINK;
 }
 
 /* Receives the NIC's upstream traffic at a node's memory or the root
@@ -18,12 +19,12 @@ int nic_slot(const struct world *w, int i)
  * between every flow on them. */
 void nic_dma_sink(int argc, char **argv)
 {
-	struct world *w = self_world();
-	int slot = atoi(argv[0]);
+	struct nic_end *e = sg_actor_self_get_data();
 
 	(void)argc;
+	(void)argv;
 	for (;;)
-		sg_mailbox_get(w->up_mb[slot]);
+		sg_mailbox_get(e->up);
 }
 
 /* Sends the downstream traffic from a node's memory or the root complex
@@ -31,13 +32,13 @@ void nic_dma_sink(int argc, char **argv)
  * it leaves to take the down link. */
 void nic_dma_source(int argc, char **argv)
 {
-	struct world *w = self_world();
-	int slot = atoi(argv[0]);
+	struct nic_end *e = sg_actor_self_get_data();
 
 	(void)argc;
+	(void)argv;
 	for (;;) {
-		sg_sem_acquire(w->down_go[slot]);
-		sg_mailbox_put(w->down_mb[slot], w, (long)w->down_burst[slot]);
+		sg_sem_acquire(e->go);
+		sg_mailbox_put(e->down, e, (long)e->burst);
 	}
 }
 
@@ -55,18 +56,18 @@ void nic_dma_source(int argc, char **argv)
  * burst.
  */
 
-static double dma_pending_bytes(const struct world *w, enum pcie_dir d)
+static double dma_pending_bytes(const struct nic *nic, enum pcie_dir d)
 {
 	double total = 0;
 
-	for (int i = 0; i <= w->c->mem.sockets; i++)
-		total += w->dma_pending[d][nic_slot(w, i)];
+	for (int i = 0; i <= nic->c->mem.sockets; i++)
+		total += nic->dma[d].pending[nic_slot(nic, i)];
 	return total;
 }
 
-static bool dma_burst_ready(const struct world *w, enum pcie_dir d)
+static bool dma_burst_ready(const struct nic *nic, enum pcie_dir d)
 {
-	return dma_pending_bytes(w, d) >= w->dma_burst;
+	return dma_pending_bytes(nic, d) >= nic->dma_burst;
 }
 
 
@@ -91,28 +92,29 @@ u64 nic_poisson(gsl_rng *rng, double mu)
  * counts is a Poisson count), which saves the costly draws of a queue
  * offered more than it takes.
  */
-static u64 arrivals(struct world *w, struct napi *n, double now)
+static u64 arrivals(struct nic *nic, struct nic_queue *n, double now)
 {
+	struct nic_arrivals *a = &nic->arr;
 	double mu;
 	u64 got, take;
 
 	if (now < n->next)
 		return 0;
-	mu = w->queue_pps * (now - n->next);	/* after the one at next */
-	n->next = now + gsl_ran_exponential(w->rng, 1 / w->queue_pps);
-	n->credit += w->c->hw.nic_max_pps * (now - n->credit_t);
+	mu = a->queue_pps * (now - n->next);	/* after the one at next */
+	n->next = now + gsl_ran_exponential(a->rng, 1 / a->queue_pps);
+	n->credit += nic->c->hw.nic_max_pps * (now - n->credit_t);
 	n->credit_t = now;
 	if (1 + mu - n->credit > 8 * sqrt(mu)) {
-		w->mu_uncounted += mu;
+		a->mu_uncounted += mu;
 		got = 1;
 		take = (u64)n->credit;
 	} else {
-		got = 1 + nic_poisson(w->rng, mu);
+		got = 1 + nic_poisson(a->rng, mu);
 		take = got < n->credit ? got : (u64)n->credit;
 	}
-	n->credit = fmin(n->credit - (double)take, w->c->rxq.budget);
-	w->arrived += got;
-	w->taken += take;
+	n->credit = fmin(n->credit - (double)take, nic->c->rxq.budget);
+	a->arrived += got;
+	a->taken += take;
 	return take;
 }
 
@@ -120,16 +122,17 @@ static u64 arrivals(struct world *w, struct napi *n, double now)
  * and what the burst under way has not moved yet, the link draining it
  * at its rate (the burst is an accounting unit: the DMA engine moves
  * bytes as they come). */
-static double dma_buffered(const struct world *w, double now)
+static double dma_buffered(const struct nic *nic, double now)
 {
-	double moved = w->link_bw * (now - w->dma_since[PCIE_UP]);
+	const struct nic_dma *up = &nic->dma[PCIE_UP];
+	double moved = nic->link_bw * (now - up->since);
 
-	return dma_pending_bytes(w, PCIE_UP) +
-	       fmax(0, w->dma_inflight[PCIE_UP] - moved);
+	return dma_pending_bytes(nic, PCIE_UP) +
+	       fmax(0, up->inflight - moved);
 }
 
 /* Wakes a NAPI waiting in napi_idle(). */
-void nic_raise_irq(struct napi *n)
+void nic_raise_irq(struct nic_queue *n)
 {
 	n->irq_armed = false;
 	sg_sem_release(n->irq);
@@ -141,55 +144,57 @@ void nic_raise_irq(struct napi *n)
  * packet buffer; what is refused is counted against the scarcer of the
  * two over the interval (rx_out_of_buffer, rx_discards_phy).  Unless
  * forced, a blocked queue waits. */
-void nic_queue(struct world *w, struct napi *n, double now, bool force)
+void nic_queue_up(struct nic *nic, struct nic_queue *n, double now,
+		  bool force)
 {
+	const struct sim_case *c = nic->c;
 	struct pcie_traffic t = { { { 0 } } };
 	u64 take;
 
 	if (!force && rxq_nic_blocked(n->q))
 		return;
-	take = arrivals(w, n, now);
+	take = arrivals(nic, n, now);
 	if (take) {
-		double room = fmax(0, (w->c->hw.nic_buffer -
-				       dma_buffered(w, now)) /
-				      (w->c->rxq.pkt_size + 128));
+		double room = fmax(0, (c->hw.nic_buffer -
+				       dma_buffered(nic, now)) /
+				      (c->rxq.pkt_size + 128));
 		double free = rxq_nic_free(n->q);
 		u64 keep = (u64)fmin((double)take, fmin(free, room));
 
 		if (free <= room)
 			rxq_nic_drop(n->q, take - keep);
 		else
-			w->buffer_drops += take - keep;
+			nic->arr.buffer_drops += take - keep;
 		rxq_nic_rx(n->q, (int)keep, now, &t);
 	}
 	rxq_nic_tx(n->q, now, &t);
 	for (int d = 0; d < PCIE_NR_DIRS; d++) {
-		double sum = pcie_traffic_dir(&t, d);
+		struct nic_dma *dma = &nic->dma[d];
 
-		for (int i = 0; i <= w->c->mem.sockets; i++) {
-			int s = nic_slot(w, i);
+		for (int i = 0; i <= c->mem.sockets; i++) {
+			int s = nic_slot(nic, i);
 
-			w->dma_pending[d][s] += t.bytes[d][s];
+			dma->pending[s] += t.bytes[d][s];
 		}
-		w->pcie_bytes[d] += sum;
-		if (w->dma_waiting[d] && dma_burst_ready(w, d))
-			w->dma_due[d] = true;
+		dma->carried += pcie_traffic_dir(&t, d);
+		if (dma->waiting && dma_burst_ready(nic, d))
+			dma->due = true;
 	}
 	if (n->irq_armed && rxq_pending(n->q))
 		nic_raise_irq(n);
-	if (rxq_port_remote(n->q))	/* the other port's irq */
-		consumer_kick(w);
+	if (rxq_port_remote(n->q) && nic->port_irq)
+		nic->port_irq(nic->port_irq_data);
 }
 
-/* Wakes the DMA engines that have a burst ready: the caller's clock must
- * be SimGrid's. */
-void nic_dma_kick(struct world *w)
+void nic_dma_kick(struct nic *nic)
 {
 	for (int d = 0; d < PCIE_NR_DIRS; d++) {
-		if (w->dma_due[d]) {
-			w->dma_due[d] = false;
-			w->dma_waiting[d] = false;
-			sg_sem_release(w->dma_wake[d]);
+		struct nic_dma *dma = &nic->dma[d];
+
+		if (dma->due) {
+			dma->due = false;
+			dma->waiting = false;
+			sg_sem_release(dma->wake);
 		}
 	}
 }
@@ -205,82 +210,115 @@ void nic_dma_kick(struct world *w)
  */
 #define NIC_GRAIN	1e-6	/* s */
 
-void nic_catch_up(struct world *w, struct napi *self, bool posting,
-			 double now)
+void nic_catch_up(struct nic *nic, struct nic_queue *self, bool posting,
+		  double now)
 {
-	if (self && now - w->all_at < NIC_GRAIN) {
-		nic_queue(w, self, now, posting);
+	struct nic_arrivals *a = &nic->arr;
+
+	if (self && now - a->all_at < NIC_GRAIN) {
+		nic_queue_up(nic, self, now, posting);
 		return;
 	}
-	w->all_at = now;
-	w->first = (w->first + 1) % w->nq;
-	for (int i = 0; i < w->nq; i++) {
-		struct napi *n = &w->napi[(w->first + i) % w->nq];
+	a->all_at = now;
+	a->first_queue = (a->first_queue + 1) % nic->nq;
+	for (int i = 0; i < nic->nq; i++) {
+		struct nic_queue *n = &nic->queue[(a->first_queue + i) %
+						  nic->nq];
 
-		nic_queue(w, n, now, posting && n == self);
+		nic_queue_up(nic, n, now, posting && n == self);
 	}
 }
 
+void nic_count_all(struct nic *nic, double now)
+{
+	for (int i = 0; i < nic->nq; i++)
+		nic_queue_up(nic, &nic->queue[i], now, true);
+}
+
+u64 nic_phy_drops(struct nic *nic)
+{
+	struct nic_arrivals *a = &nic->arr;
+
+	a->arrived += nic_poisson(a->rng, a->mu_uncounted);
+	a->mu_uncounted = 0;
+	return a->arrived - a->taken + a->buffer_drops;
+}
+
+/* The last engine to wait: nobody else will look, so the NAPIs that
+ * counted on an engine's look take their irq now. */
+static void dma_wait(struct nic_dma *dma)
+{
+	struct nic *nic = dma->nic;
+
+	dma->waiting = true;
+	for (int i = 0; i < nic->nq && nic_dma_idle(nic); i++)
+		if (nic->queue[i].irq_armed && nic->queue[i].irq_by_dma)
+			nic_raise_irq(&nic->queue[i]);
+	sg_sem_acquire(dma->wake);
+}
+
+/* Sends the pending bytes as one burst to (up) or from (down) each end,
+ * all at once, and waits for the lot. */
+static void dma_burst(struct nic_dma *dma)
+{
+	struct nic *nic = dma->nic;
+	sg_comm_t comms[PCIE_LINK + 1];
+	double burst[PCIE_LINK + 1];
+	void *got[PCIE_LINK + 1];
+	size_t nc = 0;
+
+	/* taken at once: put_async lets the others run */
+	memcpy(burst, dma->pending, sizeof(burst));
+	memset(dma->pending, 0, sizeof(dma->pending));
+	dma->since = simgrid_get_clock();
+	for (int i = 0; i <= nic->c->mem.sockets; i++) {
+		int s = nic_slot(nic, i);
+		struct nic_end *e = &nic->end[s];
+		double bytes = floor(burst[s]);
+
+		/* whole bytes go, fractions of a DLLP wait; so do the few
+		 * bytes that end at the root complex (DLLPs, MMIO, MSI-X)
+		 * until they fill a sixteenth of a burst: one transfer a
+		 * burst fewer, the same bytes over time */
+		if (s == PCIE_LINK && bytes < nic->dma_burst / 16)
+			bytes = 0;
+		dma->pending[s] = burst[s] - bytes;
+		dma->inflight += bytes;
+		if (bytes <= 0)
+			continue;
+		if (dma->dir == PCIE_UP) {
+			comms[nc++] = sg_mailbox_put_async(e->up, e,
+							   (long)bytes);
+		} else {
+			e->burst = bytes;
+			sg_sem_release(e->go);
+			comms[nc++] = sg_mailbox_get_async(e->down, &got[s]);
+		}
+	}
+	sg_comm_wait_all(comms, nc);
+	dma->inflight = 0;
+}
+
 /*
- * A DMA engine, argv[0] its direction (0 up, 1 down): sends each burst of
- * its direction to (up) or from (down) the nodes and the root complex,
- * all at once, and takes what arrived while it was busy.  The two run
- * side by side, each on its half of the link: a burst of one never waits
- * for the other's.  A down burst must start where it leaves: the node's
- * dma-source sends it when asked.
+ * A DMA engine (its data: struct nic_dma): sends each burst of its
+ * direction to (up) or from (down) the nodes and the root complex, all at
+ * once, and takes what arrived while it was busy.  The two run side by
+ * side, each on its half of the link: a burst of one never waits for the
+ * other's.  A down burst must start where it leaves: the end's source
+ * actor sends it when asked.
  */
 void nic_dma_actor(int argc, char **argv)
 {
-	struct world *w = self_world();
-	enum pcie_dir d = atoi(argv[0]) ? PCIE_DOWN : PCIE_UP;
+	struct nic_dma *dma = sg_actor_self_get_data();
 
 	(void)argc;
+	(void)argv;
 	for (;;) {
-		sg_comm_t comms[PCIE_LINK + 1];
-		double burst[PCIE_LINK + 1];
-		void *got[PCIE_LINK + 1];
-		size_t nc = 0;
-
-		if (!dma_burst_ready(w, d)) {
-			w->dma_waiting[d] = true;
-			/* the last engine to wait: nobody else will look */
-			for (int i = 0; i < w->nq && nic_dma_idle(w); i++)
-				if (w->napi[i].irq_armed &&
-				    w->napi[i].irq_by_engine)
-					nic_raise_irq(&w->napi[i]);
-			sg_sem_acquire(w->dma_wake[d]);
+		if (!dma_burst_ready(dma->nic, dma->dir)) {
+			dma_wait(dma);
 			continue;
 		}
-		/* taken at once: put_async lets the others run */
-		memcpy(burst, w->dma_pending[d], sizeof(burst));
-		memset(w->dma_pending[d], 0, sizeof(w->dma_pending[d]));
-		w->dma_since[d] = simgrid_get_clock();
-		for (int i = 0; i <= w->c->mem.sockets; i++) {
-			int s = nic_slot(w, i);
-			double bytes = floor(burst[s]);
-
-			/* whole bytes go, fractions of a DLLP wait; so do the
-			 * few bytes that end at the root complex (DLLPs, MMIO,
-			 * MSI-X) until they fill a sixteenth of a burst: one
-			 * transfer a burst fewer, the same bytes over time */
-			if (s == PCIE_LINK && bytes < w->dma_burst / 16)
-				bytes = 0;
-			w->dma_pending[d][s] = burst[s] - bytes;
-			w->dma_inflight[d] += bytes;
-			if (bytes <= 0)
-				continue;
-			if (d == PCIE_UP) {
-				comms[nc++] = sg_mailbox_put_async(w->up_mb[s],
-							w, (long)bytes);
-			} else {
-				w->down_burst[s] = bytes;
-				sg_sem_release(w->down_go[s]);
-				comms[nc++] = sg_mailbox_get_async(
-						w->down_mb[s], &got[s]);
-			}
-		}
-		sg_comm_wait_all(comms, nc);
-		w->dma_inflight[d] = 0;
-		nic_catch_up(w, NULL, false, simgrid_get_clock());
+		dma_burst(dma);
+		nic_catch_up(dma->nic, NULL, false, simgrid_get_clock());
 	}
 }

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../engine/sim.h"
+#include "../sim/sim.h"
 
 #define SCN_NAME_MAX	64
 #define SCN_MAX_POLICIES 4

@@ -1,17 +1,20 @@
 #!/bin/sh
 # The layers the build keeps apart (Makefile.am): each library may use only
-# those below it, the model no SimGrid, GSL or inih, and the unit tests link
-# the model alone.  Reads the objects the build made (nm, readelf).  Speaks
-# TAP.
+# those below it, the model no SimGrid, GSL or inih, the unit tests link
+# the model alone, and sim/'s files call one another one way.  Reads the
+# objects the build made (nm, readelf).  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 build=$(dirname "$ppsim")
 
 # The layers, lowest first, and the outside libraries each may not use.
-layers="model engine input report"
+# sim/'s files, in the order they may call one another: each only those
+# before it (no call cycle between two files).
+layers="model sim input report"
 foreign_model='^(sg_|simgrid_|xbt_|gsl_|ini_)'
-foreign_engine='^ini_'
+foreign_sim='^ini_'
 foreign_input='^(sg_|simgrid_|xbt_|gsl_)'
 foreign_report='^(ini_|sg_actor|sg_host|sg_mailbox)'
+sim_files="platform nic consumer napi monitor sim"
 
 # symbols OUT KIND FILE...: the symbols FILEs define (KIND defined) or
 # leave for others (undefined), sorted, into OUT.  On an empty list every
@@ -35,7 +38,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 2 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 3 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
@@ -92,3 +95,35 @@ rc=$?
 if grep -q 'PPSIM_MODEL' "$build/config.h" && [ $rc -eq 1 ]; then
 	ok "model/ includes no config.h"
 else not_ok "model/ includes no config.h"; fi
+
+# sim/'s files call one another one way: each object of libsim.a uses
+# nothing that a file after it in sim_files defines, and every object is
+# in the list.
+: >"$tmp/out"
+for o in "$build"/sim/libsim_a-*.o; do
+	f=${o##*/libsim_a-}
+	f=${f%.o}
+	case " $sim_files " in
+	*" $f "*) ;;
+	*) echo "$o: not in tests/layers.sh's sim_files" >>"$tmp/out" ;;
+	esac
+done
+for f in $sim_files; do
+	o="$build/sim/libsim_a-$f.o"
+	if [ ! -f "$o" ]; then
+		echo "$o: missing" >>"$tmp/out"
+		continue
+	fi
+	nm --undefined-only "$o" | awk '{ print $NF }' | sort -u >"$tmp/$f.uses"
+	: >"$tmp/later"
+	for a in $(echo $sim_files | sed "s/.*\b$f\b *//"); do
+		[ ! -f "$build/sim/libsim_a-$a.o" ] ||
+			nm -g --defined-only "$build/sim/libsim_a-$a.o" |
+			awk 'NF == 3 { print $3 }' >>"$tmp/later"
+	done
+	sort -u -o "$tmp/later" "$tmp/later"
+	comm -12 "$tmp/$f.uses" "$tmp/later" | sed "s|^|sim/$f.c calls up: |" \
+		>>"$tmp/out"
+done
+if [ -s "$tmp/out" ]; then not_ok "sim/'s files call one another one way"
+else ok "sim/'s files call one another one way"; fi

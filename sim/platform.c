@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "world.h"
+#include "platform.h"
 
 /* PCIe and the interconnect carry each direction on its own wires: a
  * SPLITDUPLEX link is two links, and a route names which one it takes.

@@ -1,19 +1,28 @@
 /*
- * The engine: one simulation of a case (struct sim_case), one page_pool
- * policy, one seed.
+ * sim/: one simulation of a case (struct sim_case), one page_pool policy,
+ * one seed, on SimGrid.
  *
- * SimGrid schedules five kinds of actors: NAPI on its CPU (napi.c: a poll
- * takes its cycles plus its memory stalls, a SimGrid execution on a CPU
- * two NAPIs share, else a sleep of that length, and a lone NAPI runs ahead
- * of SimGrid's clock while nobody else can look), the NIC's DMA engine
- * (nic.c: PCIe transfers as SimGrid communications, one a burst), a sink
- * at each node's memory that receives them, and a monitor (monitor.c) that
- * samples the rate and takes the measurement window; with xdp_cpumap, a
- * consumer (consumer.c) on another CPU that takes the NAPI's frames.
+ * SimGrid schedules six kinds of actors, each with data of its own:
+ *   - a NAPI a rx queue, on its CPU (napi.c, struct napi): a poll takes its
+ *     cycles plus its memory stalls, a SimGrid execution on a CPU two
+ *     NAPIs share, else a sleep of that length, and a lone NAPI runs ahead
+ *     of SimGrid's clock while nobody else can look;
+ *   - the NIC's DMA engines, one a direction (nic.c, struct nic_dma): PCIe
+ *     transfers as SimGrid communications, one a burst;
+ *   - a sink at each node's memory and at the root complex that receives
+ *     what goes up, and
+ *   - a source at each that sends what comes down (nic.c, struct nic_end);
+ *   - the monitor (monitor.c, struct monitor): samples the rate and takes
+ *     the measurement window;
+ *   - with xdp_cpumap, a tcp reader on app_cpu or the other port's NAPI on
+ *     redirect_cpu, a consumer on another CPU that takes the NAPI's frames
+ *     (consumer.c, struct consumer).
  * Packets arrive without a clock of their own: each actor brings the NIC
- * up to its time when it looks (DMA into posted pages, completions,
- * drops).  The
- * page_pool and the memory model run inside each batch, for every packet.
+ * (nic.c, struct nic) up to its time when it looks (DMA into posted pages,
+ * completions, drops).  The page_pool and the memory model run inside
+ * each batch, for every packet.  sim.c builds the run and owns the
+ * model's objects; the files call one another in one direction only:
+ * platform.c and nic.c, then consumer.c, napi.c, monitor.c, sim.c.
  *
  * A SimGrid engine lives once per process, so every run is a child
  * process: sim_run() forks, the child simulates and writes its result
@@ -60,8 +69,9 @@ struct sim_load {
 
 /*
  * Everything one simulation needs to know: the structs the model consumes
- * (memory system, page allocator, channel, PCIe), and the engine's own.  The
- * scenario's keys point into it (input/scenario.c), one key a field.
+ * (memory system, page allocator, channel, PCIe), and the simulation's
+ * own.  The scenario's keys point into it (input/scenario.c), one key a
+ * field.
  */
 struct sim_case {
 	struct mem_config mem;

@@ -9,26 +9,31 @@
  * (rxq.c, cpumap_flush, to_socket).
  */
 #include <math.h>
+#include <simgrid/actor.h>
 #include <simgrid/engine.h>
-#include "world.h"
+#include "consumer.h"
+#include "nic.h"
 
-void consumer_kick(struct world *w)
+void consumer_kick(struct consumer *k)
 {
-	struct consumer *k = w->cons;
-
 	if (k && k->sleeping && rxq_consumer_pending(k->q)) {
 		k->sleeping = false;
 		sg_sem_release(k->wake);
 	}
 }
 
+void consumer_port_irq(void *data)
+{
+	consumer_kick(data);
+}
+
 /*
  * The other port's NAPI waits for its irq: a completion the NIC writes
- * when someone brings it up to date (nic_queue kicks), or, if nobody
- * does, its own look when the NIC's next send is due.  The irq then
- * takes irq_delay, as a queue's own does.
+ * when someone brings it up to date (nic_queue_up raises it through the
+ * NIC's port_irq hook), or, if nobody does, its own look when the NIC's
+ * next send is due.  The irq then takes irq_delay, as a queue's own does.
  */
-static void port_wait(struct world *w, struct consumer *k)
+static void port_wait(struct consumer *k)
 {
 	double now = simgrid_get_clock(), next = rxq_nic_next(k->q);
 
@@ -36,21 +41,20 @@ static void port_wait(struct world *w, struct consumer *k)
 		sg_sem_acquire(k->wake);
 	} else if (sg_sem_acquire_timeout(k->wake, fmax(0, next - now))) {
 		k->sleeping = false;	/* nobody looked: it does */
-		nic_catch_up(w, NULL, false, simgrid_get_clock());
-		if (nic_dma_due(w))
-			nic_dma_kick(w);
+		nic_catch_up(k->nic, NULL, false, simgrid_get_clock());
+		if (nic_dma_due(k->nic))
+			nic_dma_kick(k->nic);
 		if (!rxq_consumer_pending(k->q))
 			return;
 	}
-	if (w->c->hw.irq_delay > 0)
-		sg_actor_sleep_for(w->c->hw.irq_delay);
+	if (k->c->hw.irq_delay > 0)
+		sg_actor_sleep_for(k->c->hw.irq_delay);
 }
 
 void consumer_actor(int argc, char **argv)
 {
-	struct world *w = self_world();
-	struct consumer *k = w->cons;
-	double freq = w->c->mem.freq;
+	struct consumer *k = sg_actor_self_get_data();
+	double freq = k->c->mem.freq;
 
 	(void)argc;
 	(void)argv;
@@ -60,7 +64,7 @@ void consumer_actor(int argc, char **argv)
 		if (!rxq_consumer_pending(k->q)) {
 			k->sleeping = true;
 			if (rxq_port_remote(k->q)) {
-				port_wait(w, k);
+				port_wait(k);
 				continue;
 			}
 			sg_sem_acquire(k->wake);

@@ -1,7 +1,10 @@
 #include <math.h>
 #include <string.h>
+#include <simgrid/actor.h>
 #include <simgrid/engine.h>
-#include "world.h"
+#include "consumer.h"
+#include "monitor.h"
+#include "napi.h"
 
 /* Adds one queue's counters that the figures use. */
 static void add_queue(struct snap *s, const struct rxq_stats *q,
@@ -26,18 +29,17 @@ static void add_queue(struct snap *s, const struct rxq_stats *q,
 	s->pp.release += pp->release;
 }
 
-static void take_snap(struct world *w, struct snap *s)
+static void take_snap(struct monitor *m, struct snap *s)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = simgrid_get_clock();
-	for (int i = 0; i < w->nq; i++)	/* count every drop so far */
-		nic_queue(w, &w->napi[i], s->t, true);
-	nic_dma_kick(w);
-	for (int i = 0; i < w->nq; i++) {
-		const struct napi *n = &w->napi[i];
+	nic_count_all(m->nic, s->t);	/* count every drop so far */
+	nic_dma_kick(m->nic);
+	for (int i = 0; i < m->nic->nq; i++) {
+		const struct napi *n = &m->napi[i];
 		struct pp_stats pp;
 
-		w->pol->stats(rxq_pool(n->q), &pp);
+		m->pol->stats(rxq_pool(n->q), &pp);
 		add_queue(s, rxq_stats(n->q), &pp);
 		s->q_rx[i] = rxq_stats(n->q)->rx_packets;
 		s->cpu_s += n->cpu_s;
@@ -47,39 +49,38 @@ static void take_snap(struct world *w, struct snap *s)
 			for (int p = 0; p < MEM_NR_PLACES; p++)
 				s->stall_at[k][p] += n->stall_at[k][p];
 	}
-	if (w->cons) {
-		s->cons_cpu_s = w->cons->cpu_s;
-		s->cons_stall_s = w->cons->stall_s;
+	if (m->cons) {
+		s->cons_cpu_s = m->cons->cpu_s;
+		s->cons_stall_s = m->cons->stall_s;
 	}
-	s->m = *mem_stats(w->mem);
-	memcpy(s->pcie_bytes, w->pcie_bytes, sizeof(s->pcie_bytes));
-	w->arrived += nic_poisson(w->rng, w->mu_uncounted);
-	w->mu_uncounted = 0;
-	s->phy_drops = w->arrived - w->taken + w->buffer_drops;
+	s->m = *mem_stats(m->mem);
+	for (int d = 0; d < PCIE_NR_DIRS; d++)
+		s->pcie_bytes[d] = m->nic->dma[d].carried;
+	s->phy_drops = nic_phy_drops(m->nic);
 }
 
 void monitor_actor(int argc, char **argv)
 {
-	struct world *w = self_world();
-	struct sim_result *r = w->res;
-	double step = w->c->load.sample;
+	struct monitor *m = sg_actor_self_get_data();
+	struct sim_result *r = m->res;
+	double step = m->c->load.sample;
 	struct snap prev, now;
 
 	(void)argc;
 	(void)argv;
-	take_snap(w, &prev);
-	if (w->t_start <= prev.t)
-		w->a = prev;
-	while (simgrid_get_clock() < w->t_end - 1e-12) {
-		double next = fmin(prev.t + step, w->t_end);
+	take_snap(m, &prev);
+	if (m->t_start <= prev.t)
+		m->start = prev;
+	while (simgrid_get_clock() < m->t_end - 1e-12) {
+		double next = fmin(prev.t + step, m->t_end);
 
-		if (prev.t < w->t_start && next > w->t_start)
-			next = w->t_start;
-		w->monitor_at = next;
+		if (prev.t < m->t_start && next > m->t_start)
+			next = m->t_start;
+		m->next_at = next;
 		sg_actor_sleep_until(next);
-		take_snap(w, &now);
-		if (fabs(now.t - w->t_start) < 1e-12)
-			w->a = now;
+		take_snap(m, &now);
+		if (fabs(now.t - m->t_start) < 1e-12)
+			m->start = now;
 		if (r->nr_samples < SIM_MAX_SAMPLES && now.t > prev.t) {
 			double n = (double)(now.q.rx_packets - prev.q.rx_packets);
 			struct sim_sample *s = &r->samples[r->nr_samples++];
@@ -91,7 +92,7 @@ void monitor_actor(int argc, char **argv)
 		}
 		prev = now;
 	}
-	w->b = prev;
+	m->end = prev;
 }
 
 /* ---- the figures ---- */
@@ -122,14 +123,15 @@ static u64 spage_all(const struct mem_stats *m)
 }
 
 /* The consumer's figures; NaN without one. */
-static void consumer_figures(struct world *w, struct sim_result *r, double dt)
+static void consumer_figures(const struct monitor *m, struct sim_result *r,
+			     double dt)
 {
-	const struct snap *a = &w->a, *b = &w->b;
+	const struct snap *a = &m->start, *b = &m->end;
 	double n = (double)(b->q.consumed - a->q.consumed);
 
 	r->cons_drop_pps = (double)(b->q.cpumap_drops - a->q.cpumap_drops) /
 			   dt;
-	if (!w->cons) {
+	if (!m->cons) {
 		r->cons_pps = r->cons_cpu_ns = r->cons_stall_ns = NAN;
 		r->cons_busy = r->cons_far = NAN;
 		return;
@@ -144,22 +146,13 @@ static void consumer_figures(struct world *w, struct sim_result *r, double dt)
 			   b->q.consumed - a->q.consumed);
 }
 
-void monitor_summarize(struct world *w)
+/* Where the packet and completion reads were served, what the NAPIs
+ * waited for, the interconnect and the NIC's writes. */
+static void memory_figures(const struct snap *a, const struct snap *b,
+			   struct sim_result *r, double pkts, double dt)
 {
-	const struct snap *a = &w->a, *b = &w->b;
-	struct sim_result *r = w->res;
-	double dt = b->t - a->t;
-	double pkts = (double)(b->q.rx_packets - a->q.rx_packets);
 	u64 reads[MEM_NR_PLACES], total = 0, cqe_total = 0, cqe_remote;
 
-	r->pps = pkts / dt;
-	r->gbps = (double)(b->q.bytes_read - a->q.bytes_read) * 8 / dt / 1e9;
-	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
-	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
-	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
-	/* a poll is counted when it ends: clip the straddling one */
-	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
-		      (dt * sim_queue_cpus(w->c)));
 	for (int p = 0; p < MEM_NR_PLACES; p++) {
 		reads[p] = b->m.cpu_reads[MEM_PKT][p] - a->m.cpu_reads[MEM_PKT][p];
 		total += reads[p];
@@ -173,14 +166,6 @@ void monitor_summarize(struct world *w)
 		     b->m.cpu_reads[MEM_CQE][MEM_RDRAM] -
 		     a->m.cpu_reads[MEM_CQE][MEM_RDRAM];
 	r->cqe_remote = frac(cqe_remote, cqe_total);
-	r->local_pages = frac(b->q.pkts_local - a->q.pkts_local,
-			      b->q.rx_packets - a->q.rx_packets);
-	r->oob_pps = (double)(b->q.rx_out_of_buffer - a->q.rx_out_of_buffer) / dt;
-	r->phy_pps = (double)(b->phy_drops - a->phy_drops) / dt;
-	r->pcie_up = (b->pcie_bytes[PCIE_UP] - a->pcie_bytes[PCIE_UP]) / dt /
-		     w->link_bw;
-	r->pcie_down = (b->pcie_bytes[PCIE_DOWN] - a->pcie_bytes[PCIE_DOWN]) /
-		       dt / w->link_bw;
 	r->qpi_gbs = 0;
 	for (int s = 0; s < MEM_MAX_SOCKETS; s++)
 		r->qpi_gbs += (double)(b->m.qpi_bytes[s] - a->m.qpi_bytes[s]);
@@ -198,32 +183,66 @@ void monitor_summarize(struct world *w)
 	}
 	r->spage_remote = frac(spage_remote(&b->m) - spage_remote(&a->m),
 			       spage_all(&b->m) - spage_all(&a->m));
-	consumer_figures(w, r, dt);
-	r->q_min_pps = INFINITY;
-	r->q_max_pps = 0;
-	for (int i = 0; i < w->nq; i++) {
-		double pps = (double)(b->q_rx[i] - a->q_rx[i]) / dt;
-
-		r->q_min_pps = fmin(r->q_min_pps, pps);
-		r->q_max_pps = fmax(r->q_max_pps, pps);
-	}
 	r->ddio_hit = frac(b->m.nic_update - a->m.nic_update,
 			   b->m.nic_ddio - a->m.nic_ddio);
 	if (pkts) {
 		r->nic_snoops = (b->m.nic_snoops - a->m.nic_snoops) / pkts;
 		r->cq_lines = (b->m.nic_writes[MEM_CQE] -
 			       a->m.nic_writes[MEM_CQE]) / pkts;
-		r->pp_fast = (b->pp.alloc_fast - a->pp.alloc_fast) / pkts;
-		r->pp_slow_pages = (b->pp.hold - a->pp.hold) / pkts;
-		r->pp_cached = (b->pp.recycle_cached - a->pp.recycle_cached) / pkts;
-		r->pp_ring = (b->pp.recycle_ring - a->pp.recycle_ring) / pkts;
-		r->pp_released = (b->pp.release - a->pp.release) / pkts;
-		r->pp_waive = (b->pp.alloc_waive - a->pp.alloc_waive) / pkts;
-		r->pp_ring_full = (b->pp.recycle_ring_full -
-				   a->pp.recycle_ring_full) / pkts;
-		r->pp_slow_calls = (b->pp.alloc_slow - a->pp.alloc_slow) / pkts;
-		r->skb_page_free = (b->q.skb_page_free - a->q.skb_page_free) /
-				   pkts;
-		r->skb_defer = (b->q.skb_defer - a->q.skb_defer) / pkts;
 	}
+}
+
+/* Where pages came from and went back, per packet. */
+static void pool_figures(const struct snap *a, const struct snap *b,
+			 struct sim_result *r, double pkts)
+{
+	if (!pkts)
+		return;
+	r->pp_fast = (b->pp.alloc_fast - a->pp.alloc_fast) / pkts;
+	r->pp_slow_pages = (b->pp.hold - a->pp.hold) / pkts;
+	r->pp_cached = (b->pp.recycle_cached - a->pp.recycle_cached) / pkts;
+	r->pp_ring = (b->pp.recycle_ring - a->pp.recycle_ring) / pkts;
+	r->pp_released = (b->pp.release - a->pp.release) / pkts;
+	r->pp_waive = (b->pp.alloc_waive - a->pp.alloc_waive) / pkts;
+	r->pp_ring_full = (b->pp.recycle_ring_full -
+			   a->pp.recycle_ring_full) / pkts;
+	r->pp_slow_calls = (b->pp.alloc_slow - a->pp.alloc_slow) / pkts;
+	r->skb_page_free = (b->q.skb_page_free - a->q.skb_page_free) / pkts;
+	r->skb_defer = (b->q.skb_defer - a->q.skb_defer) / pkts;
+}
+
+void monitor_summarize(struct monitor *m)
+{
+	const struct snap *a = &m->start, *b = &m->end;
+	struct sim_result *r = m->res;
+	double dt = b->t - a->t;
+	double pkts = (double)(b->q.rx_packets - a->q.rx_packets);
+
+	r->pps = pkts / dt;
+	r->gbps = (double)(b->q.bytes_read - a->q.bytes_read) * 8 / dt / 1e9;
+	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
+	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
+	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
+	/* a poll is counted when it ends: clip the straddling one */
+	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
+		      (dt * sim_queue_cpus(m->c)));
+	r->local_pages = frac(b->q.pkts_local - a->q.pkts_local,
+			      b->q.rx_packets - a->q.rx_packets);
+	r->oob_pps = (double)(b->q.rx_out_of_buffer - a->q.rx_out_of_buffer) / dt;
+	r->phy_pps = (double)(b->phy_drops - a->phy_drops) / dt;
+	r->pcie_up = (b->pcie_bytes[PCIE_UP] - a->pcie_bytes[PCIE_UP]) / dt /
+		     m->nic->link_bw;
+	r->pcie_down = (b->pcie_bytes[PCIE_DOWN] - a->pcie_bytes[PCIE_DOWN]) /
+		       dt / m->nic->link_bw;
+	memory_figures(a, b, r, pkts, dt);
+	consumer_figures(m, r, dt);
+	r->q_min_pps = INFINITY;
+	r->q_max_pps = 0;
+	for (int i = 0; i < m->nic->nq; i++) {
+		double pps = (double)(b->q_rx[i] - a->q_rx[i]) / dt;
+
+		r->q_min_pps = fmin(r->q_min_pps, pps);
+		r->q_max_pps = fmax(r->q_max_pps, pps);
+	}
+	pool_figures(a, b, r, pkts);
 }

@@ -84,7 +84,8 @@ static const char *const touch_words[] = {
 	[RXQ_TOUCH_NONE] = "none", [RXQ_TOUCH_READ] = "read",
 	[RXQ_TOUCH_WRITE] = "write", NULL,
 };
-static const char *const llc_policy_words[] = {
+/* mem_llc_name()'s, one a policy of mem.c (check_mem: llc_names) */
+static const char *const llc_policy_words[MEM_LLC_NR + 1] = {
 	[MEM_LLC_LRU] = "lru", [MEM_LLC_QLRU] = "qlru", NULL,
 };
 static const char *const xdp_return_words[] = {

@@ -71,6 +71,7 @@ enum mem_place {
 enum mem_llc_policy {
 	MEM_LLC_LRU,
 	MEM_LLC_QLRU,
+	MEM_LLC_NR,	/* how many: each has its ops table in mem.c */
 };
 
 /* The machine's caches and memory: the [cpu], [cache] and [mem] keys of a
@@ -154,9 +155,13 @@ void mem_prefetch(const struct mem *m, uint32_t line);
 /* Where a CPU read from core would be served now (no state change). */
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
 
-/* For tests: whether every QLRU set's counts (mem.c, QLRU_NOLD) agree
- * with its ways. */
-bool mem_qlru_consistent(const struct mem *m);
+/* The name of an LLC policy (the word of cache.llc_policy), or NULL if
+ * policy is not one of MEM_LLC_NR. */
+const char *mem_llc_name(enum mem_llc_policy policy);
+
+/* For tests: whether every LLC set's stamps keep its policy's rules
+ * (mem.c: LRU's stamps, QLRU's counts QLRU_NOLD agree with its ways). */
+bool mem_llc_consistent(const struct mem *m);
 
 const struct mem_stats *mem_stats(const struct mem *m);
 const struct mem_config *mem_config(const struct mem *m);

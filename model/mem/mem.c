@@ -57,10 +57,10 @@ struct way {
  *    wrap);
  *  - consistent(c): whether every set's stamps keep the policy's rules
  *    (tests; mem_llc_consistent()).
- * The hot calls (victim, hit, fill, invalidate) go through the table: an
- * indirect call the host predicts, the policy being one a cache
- * (bench/README.md, "The LLC's policy as a strategy").  The private
- * caches are always LRU and call its functions directly.
+ * The hot calls (victim, hit, fill, invalidate) call the shipped
+ * policies' functions inline (llc_victim and the others below), the rest
+ * through the table.  The private caches are always LRU and call its
+ * functions directly.
  */
 struct cache;
 struct mem_llc_ops {
@@ -89,14 +89,17 @@ struct mem_llc_ops {
 #define QLRU_NOLD(set)		((set)[-1].line)
 #define QLRU_NEMPTY(set)	((set)[-1].stamp)
 
+/* 40 bytes, as with the bool it replaced: a core's private cache is
+ * looked at every access, and 48 made the array's entries straddle
+ * host cache lines. */
 struct cache {
 	const struct mem_llc_ops *ops;	/* its replacement policy */
-	uint32_t nsets;
 	uint64_t nsets_inv;	/* for h % nsets without a division */
+	struct way *set;	/* set 0's first way: nsets * stride */
+	uint32_t nsets;
 	uint32_t ways;
 	uint32_t stride;	/* entries a set: ways, and the policy's
 				 * ops->extra before them (QLRU_NOLD) */
-	struct way *set;	/* set 0's first way: nsets * stride */
 	uint32_t clock;		/* LRU: the last stamp handed out */
 };
 
@@ -228,7 +231,7 @@ static void qlru_init_set(struct way *set, uint32_t ways)
 }
 
 /* After an access: when no way of the set is old, all grow older. */
-static void qlru_age_set(struct way *set, uint32_t ways)
+static inline void qlru_age_set(struct way *set, uint32_t ways)
 {
 	if (QLRU_NOLD(set))
 		return;
@@ -236,7 +239,7 @@ static void qlru_age_set(struct way *set, uint32_t ways)
 		QLRU_NOLD(set) += ++set[i].stamp == QLRU_OLD;
 }
 
-static void qlru_hit(struct cache *c, struct way *set, struct way *w)
+static inline void qlru_hit(struct cache *c, struct way *set, struct way *w)
 {
 	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
 	w->stamp = w->stamp >= 2 ? 1 : 0;
@@ -244,7 +247,7 @@ static void qlru_hit(struct cache *c, struct way *set, struct way *w)
 }
 
 /* A line put into w, which was empty: it enters at age 1. */
-static void qlru_fill(struct cache *c, struct way *set, struct way *w)
+static inline void qlru_fill(struct cache *c, struct way *set, struct way *w)
 {
 	QLRU_NEMPTY(set)--;
 	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
@@ -253,7 +256,7 @@ static void qlru_fill(struct cache *c, struct way *set, struct way *w)
 }
 
 /* The way keeps its age. */
-static void qlru_invalidate(struct way *set, struct way *w)
+static inline void qlru_invalidate(struct way *set, struct way *w)
 {
 	QLRU_NEMPTY(set)++;
 	w->line = NO_LINE;
@@ -262,7 +265,7 @@ static void qlru_invalidate(struct way *set, struct way *w)
 /* The victim among the set's ways from first on: the first empty, else
  * the first of age 3, else, in a whole set, way 0 (as measured), and
  * among DDIO's ways, where nothing is measured, the oldest: guess. */
-static struct way *qlru_victim(struct way *set, uint32_t ways,
+static inline struct way *qlru_victim(struct way *set, uint32_t ways,
 			       uint32_t first)
 {
 	struct way *w = &set[first];
@@ -337,19 +340,19 @@ static void lru_init_set(struct way *set, uint32_t ways)
 		vacate(&set[i]);
 }
 
-static struct way *lru_victim(struct way *set, uint32_t ways, uint32_t first)
+static inline struct way *lru_victim(struct way *set, uint32_t ways, uint32_t first)
 {
 	return victim(set + first, ways - first);
 }
 
 /* A hit and a fill alike make the way the most recently used. */
-static void lru_touch(struct cache *c, struct way *set, struct way *w)
+static inline void lru_touch(struct cache *c, struct way *set, struct way *w)
 {
 	(void)set;
 	touch(c, w);
 }
 
-static void lru_invalidate(struct way *set, struct way *w)
+static inline void lru_invalidate(struct way *set, struct way *w)
 {
 	(void)set;
 	vacate(w);
@@ -422,6 +425,57 @@ static const struct mem_llc_ops llc_qlru = {
 	.review = NULL,		/* ages, no clock */
 	.consistent = qlru_consistent,
 };
+
+/*
+ * The hot calls (an access's victim, hit, fill, invalidation): the
+ * shipped policies' functions called directly, inline, after a compare on
+ * the cache's table that the host predicts as it did the bool before;
+ * only a policy not listed here goes through its table.  Through the
+ * table for all, a run cost 4-7 % more CPU time (bench/README.md, "The
+ * LLC's policy as a strategy").
+ */
+static inline __attribute__((always_inline)) struct way *
+llc_victim(const struct cache *c, struct way *set, uint32_t first)
+{
+	if (c->ops == &llc_qlru)
+		return qlru_victim(set, c->ways, first);
+	if (c->ops == &llc_lru)
+		return lru_victim(set, c->ways, first);
+	return c->ops->victim(set, c->ways, first);
+}
+
+static inline __attribute__((always_inline)) void
+llc_hit(struct cache *c, struct way *set, struct way *w)
+{
+	if (c->ops == &llc_qlru)
+		qlru_hit(c, set, w);
+	else if (c->ops == &llc_lru)
+		lru_touch(c, set, w);
+	else
+		c->ops->hit(c, set, w);
+}
+
+static inline __attribute__((always_inline)) void
+llc_filled(struct cache *c, struct way *set, struct way *w)
+{
+	if (c->ops == &llc_qlru)
+		qlru_fill(c, set, w);
+	else if (c->ops == &llc_lru)
+		lru_touch(c, set, w);
+	else
+		c->ops->fill(c, set, w);
+}
+
+static inline __attribute__((always_inline)) void
+llc_invalidate(const struct cache *c, struct way *set, struct way *w)
+{
+	if (c->ops == &llc_qlru)
+		qlru_invalidate(set, w);
+	else if (c->ops == &llc_lru)
+		lru_invalidate(set, w);
+	else
+		c->ops->invalidate(set, w);
+}
 
 /* Every LLC policy, by its enum mem_llc_policy. */
 static const struct mem_llc_ops *const llc_policies[MEM_LLC_NR] = {
@@ -654,7 +708,7 @@ static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 	if (ln->llc & (1u << s)) {
 		struct way *set = llc_set(m, s, ln);
 
-		m->llc[s].ops->invalidate(set, &set[ln->way[s]]);
+		llc_invalidate(&m->llc[s], set, &set[ln->way[s]]);
 	}
 	ln->llc &= (uint8_t)~(1u << s);
 	if (ln->dirty == s + 1)
@@ -679,7 +733,7 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 {
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
-	struct way *w = c->ops->victim(set, c->ways, first);
+	struct way *w = llc_victim(c, set, first);
 
 	if (w->line != NO_LINE) {
 		struct mem_line *old = held(m, w->line);
@@ -690,7 +744,7 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		drop_from_socket(m, old, s);
 	}
 	w->line = line;		/* the way is empty now */
-	c->ops->fill(c, set, w);
+	llc_filled(c, set, w);
 	ln->llc |= (uint8_t)(1u << s);
 	ln->way[s] = (uint8_t)(w - set);
 }
@@ -700,7 +754,7 @@ static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
 
-	c->ops->hit(c, set, &set[ln->way[s]]);
+	llc_hit(c, set, &set[ln->way[s]]);
 }
 
 static inline void priv_touch(struct mem *m, int core,

@@ -68,22 +68,32 @@ static int v6_12_destroy(struct pp_pool *pool)
 	return era_release_once(pool);
 }
 
-const struct pp_policy pp_v6_12 = {
-	.name = "v6.12",
-	.summary = "6.1's, and a put on the CPU polling the pool's NAPI is direct",
-	.driver_nid_check = PP_NID_AT_REFILL,
-	.create = v6_12_create,
-	.alloc = era_alloc_node_checked,
-	.put = v6_12_put,
-	.put_bulk = v6_12_put_bulk,
-	/* no page_pool_release_page() since 6.4: skbs are marked */
-	.skb_recycle = true,
-	.skb_defer_free = true,
-	.update_nid = era_update_nid_flush,
-	.destroy = v6_12_destroy,
-	.release_retry = era_release_once,
-	.forget = era_forget,
-	.nid = era_nid,
-	.stats = era_stats,
-	.contents = era_contents,
+const struct kernel_era kernel_era_v6_12 = {
+	.pp = {
+		.name = "v6.12",
+		.summary = "6.1's, and a put on the CPU polling the pool's NAPI is direct",
+		.create = v6_12_create,
+		.alloc = era_alloc_node_checked,
+		.put = v6_12_put,
+		.put_bulk = v6_12_put_bulk,
+		/* no page_pool_release_page() since 6.4: skbs are marked */
+		.release = NULL,
+		.update_nid = era_update_nid_flush,
+		.destroy = v6_12_destroy,
+		.release_retry = era_release_once,
+		.forget = era_forget,
+		.nid = era_nid,
+		.stats = era_stats,
+		.contents = era_contents,
+	},
+	.driver = {
+		.nid_check = PP_NID_AT_REFILL,	/* as 6.1 */
+		/* page_pool fragments, the skb's the last (en_rx.c
+		 * mlx5e_skb_from_cqe_linear) */
+		.rx_skb_recycle = true,
+	},
+	.stack = {
+		.frame_skb_recycle = true,	/* 9c94bbf9a87b, 6.4 */
+		.skb_defer_free = true,
+	},
 };

@@ -1,11 +1,10 @@
 #define _GNU_SOURCE	/* mremap() */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "mem.h"
 
-#define NO_LINE	UINT32_MAX
+#define NO_LINE	MEM_NO_LINE
 
 /* A line's state starts zeroed (see grow_lines): it learns its node,
  * kind and sets when first used. */
@@ -120,6 +119,7 @@ struct mem {
 	int last_core;
 	bool last_wrote;
 	uint32_t review;	/* accesses until the clocks are looked at */
+	const char *failed;	/* why a mem_region() failed, or NULL */
 	double cycles[MEM_NR_PLACES];	/* a CPU access's latency by place */
 	double snoop_cycles;	/* from another core's private cache */
 	struct mem_stats st;
@@ -568,13 +568,12 @@ void mem_destroy(struct mem *m)
 	free(m);
 }
 
-/* What the simulation cannot go on from (no memory for the model's own
- * state): said, then the simulation's process ends; its parent reports
- * the run as failed (exit 1).  Never a silent abort. */
-static __attribute__((noreturn)) void mem_fail(const char *why)
+/* What the model cannot go on from (no memory for its own state): noted,
+ * and every later mem_region() fails too (mem_error()). */
+static uint32_t mem_fail(struct mem *m, const char *why)
 {
-	fprintf(stderr, "ppsim: the memory model: %s\n", why);
-	abort();
+	m->failed = why;
+	return NO_LINE;
 }
 
 /* Room for n more lines.  The line state is an anonymous mapping the
@@ -584,8 +583,9 @@ static __attribute__((noreturn)) void mem_fail(const char *why)
  * MAP_NORESERVE, so that the kernel's overcommit heuristic does not refuse
  * the address space of lines never touched (8 nodes of mem.pages' most,
  * 2.2 G lines, are 52 GB of it).  The capacity grows in 64 bits and stops
- * at the last line id: doubled in 32 bits it wrapped to 0 and looped. */
-static void grow_lines(struct mem *m, uint32_t n)
+ * at the last line id: doubled in 32 bits it wrapped to 0 and looped.
+ * Returns 0, or -1 with m->failed saying why. */
+static int grow_lines(struct mem *m, uint32_t n)
 {
 	size_t old = (size_t)m->cap_lines * sizeof(*m->lines), size;
 	uint64_t need = (uint64_t)m->nr_lines + n;
@@ -594,8 +594,10 @@ static void grow_lines(struct mem *m, uint32_t n)
 
 	/* line ids are 32 bits, NO_LINE the last: the keys' limits (8
 	 * nodes of 2^22 pages, 65 lines a page) keep a machine far below */
-	if (need >= NO_LINE)
-		mem_fail("more line ids than 32 bits hold");
+	if (need >= NO_LINE) {
+		mem_fail(m, "more line ids than 32 bits hold");
+		return -1;
+	}
 	while (cap < need)
 		cap *= 2;
 	if (cap >= NO_LINE)
@@ -604,26 +606,37 @@ static void grow_lines(struct mem *m, uint32_t n)
 	p = m->lines ? mremap(m->lines, old, size, MREMAP_MAYMOVE)
 		     : mmap(NULL, size, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		mem_fail("the line state's address space cannot be mapped");
+	if (p == MAP_FAILED) {
+		mem_fail(m, "the line state's address space cannot be mapped");
+		return -1;
+	}
 	m->lines = p;
 	m->cap_lines = (uint32_t)cap;
+	return 0;
 }
 
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines)
 {
-	/* on a page of its own, as the kernel's allocators give it */
-	uint32_t first = (m->nr_lines + MEM_PAGE_LINES - 1) /
-			 MEM_PAGE_LINES * MEM_PAGE_LINES;
-	uint32_t end = first + nr_lines;
+	/* on a page of its own, as the kernel's allocators give it; in 64
+	 * bits, where a region past the last line id cannot wrap */
+	uint64_t first64 = ((uint64_t)m->nr_lines + MEM_PAGE_LINES - 1) /
+			   MEM_PAGE_LINES * MEM_PAGE_LINES;
+	uint32_t first, end;
+	struct region *r;
 
-	if (end > m->cap_lines)
-		grow_lines(m, end - m->nr_lines);
-	m->regions = realloc(m->regions, (m->nr_regions + 1) *
-					 sizeof(*m->regions));
-	if (!m->regions)
-		mem_fail("out of memory for its regions");
+	if (m->failed)
+		return NO_LINE;
+	if (first64 + nr_lines >= NO_LINE)
+		return mem_fail(m, "more line ids than 32 bits hold");
+	first = (uint32_t)first64;
+	end = first + nr_lines;
+	if (end > m->cap_lines && grow_lines(m, end - m->nr_lines))
+		return NO_LINE;
+	r = realloc(m->regions, (m->nr_regions + 1) * sizeof(*m->regions));
+	if (!r)
+		return mem_fail(m, "out of memory for its regions");
+	m->regions = r;
 	m->regions[m->nr_regions++] = (struct region){ first, end,
 		(uint8_t)node, (uint8_t)kind };
 
@@ -1037,6 +1050,11 @@ bool mem_llc_consistent(const struct mem *m)
 		if (!m->llc[s].ops->consistent(&m->llc[s]))
 			return false;
 	return true;
+}
+
+const char *mem_error(const struct mem *m)
+{
+	return m->failed;
 }
 
 const struct mem_stats *mem_stats(const struct mem *m)

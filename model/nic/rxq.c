@@ -210,7 +210,7 @@ static int layout(struct rxq *q)
 	if (c->workload == RXQ_XDP_VETH)
 		q->l.skb = mem_region(q->m, q->node, MEM_STATE,
 				      SKB_SLOTS * SKB_LINES);
-	return q->sk ? 0 : -1;
+	return q->sk && !mem_error(q->m) ? 0 : -1;
 }
 
 /* The page's index on its node (pfns are numbered node by node). */
@@ -442,8 +442,8 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	if (!q->rx_page || !q->rx_line || !q->rx_spage || !q->tx_page || !q->tx_cqe_end || !q->tx_ready ||
 	    !q->tx_last || !q->tx_frame || !q->pc || !q->cq_session ||
 	    layout(q)) {
+		*err = mem_error(m) ? mem_error(m) : "out of memory";
 		rxq_free(q);
-		*err = "out of memory";
 		return NULL;
 	}
 	/* rx end padding: the NIC pads a packet's write to whole cache
@@ -1318,7 +1318,7 @@ int rxq_attach_consumer(struct rxq *q, int node)
 	q->l.cm_ring = mem_region(q->m, node, MEM_STATE,
 				  (u32)size / PTRS_PER_LINE + 1);
 	q->l.cm_skb = mem_region(q->m, node, MEM_STATE, SKB_SLOTS * SKB_LINES);
-	return 0;
+	return mem_error(q->m) ? -1 : 0;
 }
 
 int rxq_attach_reader(struct rxq *q, int node)
@@ -1350,7 +1350,7 @@ int rxq_attach_port(struct rxq *q, int node)
 	q->l.sq_db = q->l.port_state + ST_SQ_DB;
 	q->tx_cq_node = node;
 	q->port_remote = true;
-	return 0;
+	return mem_error(q->m) ? -1 : 0;
 }
 
 bool rxq_port_remote(const struct rxq *q)

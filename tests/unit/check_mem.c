@@ -600,6 +600,24 @@ START_TEST(largest_machine_maps)
 }
 END_TEST
 
+/* More lines than 32-bit ids hold: mem_region() fails, says why, and so
+ * does every later one (the model's callers fail their open). */
+START_TEST(region_failure_returned)
+{
+	const char *err = NULL;
+	struct mem *m1 = mem_create(&cfg, &err);
+
+	ck_assert_msg(m1, "%s", err ? err : "");
+	ck_assert_ptr_null(mem_error(m1));
+	ck_assert_uint_ne(mem_region(m1, 0, MEM_STATE, 8), MEM_NO_LINE);
+	ck_assert_uint_eq(mem_region(m1, 0, MEM_STATE, UINT32_MAX - 8),
+			  MEM_NO_LINE);
+	ck_assert_str_eq(mem_error(m1), "more line ids than 32 bits hold");
+	ck_assert_uint_eq(mem_region(m1, 0, MEM_STATE, 8), MEM_NO_LINE);
+	mem_destroy(m1);
+}
+END_TEST
+
 int main(void)
 {
 	const struct unit_test tests[] = {
@@ -626,6 +644,7 @@ int main(void)
 		{ ring_fetch_runs_while_the_core_waits, UNIT_ONCE },
 		{ config_checked, ARRAY_SIZE(configs) },
 		{ largest_machine_maps, UNIT_ONCE },
+		{ region_failure_returned, UNIT_ONCE },
 	};
 
 	return unit_main("mem", tests, ARRAY_SIZE(tests), setup, teardown);

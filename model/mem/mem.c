@@ -444,26 +444,16 @@ llc_victim(const struct cache *c, struct way *set, uint32_t first)
 	return c->ops->victim(set, c->ways, first);
 }
 
+/* A hit on w, or (fill) w just filled: fill is a constant at each call. */
 static inline __attribute__((always_inline)) void
-llc_hit(struct cache *c, struct way *set, struct way *w)
+llc_used(struct cache *c, struct way *set, struct way *w, bool fill)
 {
 	if (c->ops == &llc_qlru)
-		qlru_hit(c, set, w);
+		(fill ? qlru_fill : qlru_hit)(c, set, w);
 	else if (c->ops == &llc_lru)
-		lru_touch(c, set, w);
+		lru_touch(c, set, w);	/* a hit and a fill alike */
 	else
-		c->ops->hit(c, set, w);
-}
-
-static inline __attribute__((always_inline)) void
-llc_filled(struct cache *c, struct way *set, struct way *w)
-{
-	if (c->ops == &llc_qlru)
-		qlru_fill(c, set, w);
-	else if (c->ops == &llc_lru)
-		lru_touch(c, set, w);
-	else
-		c->ops->fill(c, set, w);
+		(fill ? c->ops->fill : c->ops->hit)(c, set, w);
 }
 
 static inline __attribute__((always_inline)) void
@@ -757,7 +747,7 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		drop_from_socket(m, old, s);
 	}
 	w->line = line;		/* the way is empty now */
-	llc_filled(c, set, w);
+	llc_used(c, set, w, true);
 	ln->llc |= (uint8_t)(1u << s);
 	ln->way[s] = (uint8_t)(w - set);
 }
@@ -767,7 +757,7 @@ static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
 
-	llc_hit(c, set, &set[ln->way[s]]);
+	llc_used(c, set, &set[ln->way[s]], false);
 }
 
 static inline void priv_touch(struct mem *m, int core,

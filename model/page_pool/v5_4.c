@@ -24,12 +24,8 @@ const struct kernel_era kernel_era_v5_4 = {
 		"recycles every page with refcount 1 (before the seed's patch)",
 		v5_4_create, era_alloc_ring_batched, v5_4_put, NULL, NULL,
 		era_release_every),
-	.driver = {
-		.nid_check = PP_NID_NEVER,	/* nothing to call */
-		.rx_skb_recycle = false,	/* the skb takes a reference */
-	},
-	.stack = {
-		.frame_skb_recycle = false,	/* cpumap.c releases the page */
-		.skb_defer_free = false,	/* 5.19 on */
-	},
+	/* nothing to call; an rx skb takes a page reference */
+	.driver = { .nid_check = PP_NID_NEVER, .rx_skb_recycle = false },
+	/* cpumap.c releases a frame's page; no deferred free before 5.19 */
+	.stack = { .frame_skb_recycle = false, .skb_defer_free = false },
 };

@@ -37,13 +37,8 @@ const struct kernel_era kernel_era_v5_5 = {
 		"recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
 		v5_5_create, era_alloc_ring_batched, v5_5_put, NULL,
 		v5_5_update_nid, era_release_once),
-	.driver = {
-		/* en_rx.c mlx5e_poll_rx_cq(), at the top of each poll */
-		.nid_check = PP_NID_AT_POLL,
-		.rx_skb_recycle = false,	/* the skb takes a reference */
-	},
-	.stack = {
-		.frame_skb_recycle = false,	/* cpumap.c releases the page */
-		.skb_defer_free = false,	/* 5.19 on */
-	},
+	/* each poll's start (mlx5e_poll_rx_cq); an rx skb takes a page ref */
+	.driver = { .nid_check = PP_NID_AT_POLL, .rx_skb_recycle = false },
+	/* cpumap.c releases a frame's page; no deferred free before 5.19 */
+	.stack = { .frame_skb_recycle = false, .skb_defer_free = false },
 };

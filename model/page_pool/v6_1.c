@@ -45,13 +45,9 @@ const struct kernel_era kernel_era_v6_1 = {
 		"node checked at refill from the ring, bulk slow path, update_nid flushes",
 		v6_1_create, era_alloc_node_checked, v6_1_put, v6_1_put_bulk,
 		era_update_nid_flush, era_release_once),
-	.driver = {
-		/* en_rx.c mlx5e_post_rx_wqes(), before the refill */
-		.nid_check = PP_NID_AT_REFILL,
-		.rx_skb_recycle = false,	/* the skb takes a reference */
-	},
-	.stack = {
-		.frame_skb_recycle = false,	/* xdp.c releases the page */
-		.skb_defer_free = true,		/* 5.19 on */
-	},
+	/* before the refill (en_rx.c mlx5e_post_rx_wqes); an rx skb takes
+	 * a page reference */
+	.driver = { .nid_check = PP_NID_AT_REFILL, .rx_skb_recycle = false },
+	/* xdp.c releases a frame's page; skb_attempt_defer_free() (5.19) */
+	.stack = { .frame_skb_recycle = false, .skb_defer_free = true },
 };

@@ -86,14 +86,9 @@ const struct kernel_era kernel_era_v6_12 = {
 		.stats = era_stats,
 		.contents = era_contents,
 	},
-	.driver = {
-		.nid_check = PP_NID_AT_REFILL,	/* as 6.1 */
-		/* page_pool fragments, the skb's the last (en_rx.c
-		 * mlx5e_skb_from_cqe_linear) */
-		.rx_skb_recycle = true,
-	},
-	.stack = {
-		.frame_skb_recycle = true,	/* 9c94bbf9a87b, 6.4 */
-		.skb_defer_free = true,
-	},
+	/* as 6.1; an rx skb holds the page's last page_pool fragment and
+	 * is marked for recycling (en_rx.c mlx5e_skb_from_cqe_linear) */
+	.driver = { .nid_check = PP_NID_AT_REFILL, .rx_skb_recycle = true },
+	/* a frame's skb is marked (9c94bbf9a87b, 6.4); deferred frees */
+	.stack = { .frame_skb_recycle = true, .skb_defer_free = true },
 };

@@ -14,9 +14,11 @@
 #include "cmd.h"
 #include "../input/datadir.h"
 #include "../report/outfile.h"
+#include "../model/page_pool/kernel_era.h"
 
 const struct pp_policy *const cmd_policies[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12,
+	&kernel_era_v5_4.pp, &kernel_era_v5_5.pp, &kernel_era_v6_1.pp,
+	&kernel_era_v6_12.pp,
 #ifdef PPSIM_HAVE_KERNEL
 	PPSIM_KERNEL_POLICIES	/* one per --with-linux tree */
 #endif

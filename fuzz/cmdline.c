@@ -8,13 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd/cmd.h"
+#include "model/page_pool/kernel_era.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
 /* the program's policies (cmd/main.c's, which the harness replaces) */
 const struct pp_policy *const cmd_policies[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12, NULL,
+	&kernel_era_v5_4.pp, &kernel_era_v5_5.pp, &kernel_era_v6_1.pp,
+	&kernel_era_v6_12.pp, NULL,
 };
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)

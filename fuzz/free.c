@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cmd/fit.h"
+#include "model/page_pool/kernel_era.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
@@ -16,7 +17,8 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 /* the program's policies (cmd/main.c's, which the harness replaces):
  * cli.c's checks of --policy reach them */
 const struct pp_policy *const cmd_policies[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12, NULL,
+	&kernel_era_v5_4.pp, &kernel_era_v5_5.pp, &kernel_era_v6_1.pp,
+	&kernel_era_v6_12.pp, NULL,
 };
 
 static struct scenario *scn;

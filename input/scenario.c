@@ -85,7 +85,8 @@ static const char *const touch_words[] = {
 	[RXQ_TOUCH_NONE] = "none", [RXQ_TOUCH_READ] = "read",
 	[RXQ_TOUCH_WRITE] = "write", NULL,
 };
-static const char *const llc_policy_words[] = {
+/* mem_llc_name()'s, one a policy of mem.c (check_mem: llc_names) */
+static const char *const llc_policy_words[MEM_LLC_NR + 1] = {
 	[MEM_LLC_LRU] = "lru", [MEM_LLC_QLRU] = "qlru", NULL,
 };
 static const char *const xdp_return_words[] = {
@@ -716,15 +717,22 @@ static bool section_known(const char *section)
 	       (!strncmp(section, "sweep ", 6) && section[6]);
 }
 
+/* Room for one more assignment; NULL, said and counted as an error, with
+ * nothing more read, when there is no memory for it. */
 static struct assignment *new_assignment(struct loader *ld)
 {
 	if (ld->nr_as == ld->cap_as) {
-		ld->cap_as = ld->cap_as ? 2 * ld->cap_as : 128;
-		ld->as = realloc(ld->as, ld->cap_as * sizeof(*ld->as));
-		if (!ld->as) {
-			fprintf(stderr, "ppsim: out of memory\n");
-			exit(1);
+		int cap = ld->cap_as ? 2 * ld->cap_as : 128;
+		struct assignment *as = realloc(ld->as, (size_t)cap *
+						 sizeof(*ld->as));
+
+		if (!as) {
+			error_at(ld, ld->file, ld->line, "out of memory");
+			ld->stop = true;	/* read no more */
+			return NULL;
 		}
+		ld->as = as;
+		ld->cap_as = cap;
 	}
 	ld->as[ld->nr_as] = (struct assignment){ .file = ld->file,
 						 .line = ld->line };
@@ -735,6 +743,7 @@ static struct assignment *new_assignment(struct loader *ld)
 static void section_seen(struct loader *ld, char *header)
 {
 	char buf[SCN_NAME_MAX + 8], *name;
+	struct assignment *a;
 
 	if (strlen(header) - 2 > SCN_SECTION_MAX) {
 		/* inih would cut it: a case of a longer name would split
@@ -774,9 +783,9 @@ static void section_seen(struct loader *ld, char *header)
 	/* a case's or a sweep's header is kept: it makes the case (one
 	 * that sets nothing runs with the defaults), and a second header of
 	 * the same name in the file is an error (check_duplicates) */
-	if (!strncmp(name, "case ", 5) || !strncmp(name, "sweep ", 6))
-		snprintf(new_assignment(ld)->section, SCN_NAME_MAX + 8, "%s",
-			 name);
+	if ((!strncmp(name, "case ", 5) || !strncmp(name, "sweep ", 6)) &&
+	    (a = new_assignment(ld)))
+		snprintf(a->section, SCN_NAME_MAX + 8, "%s", name);
 }
 
 /* The first control character of text (tab aside), or its end: such a
@@ -960,20 +969,27 @@ static int ini_handler_record(void *user, const char *section,
 		return 1;
 	}
 	a = new_assignment(ld);
+	if (!a)
+		return 1;
 	snprintf(a->section, sizeof(a->section), "%s", section);
 	snprintf(a->key, sizeof(a->key), "%s", name);
 	snprintf(a->value, sizeof(a->value), "%s", value);
 	return 1;
 }
 
+/* A copy of name the scenario keeps (and frees); NULL when there is no
+ * memory for it. */
 static const char *keep_name(struct loader *ld, const char *name)
 {
 	struct scenario *scn = ld->scn;
+	char **files = realloc(scn->files, (scn->nr_files + 1) *
+				sizeof(*scn->files));
 
-	scn->files = realloc(scn->files, (scn->nr_files + 1) *
-			     sizeof(*scn->files));
+	if (!files)
+		return NULL;
+	scn->files = files;
 	scn->files[scn->nr_files] = strdup(name);
-	return scn->files[scn->nr_files++];
+	return scn->files[scn->nr_files] ? scn->files[scn->nr_files++] : NULL;
 }
 
 /* Reads path (value: an include as written, for messages; from and
@@ -982,6 +998,7 @@ static int load_file(struct loader *ld, const char *path, const char *value,
 		     const char *from, int from_line)
 {
 	char found[PATH_MAX], real[PATH_MAX];
+	const char *kept, *shown;
 	FILE *f;
 	struct stat st;
 	bool bad_header;
@@ -1031,8 +1048,17 @@ static int load_file(struct loader *ld, const char *path, const char *value,
 		return -1;
 	}
 	ld->nr_read++;
-	ld->stack[ld->depth++] = keep_name(ld, real);
-	ld->file = keep_name(ld, from ? found : path);
+	kept = keep_name(ld, real);
+	shown = keep_name(ld, from ? found : path);
+	if (!kept || !shown) {
+		datadir_error(path, 0, "out of memory");
+		ld->errors++;
+		ld->stop = true;	/* read no more */
+		fclose(f);
+		return -1;
+	}
+	ld->stack[ld->depth++] = kept;
+	ld->file = shown;
 	ld->f = f;
 	ld->line = 0;
 	bad_header = ld->bad_header;	/* the includer's, after */
@@ -1869,20 +1895,22 @@ static bool apply_overrides(struct loader *ld, struct scn_case *c,
 	return ok;
 }
 
-static void set_defaults(struct scn_case *c, struct scn_calibrate *cal,
-			 const struct pp_policy *const *policies)
+/* Every key's default; a default the key refuses (a slip in scn_keys[],
+ * which tests/cli.sh's keys would show) is said and counted as an
+ * error of the file being read. */
+static void set_defaults(struct loader *ld, struct scn_case *c,
+			 struct scn_calibrate *cal)
 {
 	char why[200];
 
 	memset(c, 0, sizeof(*c));
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (*scn_keys[i].def &&
-		    set_value(c, cal, &scn_keys[i], scn_keys[i].def, policies,
-			      why, sizeof(why))) {
-			fprintf(stderr, "ppsim: bad default for %s.%s: %s\n",
-				scn_keys[i].section, scn_keys[i].name, why);
-			abort();
-		}
+		    set_value(c, cal, &scn_keys[i], scn_keys[i].def,
+			      ld->policies, why, sizeof(why)))
+			error_at(ld, ld->file, 0, "ppsim's default for %s.%s: "
+				 "%s", scn_keys[i].section, scn_keys[i].name,
+				 why);
 }
 
 static struct scn_sweep *sweep_named(struct scenario *scn, const char *name)
@@ -2162,7 +2190,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 
 	int base_errors = ld->errors;
 
-	set_defaults(&base, &scn->calibrate, ld->policies);
+	set_defaults(ld, &base, &scn->calibrate);
 	for (int i = 0; i < ld->nr_as; i++)
 		if (strncmp(ld->as[i].section, "case ", 5) &&
 		    strncmp(ld->as[i].section, "sweep ", 6) &&
@@ -2226,6 +2254,10 @@ static struct scenario *load(const char *path, const struct scn_override *set,
 	if (!ld.scn)
 		return NULL;
 	ld.scn->path = strdup(path);
+	if (!ld.scn->path) {
+		free(ld.scn);
+		return NULL;
+	}
 	if (!load_file(&ld, path, path, NULL, 0)) {
 		check_duplicates(&ld);
 		check_case_lists(&ld);

@@ -86,8 +86,15 @@ int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
 		free(pfd);
 		return -1;
 	}
-	for (int i = 0; i < nr_rows; i++)
+	for (int i = 0; i < nr_rows; i++) {
 		rows[i].res = calloc((size_t)reps, sizeof(struct sim_result));
+		if (!rows[i].res) {
+			fprintf(stderr, "ppsim: out of memory\n");
+			free(running);
+			free(pfd);
+			return -1;
+		}
+	}
 	while (done < total) {
 		struct job j;
 		int k;

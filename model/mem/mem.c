@@ -1,11 +1,10 @@
 #define _GNU_SOURCE	/* mremap() */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include "mem.h"
 
-#define NO_LINE	UINT32_MAX
+#define NO_LINE	MEM_NO_LINE
 
 /* A line's state starts zeroed (see grow_lines): it learns its node,
  * kind and sets when first used. */
@@ -39,6 +38,43 @@ struct way {
 };
 
 /*
+ * An LLC's replacement policy (mem.h, enum mem_llc_policy) as a strategy:
+ * how a set's ways are stamped, which way a new line takes, and what a
+ * hit, a fill and an invalidation do to the stamps.  One const table per
+ * policy (llc_lru, llc_qlru below), registered by its enum value in
+ * llc_policies[]; struct cache points at its own.  The calling protocol:
+ *  - init_set() once per set, when the cache is made, on ways entries
+ *    with extra entries of the policy's own before them (set[-extra]);
+ *  - a line's first use: w = victim(set, ways, first), which picks among
+ *    the ways from first on (DDIO's are the top ones); if w holds a line,
+ *    the caller drops it (invalidate(), with the line's other copies),
+ *    then puts its line into w->line and calls fill(c, set, w);
+ *  - a later use of a line the set holds: hit(c, set, w);
+ *  - a line leaving the set (an eviction elsewhere, a snoop, a DMA write
+ *    to another socket's memory): invalidate(set, w), which empties w;
+ *  - review(c), when not NULL, every CLOCK_REVIEW accesses (the clock's
+ *    wrap);
+ *  - consistent(c): whether every set's stamps keep the policy's rules
+ *    (tests; mem_llc_consistent()).
+ * The hot calls (victim, hit, fill, invalidate) call the shipped
+ * policies' functions inline (llc_victim and the others below), the rest
+ * through the table.  The private caches are always LRU and call its
+ * functions directly.
+ */
+struct cache;
+struct mem_llc_ops {
+	const char *name;	/* the word of cache.llc_policy */
+	uint32_t extra;		/* entries a set keeps before its first way */
+	void (*init_set)(struct way *set, uint32_t ways);
+	struct way *(*victim)(struct way *set, uint32_t ways, uint32_t first);
+	void (*hit)(struct cache *c, struct way *set, struct way *w);
+	void (*fill)(struct cache *c, struct way *set, struct way *w);
+	void (*invalidate)(struct way *set, struct way *w);
+	void (*review)(struct cache *c);
+	bool (*consistent)(const struct cache *c);
+};
+
+/*
  * QLRU (mem.h, enum mem_llc_policy): a way's stamp is its age, 0 to 3,
  * and it keeps it when it loses its line, as in nanoBench's simulator of
  * the policy (tools/CacheAnalyzer/cacheSim.py: a flush empties the block
@@ -52,15 +88,18 @@ struct way {
 #define QLRU_NOLD(set)		((set)[-1].line)
 #define QLRU_NEMPTY(set)	((set)[-1].stamp)
 
+/* 40 bytes, as with the bool it replaced: a core's private cache is
+ * looked at every access, and 48 made the array's entries straddle
+ * host cache lines. */
 struct cache {
-	bool qlru;		/* MEM_LLC_QLRU: a way's stamp is its age */
-	uint32_t nsets;
+	const struct mem_llc_ops *ops;	/* its replacement policy */
 	uint64_t nsets_inv;	/* for h % nsets without a division */
-	uint32_t ways;
-	uint32_t stride;	/* entries a set: ways, and under QLRU one
-				 * more before them (QLRU_NOLD) */
 	struct way *set;	/* set 0's first way: nsets * stride */
-	uint32_t clock;
+	uint32_t nsets;
+	uint32_t ways;
+	uint32_t stride;	/* entries a set: ways, and the policy's
+				 * ops->extra before them (QLRU_NOLD) */
+	uint32_t clock;		/* LRU: the last stamp handed out */
 };
 
 struct mem {
@@ -80,38 +119,37 @@ struct mem {
 	int last_core;
 	bool last_wrote;
 	uint32_t review;	/* accesses until the clocks are looked at */
+	const char *failed;	/* why a mem_region() failed, or NULL */
 	double cycles[MEM_NR_PLACES];	/* a CPU access's latency by place */
 	double snoop_cycles;	/* from another core's private cache */
 	struct mem_stats st;
 };
 
-static int cache_init(struct cache *c, uint64_t size, int ways, bool qlru)
+static int cache_init(struct cache *c, uint64_t size, int ways,
+		      const struct mem_llc_ops *ops)
 {
 	if (ways < 1 || ways > 255)
 		return -1;
+	c->ops = ops;
 	c->ways = (uint32_t)ways;
 	c->nsets = (uint32_t)(size / MEM_LINE / (uint64_t)ways);
 	if (!c->nsets)
 		return -1;
 	c->nsets_inv = UINT64_MAX / c->nsets + 1;
-	c->qlru = qlru;
-	c->stride = c->ways + qlru;
+	c->stride = c->ways + ops->extra;
 	c->set = malloc((size_t)c->nsets * c->stride * sizeof(*c->set));
 	if (!c->set)
 		return -1;
-	/* under QLRU every way starts old, and each set's counts say so */
-	for (size_t i = 0; i < (size_t)c->nsets * c->stride; i++)
-		c->set[i] = (struct way){ NO_LINE, qlru ? QLRU_OLD : 0 };
-	for (size_t i = 0; qlru && i < c->nsets; i++)
-		c->set[i * c->stride] = (struct way){ c->ways, c->ways };
-	c->set += qlru;
+	c->set += ops->extra;
+	for (size_t i = 0; i < c->nsets; i++)
+		ops->init_set(&c->set[i * c->stride], c->ways);
 	return 0;
 }
 
 static void cache_fini(struct cache *c)
 {
 	if (c->set)
-		free(c->set - c->qlru);
+		free(c->set - c->ops->extra);
 }
 
 /* h % c->nsets, by Lemire's exact 32-bit "fastmod": a division costs as
@@ -178,8 +216,22 @@ static inline void touch(struct cache *c, struct way *w)
 	w->stamp = ++c->clock;
 }
 
+/* A way loses its line. */
+static inline void vacate(struct way *w)
+{
+	*w = (struct way){ NO_LINE, 0 };
+}
+
+/* QLRU: every way starts empty and old, and the set's counts say so. */
+static void qlru_init_set(struct way *set, uint32_t ways)
+{
+	for (uint32_t i = 0; i < ways; i++)
+		set[i] = (struct way){ NO_LINE, QLRU_OLD };
+	set[-1] = (struct way){ ways, ways };
+}
+
 /* After an access: when no way of the set is old, all grow older. */
-static void qlru_age_set(struct way *set, uint32_t ways)
+static inline void qlru_age_set(struct way *set, uint32_t ways)
 {
 	if (QLRU_NOLD(set))
 		return;
@@ -187,17 +239,33 @@ static void qlru_age_set(struct way *set, uint32_t ways)
 		QLRU_NOLD(set) += ++set[i].stamp == QLRU_OLD;
 }
 
-static void qlru_hit(struct way *set, uint32_t ways, struct way *w)
+static inline void qlru_hit(struct cache *c, struct way *set, struct way *w)
 {
 	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
 	w->stamp = w->stamp >= 2 ? 1 : 0;
-	qlru_age_set(set, ways);
+	qlru_age_set(set, c->ways);
+}
+
+/* A line put into w, which was empty: it enters at age 1. */
+static inline void qlru_fill(struct cache *c, struct way *set, struct way *w)
+{
+	QLRU_NEMPTY(set)--;
+	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
+	w->stamp = QLRU_NEW;
+	qlru_age_set(set, c->ways);
+}
+
+/* The way keeps its age. */
+static inline void qlru_invalidate(struct way *set, struct way *w)
+{
+	QLRU_NEMPTY(set)++;
+	w->line = NO_LINE;
 }
 
 /* The victim among the set's ways from first on: the first empty, else
  * the first of age 3, else, in a whole set, way 0 (as measured), and
  * among DDIO's ways, where nothing is measured, the oldest: guess. */
-static struct way *qlru_victim(struct way *set, uint32_t ways,
+static inline struct way *qlru_victim(struct way *set, uint32_t ways,
 			       uint32_t first)
 {
 	struct way *w = &set[first];
@@ -216,12 +284,6 @@ static struct way *qlru_victim(struct way *set, uint32_t ways,
 		if (set[i].stamp > w->stamp)
 			w = &set[i];
 	return w;
-}
-
-/* A way loses its line. */
-static inline void vacate(struct way *w)
-{
-	*w = (struct way){ NO_LINE, 0 };
 }
 
 /* The LRU way among ways ways from set on: an empty one first (the
@@ -272,6 +334,152 @@ static inline struct way *victim(struct way *set, uint32_t ways)
 	}
 }
 
+static void lru_init_set(struct way *set, uint32_t ways)
+{
+	for (uint32_t i = 0; i < ways; i++)
+		vacate(&set[i]);
+}
+
+static inline struct way *lru_victim(struct way *set, uint32_t ways, uint32_t first)
+{
+	return victim(set + first, ways - first);
+}
+
+/* A hit and a fill alike make the way the most recently used. */
+static inline void lru_touch(struct cache *c, struct way *set, struct way *w)
+{
+	(void)set;
+	touch(c, w);
+}
+
+static inline void lru_invalidate(struct way *set, struct way *w)
+{
+	(void)set;
+	vacate(w);
+}
+
+static void lru_review(struct cache *c)
+{
+	if (c->clock > UINT32_MAX / 2)
+		renumber(c);
+}
+
+/* Every set: an empty way has stamp 0, and the ways that hold a line
+ * have stamps above 0, no two alike (their order is the LRU order). */
+static bool lru_consistent(const struct cache *c)
+{
+	for (size_t n = 0; n < c->nsets; n++) {
+		const struct way *set = &c->set[n * c->stride];
+
+		for (uint32_t i = 0; i < c->ways; i++) {
+			if ((set[i].line == NO_LINE) != !set[i].stamp)
+				return false;
+			for (uint32_t j = 0; j < i; j++)
+				if (set[i].stamp && set[j].stamp == set[i].stamp)
+					return false;
+		}
+	}
+	return true;
+}
+
+/* Every set's counts (QLRU_NOLD, QLRU_NEMPTY) agree with its ways, and
+ * no age is above 3. */
+static bool qlru_consistent(const struct cache *c)
+{
+	for (size_t n = 0; n < c->nsets; n++) {
+		const struct way *set = &c->set[n * c->stride];
+		uint32_t old = 0, empty = 0;
+
+		for (uint32_t i = 0; i < c->ways; i++) {
+			old += set[i].stamp == QLRU_OLD;
+			empty += set[i].line == NO_LINE;
+			if (set[i].stamp > QLRU_OLD)
+				return false;
+		}
+		if (old != QLRU_NOLD(set) || empty != QLRU_NEMPTY(set))
+			return false;
+	}
+	return true;
+}
+
+static const struct mem_llc_ops llc_lru = {
+	.name = "lru",
+	.extra = 0,
+	.init_set = lru_init_set,
+	.victim = lru_victim,
+	.hit = lru_touch,
+	.fill = lru_touch,
+	.invalidate = lru_invalidate,
+	.review = lru_review,
+	.consistent = lru_consistent,
+};
+
+static const struct mem_llc_ops llc_qlru = {
+	.name = "qlru",
+	.extra = 1,		/* QLRU_NOLD, QLRU_NEMPTY */
+	.init_set = qlru_init_set,
+	.victim = qlru_victim,
+	.hit = qlru_hit,
+	.fill = qlru_fill,
+	.invalidate = qlru_invalidate,
+	.review = NULL,		/* ages, no clock */
+	.consistent = qlru_consistent,
+};
+
+/*
+ * The hot calls (an access's victim, hit, fill, invalidation): the
+ * shipped policies' functions called directly, inline, after a compare on
+ * the cache's table that the host predicts as it did the bool before;
+ * only a policy not listed here goes through its table.  Through the
+ * table for all, a run cost 4-7 % more CPU time (bench/README.md, "The
+ * LLC's policy as a strategy").
+ */
+static inline __attribute__((always_inline)) struct way *
+llc_victim(const struct cache *c, struct way *set, uint32_t first)
+{
+	if (c->ops == &llc_qlru)
+		return qlru_victim(set, c->ways, first);
+	if (c->ops == &llc_lru)
+		return lru_victim(set, c->ways, first);
+	return c->ops->victim(set, c->ways, first);
+}
+
+/* A hit on w, or (fill) w just filled: fill is a constant at each call. */
+static inline __attribute__((always_inline)) void
+llc_used(struct cache *c, struct way *set, struct way *w, bool fill)
+{
+	if (c->ops == &llc_qlru)
+		(fill ? qlru_fill : qlru_hit)(c, set, w);
+	else if (c->ops == &llc_lru)
+		lru_touch(c, set, w);	/* a hit and a fill alike */
+	else
+		(fill ? c->ops->fill : c->ops->hit)(c, set, w);
+}
+
+static inline __attribute__((always_inline)) void
+llc_invalidate(const struct cache *c, struct way *set, struct way *w)
+{
+	if (c->ops == &llc_qlru)
+		qlru_invalidate(set, w);
+	else if (c->ops == &llc_lru)
+		lru_invalidate(set, w);
+	else
+		c->ops->invalidate(set, w);
+}
+
+/* Every LLC policy, by its enum mem_llc_policy. */
+static const struct mem_llc_ops *const llc_policies[MEM_LLC_NR] = {
+	[MEM_LLC_LRU] = &llc_lru,
+	[MEM_LLC_QLRU] = &llc_qlru,
+};
+
+const char *mem_llc_name(enum mem_llc_policy policy)
+{
+	if ((unsigned int)policy >= MEM_LLC_NR)
+		return NULL;
+	return llc_policies[policy]->name;
+}
+
 struct mem *mem_create(const struct mem_config *cfg, const char **err)
 {
 	struct mem *m;
@@ -290,6 +498,10 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	}
 	if (!(cfg->freq > 0)) {	/* latencies become cycles by it */
 		*err = "the core clock must be above 0";
+		return NULL;
+	}
+	if (!mem_llc_name(cfg->llc_policy)) {
+		*err = "no such LLC policy";
 		return NULL;
 	}
 	m = calloc(1, sizeof(*m));
@@ -316,10 +528,11 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		m->socket[c] = (uint8_t)(c / cfg->cores);
 	for (int s = 0; s < cfg->sockets; s++)
 		if (cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways,
-			       cfg->llc_policy == MEM_LLC_QLRU))
+			       llc_policies[cfg->llc_policy]))
 			goto nomem;
 	for (int c = 0; c < cores; c++)
-		if (cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways, false))
+		if (cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways,
+			       &llc_lru))
 			goto nomem;
 	return m;
 nomem:
@@ -345,13 +558,12 @@ void mem_destroy(struct mem *m)
 	free(m);
 }
 
-/* What the simulation cannot go on from (no memory for the model's own
- * state): said, then the simulation's process ends; its parent reports
- * the run as failed (exit 1).  Never a silent abort. */
-static __attribute__((noreturn)) void mem_fail(const char *why)
+/* What the model cannot go on from (no memory for its own state): noted,
+ * and every later mem_region() fails too (mem_error()). */
+static uint32_t mem_fail(struct mem *m, const char *why)
 {
-	fprintf(stderr, "ppsim: the memory model: %s\n", why);
-	abort();
+	m->failed = why;
+	return NO_LINE;
 }
 
 /* Room for n more lines.  The line state is an anonymous mapping the
@@ -361,8 +573,9 @@ static __attribute__((noreturn)) void mem_fail(const char *why)
  * MAP_NORESERVE, so that the kernel's overcommit heuristic does not refuse
  * the address space of lines never touched (8 nodes of mem.pages' most,
  * 2.2 G lines, are 52 GB of it).  The capacity grows in 64 bits and stops
- * at the last line id: doubled in 32 bits it wrapped to 0 and looped. */
-static void grow_lines(struct mem *m, uint32_t n)
+ * at the last line id: doubled in 32 bits it wrapped to 0 and looped.
+ * Returns 0, or -1 with m->failed saying why. */
+static int grow_lines(struct mem *m, uint32_t n)
 {
 	size_t old = (size_t)m->cap_lines * sizeof(*m->lines), size;
 	uint64_t need = (uint64_t)m->nr_lines + n;
@@ -371,8 +584,10 @@ static void grow_lines(struct mem *m, uint32_t n)
 
 	/* line ids are 32 bits, NO_LINE the last: the keys' limits (8
 	 * nodes of 2^22 pages, 65 lines a page) keep a machine far below */
-	if (need >= NO_LINE)
-		mem_fail("more line ids than 32 bits hold");
+	if (need >= NO_LINE) {
+		mem_fail(m, "more line ids than 32 bits hold");
+		return -1;
+	}
 	while (cap < need)
 		cap *= 2;
 	if (cap >= NO_LINE)
@@ -381,26 +596,37 @@ static void grow_lines(struct mem *m, uint32_t n)
 	p = m->lines ? mremap(m->lines, old, size, MREMAP_MAYMOVE)
 		     : mmap(NULL, size, PROT_READ | PROT_WRITE,
 			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		mem_fail("the line state's address space cannot be mapped");
+	if (p == MAP_FAILED) {
+		mem_fail(m, "the line state's address space cannot be mapped");
+		return -1;
+	}
 	m->lines = p;
 	m->cap_lines = (uint32_t)cap;
+	return 0;
 }
 
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines)
 {
-	/* on a page of its own, as the kernel's allocators give it */
-	uint32_t first = (m->nr_lines + MEM_PAGE_LINES - 1) /
-			 MEM_PAGE_LINES * MEM_PAGE_LINES;
-	uint32_t end = first + nr_lines;
+	/* on a page of its own, as the kernel's allocators give it; in 64
+	 * bits, where a region past the last line id cannot wrap */
+	uint64_t first64 = ((uint64_t)m->nr_lines + MEM_PAGE_LINES - 1) /
+			   MEM_PAGE_LINES * MEM_PAGE_LINES;
+	uint32_t first, end;
+	struct region *r;
 
-	if (end > m->cap_lines)
-		grow_lines(m, end - m->nr_lines);
-	m->regions = realloc(m->regions, (m->nr_regions + 1) *
-					 sizeof(*m->regions));
-	if (!m->regions)
-		mem_fail("out of memory for its regions");
+	if (m->failed)
+		return NO_LINE;
+	if (first64 + nr_lines >= NO_LINE)
+		return mem_fail(m, "more line ids than 32 bits hold");
+	first = (uint32_t)first64;
+	end = first + nr_lines;
+	if (end > m->cap_lines && grow_lines(m, end - m->nr_lines))
+		return NO_LINE;
+	r = realloc(m->regions, (m->nr_regions + 1) * sizeof(*m->regions));
+	if (!r)
+		return mem_fail(m, "out of memory for its regions");
+	m->regions = r;
 	m->regions[m->nr_regions++] = (struct region){ first, end,
 		(uint8_t)node, (uint8_t)kind };
 
@@ -485,12 +711,7 @@ static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 	if (ln->llc & (1u << s)) {
 		struct way *set = llc_set(m, s, ln);
 
-		if (m->llc[s].qlru) {	/* the way keeps its age */
-			QLRU_NEMPTY(set)++;
-			set[ln->way[s]].line = NO_LINE;
-		} else {
-			vacate(&set[ln->way[s]]);
-		}
+		llc_invalidate(&m->llc[s], set, &set[ln->way[s]]);
 	}
 	ln->llc &= (uint8_t)~(1u << s);
 	if (ln->dirty == s + 1)
@@ -515,8 +736,7 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 {
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
-	struct way *w = c->qlru ? qlru_victim(set, c->ways, first)
-				: victim(set + first, c->ways - first);
+	struct way *w = llc_victim(c, set, first);
 
 	if (w->line != NO_LINE) {
 		struct mem_line *old = held(m, w->line);
@@ -526,15 +746,8 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		/* inclusive: the private copy goes too */
 		drop_from_socket(m, old, s);
 	}
-	w->line = line;
-	if (c->qlru) {	/* the way is empty now */
-		QLRU_NEMPTY(set)--;
-		QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
-		w->stamp = QLRU_NEW;
-		qlru_age_set(set, c->ways);
-	} else {
-		touch(c, w);
-	}
+	w->line = line;		/* the way is empty now */
+	llc_used(c, set, w, true);
 	ln->llc |= (uint8_t)(1u << s);
 	ln->way[s] = (uint8_t)(w - set);
 }
@@ -544,10 +757,7 @@ static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
 
-	if (c->qlru)
-		qlru_hit(set, c->ways, &set[ln->way[s]]);
-	else
-		touch(c, &set[ln->way[s]]);
+	llc_used(c, set, &set[ln->way[s]], false);
 }
 
 static inline void priv_touch(struct mem *m, int core,
@@ -647,11 +857,10 @@ static __attribute__((noinline)) void review_clocks(struct mem *m)
 {
 	m->review = CLOCK_REVIEW;
 	for (int s = 0; s < m->cfg.sockets; s++)
-		if (!m->llc[s].qlru && m->llc[s].clock > UINT32_MAX / 2)
-			renumber(&m->llc[s]);
+		if (m->llc[s].ops->review)
+			m->llc[s].ops->review(&m->llc[s]);
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
-		if (m->priv[c].clock > UINT32_MAX / 2)
-			renumber(&m->priv[c]);
+		lru_review(&m->priv[c]);
 }
 
 static inline void mind_clocks(struct mem *m)
@@ -825,26 +1034,17 @@ enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 	return place_of(held(m, line), core, socket_of(m, core));
 }
 
-bool mem_qlru_consistent(const struct mem *m)
+bool mem_llc_consistent(const struct mem *m)
 {
-	for (int s = 0; s < m->cfg.sockets; s++) {
-		const struct cache *c = &m->llc[s];
-
-		for (size_t n = 0; c->qlru && n < c->nsets; n++) {
-			const struct way *set = &c->set[n * c->stride];
-			uint32_t old = 0, empty = 0;
-
-			for (uint32_t i = 0; i < c->ways; i++) {
-				old += set[i].stamp == QLRU_OLD;
-				empty += set[i].line == NO_LINE;
-				if (set[i].stamp > QLRU_OLD)
-					return false;
-			}
-			if (old != QLRU_NOLD(set) || empty != QLRU_NEMPTY(set))
-				return false;
-		}
-	}
+	for (int s = 0; s < m->cfg.sockets; s++)
+		if (!m->llc[s].ops->consistent(&m->llc[s]))
+			return false;
 	return true;
+}
+
+const char *mem_error(const struct mem *m)
+{
+	return m->failed;
 }
 
 const struct mem_stats *mem_stats(const struct mem *m)

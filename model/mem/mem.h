@@ -32,6 +32,7 @@
 #define MEM_LINE	64	/* bytes */
 #define MEM_PAGE_LINES	64	/* lines in a 4 KiB page */
 #define MEM_MAX_SOCKETS	8
+#define MEM_NO_LINE	UINT32_MAX	/* no line: mem_region() failed */
 
 /* What a line belongs to: the explanation columns are per kind. */
 enum mem_kind {
@@ -71,6 +72,7 @@ enum mem_place {
 enum mem_llc_policy {
 	MEM_LLC_LRU,
 	MEM_LLC_QLRU,
+	MEM_LLC_NR,	/* how many: each has its ops table in mem.c */
 };
 
 /* The machine's caches and memory: the [cpu], [cache] and [mem] keys of a
@@ -125,10 +127,13 @@ void mem_destroy(struct mem *m);
  * Line ids are addresses in lines: a region starts on a page
  * (MEM_PAGE_LINES), and a line's page offset picks its set (see set_of).
  * The largest machine the keys allow fits; when the host refuses the
- * address space, it is said on stderr and the process aborts (a
- * simulation's child: its run fails, named). */
+ * address space or the memory, returns MEM_NO_LINE, and from then on
+ * every mem_region() does and mem_error() says why: the caller fails
+ * (the model's state must not be used after it). */
 uint32_t mem_region(struct mem *m, int node, enum mem_kind kind,
 		    uint32_t nr_lines);
+/* NULL, or why a mem_region() failed (a constant string). */
+const char *mem_error(const struct mem *m);
 
 /* A CPU access from core (0 .. sockets*cores-1); returns its latency in
  * core cycles.  A write takes the line in modified state, invalidating
@@ -154,9 +159,13 @@ void mem_prefetch(const struct mem *m, uint32_t line);
 /* Where a CPU read from core would be served now (no state change). */
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
 
-/* For tests: whether every QLRU set's counts (mem.c, QLRU_NOLD) agree
- * with its ways. */
-bool mem_qlru_consistent(const struct mem *m);
+/* The name of an LLC policy (the word of cache.llc_policy), or NULL if
+ * policy is not one of MEM_LLC_NR. */
+const char *mem_llc_name(enum mem_llc_policy policy);
+
+/* For tests: whether every LLC set's stamps keep its policy's rules
+ * (mem.c: LRU's stamps, QLRU's counts QLRU_NOLD agree with its ways). */
+bool mem_llc_consistent(const struct mem *m);
 
 const struct mem_stats *mem_stats(const struct mem *m);
 const struct mem_config *mem_config(const struct mem *m);

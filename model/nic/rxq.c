@@ -77,7 +77,8 @@ enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_DEFER, ST_NR = 20 };
 struct rxq {
 	struct rxq_config cfg;
 	struct mem *m;
-	const struct pp_policy *pol;
+	const struct pp_policy *pol;	/* the era's page_pool */
+	const struct kernel_era *era;	/* and its driver and stack */
 	struct pp_pool *pool;
 	/* the channel's NAPI, which page_pool is told of (6.12 mlx5e_alloc_rq:
 	 * pp_params.napi = rq->cq.napi): polled by its CPU during a poll */
@@ -209,7 +210,7 @@ static int layout(struct rxq *q)
 	if (c->workload == RXQ_XDP_VETH)
 		q->l.skb = mem_region(q->m, q->node, MEM_STATE,
 				      SKB_SLOTS * SKB_LINES);
-	return q->sk ? 0 : -1;
+	return q->sk && !mem_error(q->m) ? 0 : -1;
 }
 
 /* The page's index on its node (pfns are numbered node by node). */
@@ -405,8 +406,9 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	}
 	q->cfg = *cfg;
 	q->pg = pages;
-	q->m = m;
 	q->pol = pol;
+	q->era = kernel_era_of(pol);
+	q->m = m;
 	q->node = ctx->node;
 	q->nic_node = mem_config(m)->nic_node;
 	q->qpi_lat = mem_config(m)->qpi_lat;
@@ -440,8 +442,8 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 	if (!q->rx_page || !q->rx_line || !q->rx_spage || !q->tx_page || !q->tx_cqe_end || !q->tx_ready ||
 	    !q->tx_last || !q->tx_frame || !q->pc || !q->cq_session ||
 	    layout(q)) {
+		*err = mem_error(m) ? mem_error(m) : "out of memory";
 		rxq_free(q);
-		*err = "out of memory";
 		return NULL;
 	}
 	/* rx end padding: the NIC pads a packet's write to whole cache
@@ -938,11 +940,11 @@ static void frame_to_skb(struct rxq *q, struct page *page, u32 skb)
 	mem_work_store(q->cpu, shinfo_line(q, page));
 	mem_work_read_random(q->cpu, pkt_line(q, page, 0));
 	q->cpu->cycles += q->cfg.cost.skb_build;
-	if (q->pol->skb_recycle) {
+	if (q->era->stack.frame_skb_recycle) {
 		q->pol->put(q->pool, page, false);
 		return;
 	}
-	BUG_ON(!q->pol->release);	/* an era has one or the other */
+	BUG_ON(!q->pol->release);	/* kernel_era.h: one or the other */
 	q->pol->release(q->pool, page);
 	q->st.skb_page_free++;
 	put_page(page);		/* skb_free_head(): page_frag_free() */
@@ -980,7 +982,7 @@ static void veth_poll(struct rxq *q, bool channel_busy)
  */
 static void skb_free_page(struct rxq *q, struct page *page)
 {
-	if (q->pol->skb_recycle) {
+	if (q->era->driver.rx_skb_recycle) {
 		mem_work_store(q->cpu, spage_line(q, page));
 		q->pol->put(q->pool, page, false);
 		return;
@@ -1008,7 +1010,7 @@ static void reader_free(void *arg, struct page *page, int cpu)
 
 	if (q->reader_remote)
 		consumer_took(q, page);
-	if (q->pol->skb_defer_free && cpu != smp_processor_id() &&
+	if (q->era->stack.skb_defer_free && cpu != smp_processor_id() &&
 	    q->defer_n < SKB_DEFER_MAX) {
 		q->cpu->cycles += q->cfg.cost.pp_lock;
 		mem_work_store(q->cpu, q->l.state + ST_DEFER);
@@ -1052,11 +1054,11 @@ static void defer_flush(struct rxq *q)
  */
 static void to_socket(struct rxq *q, struct page *page)
 {
-	if (!q->pol->skb_recycle)
+	if (!q->era->driver.rx_skb_recycle)
 		page_ref_inc(page);
 	mem_work_store(q->cpu, spage_line(q, page));
 	q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.tcp.c_stack;
-	if (q->pol->skb_recycle) {
+	if (q->era->driver.rx_skb_recycle) {
 		mem_work_read_random(q->cpu, spage_line(q, page));
 		q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmap */
 	} else {
@@ -1213,7 +1215,7 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	defer_flush(q);
 	if (q->cfg.redirect_port == RXQ_PORT_SAME)	/* else port_poll() */
 		poll_tx_cq(q, out);
-	if (q->pol->driver_nid_check == PP_NID_AT_POLL)
+	if (q->era->driver.nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	poll_rx_cq(q, q->cfg.budget, out);
 	cpumap_flush(q);	/* xdp_do_flush() */
@@ -1249,7 +1251,7 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 		mem_work_store(q->cpu, q->l.sq_db);
 		q->tx_db = q->tx_prod;
 	}
-	if (q->pol->driver_nid_check == PP_NID_AT_REFILL)
+	if (q->era->driver.nid_check == PP_NID_AT_REFILL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	refill(q);
 	if (!q->reader_remote) {
@@ -1297,7 +1299,7 @@ u32 rxq_pages_handed(const struct rxq *q)
 	return (q->refilled - q->cq_cons) + (q->tx_prod - q->tx_cons) +
 	       (q->pc_tail - q->pc_head) + (u32)q->bq_n +
 	       (q->cm_prod - q->cm_cons) + (q->veth_prod - q->veth_cons) +
-	       (q->pol->skb_recycle ? skb_pages(q) : 0);
+	       (q->era->driver.rx_skb_recycle ? skb_pages(q) : 0);
 }
 
 /* ---- the cpumap's consumer ---- */
@@ -1316,7 +1318,7 @@ int rxq_attach_consumer(struct rxq *q, int node)
 	q->l.cm_ring = mem_region(q->m, node, MEM_STATE,
 				  (u32)size / PTRS_PER_LINE + 1);
 	q->l.cm_skb = mem_region(q->m, node, MEM_STATE, SKB_SLOTS * SKB_LINES);
-	return 0;
+	return mem_error(q->m) ? -1 : 0;
 }
 
 int rxq_attach_reader(struct rxq *q, int node)
@@ -1348,7 +1350,7 @@ int rxq_attach_port(struct rxq *q, int node)
 	q->l.sq_db = q->l.port_state + ST_SQ_DB;
 	q->tx_cq_node = node;
 	q->port_remote = true;
-	return 0;
+	return mem_error(q->m) ? -1 : 0;
 }
 
 bool rxq_port_remote(const struct rxq *q)
@@ -1419,5 +1421,5 @@ int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 
 u32 rxq_pages_in_socket(const struct rxq *q)
 {
-	return q->pol->skb_recycle ? 0 : skb_pages(q);
+	return q->era->driver.rx_skb_recycle ? 0 : skb_pages(q);
 }

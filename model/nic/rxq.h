@@ -26,7 +26,7 @@
 #define PPSIM_RXQ_H
 
 #include "../mem/mem.h"
-#include "../page_pool/pp.h"
+#include "../page_pool/kernel_era.h"
 #include "../stack/tcp.h"
 #include "pcie.h"
 

@@ -1,12 +1,12 @@
 /*
  * What the project's page_pool eras share: the pool as every era from v5.4
  * to v6.1 lays it out, and the paths no era changed.  Private to
- * model/page_pool; the rest of ppsim sees only pp.h.
+ * model/page_pool; the rest of ppsim sees pp.h and kernel_era.h.
  */
 #ifndef PPSIM_PP_ERA_H
 #define PPSIM_PP_ERA_H
 
-#include "pp.h"
+#include "kernel_era.h"
 #include "../kernel/ptr_ring.h"
 
 struct pp_pool {
@@ -79,15 +79,14 @@ int era_nid(const struct pp_pool *pool);
 void era_stats(const struct pp_pool *pool, struct pp_stats *st);
 void era_contents(const struct pp_pool *pool, struct pp_contents *c);
 
-/* An era's struct pp_policy: what the era does its own way, and what
- * every era does alike (destroy and the deferred retry are its release);
- * defer: its kernel has skb_attempt_defer_free() (5.19 on). */
-#define ERA_POLICY(nm, text, check, create_fn, alloc_fn, put_fn, \
-		   put_bulk_fn, nid_fn, release_fn, defer) { \
-	.name = nm, .summary = text, .driver_nid_check = check, \
+/* An era's page_pool (struct kernel_era's .pp): what the era does its own
+ * way, and what every era does alike (destroy and the deferred retry are
+ * its release). */
+#define ERA_PP(nm, text, create_fn, alloc_fn, put_fn, put_bulk_fn, nid_fn, \
+	       release_fn) { \
+	.name = nm, .summary = text, \
 	.create = create_fn, .alloc = alloc_fn, .put = put_fn, \
 	.put_bulk = put_bulk_fn, .release = era_release_page, \
-	.skb_defer_free = defer, \
 	.update_nid = nid_fn, .destroy = release_fn, \
 	.release_retry = release_fn, .forget = era_forget, .nid = era_nid, \
 	.stats = era_stats, .contents = era_contents }

@@ -1,8 +1,9 @@
 /*
- * A kernel tree's own net/core/page_pool.c as a policy, compiled against
- * the shim headers of model/kernel/include (./configure
- * --with-linux=NAME=PATH), behind the same interface as the project's
- * eras.  Nothing of the tree is in this repository: the build sees the
+ * A kernel tree's own net/core/page_pool.c as a kernel era
+ * (kernel_era.h), compiled against the shim headers of
+ * model/kernel/include (./configure --with-linux=NAME=PATH), behind the
+ * same interface as the project's eras: its page_pool is the tree's,
+ * its driver's and stack's facts are those of the tree's version.  Nothing of the tree is in this repository: the build sees the
  * few files it needs where configure put them (scripts/linux-tree).
  *
  * Built once per tree, with the tree's interface (PPSIM_LINUX_IFACE: 61
@@ -19,7 +20,7 @@
 #include "page_pool_priv.h"	/* the tree's net/core, on the include path */
 #define slow_params(pool)	(&(pool)->slow)
 #endif
-#include "pp.h"
+#include "kernel_era.h"
 
 struct pp_pool {
 	struct page_pool *pool;
@@ -202,32 +203,42 @@ static void kernel_contents(const struct pp_pool *w, struct pp_contents *c)
 					  r->size) % r->size);
 }
 
-const struct pp_policy PPSIM_KERNEL_SYM = {
-	.name = PPSIM_KERNEL_NAME,
-	.summary = "net/core/page_pool.c of linux " PPSIM_LINUX_VERSION
-		   " (--with-linux)",
-	.linux_version = PPSIM_LINUX_VERSION,
-	/* the tree's own mlx5 would say; 6.1's and 6.12's call it before the
-	 * refill (en_rx.c mlx5e_post_rx_wqes) */
-	.driver_nid_check = PP_NID_AT_REFILL,
-	.create = kernel_create,
-	.alloc = kernel_alloc,
-	.put = kernel_put,
-	.put_bulk = kernel_put_bulk,
-	/* 6.1's xdp.c releases an xdp_frame's page when it becomes an skb
-	 * and its mlx5 takes a page reference for an rx skb; 6.12 marks both
-	 * for recycling (the tree's net/core/xdp.c, en_rx.c) */
+const struct kernel_era PPSIM_KERNEL_SYM = {
+	.pp = {
+		.name = PPSIM_KERNEL_NAME,
+		.summary = "net/core/page_pool.c of linux "
+			   PPSIM_LINUX_VERSION " (--with-linux)",
+		.linux_version = PPSIM_LINUX_VERSION,
+		.create = kernel_create,
+		.alloc = kernel_alloc,
+		.put = kernel_put,
+		.put_bulk = kernel_put_bulk,
 #if PPSIM_LINUX_IFACE == 61
-	.release = kernel_release,
-#else
-	.skb_recycle = true,
+		.release = kernel_release,
 #endif
-	.skb_defer_free = true,	/* both trees are past 5.19 */
-	.update_nid = kernel_update_nid,
-	.destroy = kernel_destroy,
-	.release_retry = kernel_release_retry,
-	.forget = kernel_forget,
-	.nid = kernel_nid,
-	.stats = kernel_stats,
-	.contents = kernel_contents,
+		.update_nid = kernel_update_nid,
+		.destroy = kernel_destroy,
+		.release_retry = kernel_release_retry,
+		.forget = kernel_forget,
+		.nid = kernel_nid,
+		.stats = kernel_stats,
+		.contents = kernel_contents,
+	},
+	/* The tree's own mlx5 and net/core would say; these are 6.1's and
+	 * 6.12's (the interfaces configure knows). */
+	.driver = {
+		/* both call it before the refill (en_rx.c
+		 * mlx5e_post_rx_wqes) */
+		.nid_check = PP_NID_AT_REFILL,
+		/* 6.1's mlx5 takes a page reference for an rx skb; 6.12's
+		 * marks it for recycling (en_rx.c) */
+		.rx_skb_recycle = PPSIM_LINUX_IFACE != 61,
+	},
+	.stack = {
+		/* 6.1's xdp.c releases an xdp_frame's page when it becomes
+		 * an skb (page_pool_release_page above); 6.12's marks the
+		 * skb for recycling (net/core/xdp.c) */
+		.frame_skb_recycle = PPSIM_LINUX_IFACE != 61,
+		.skb_defer_free = true,	/* both trees are past 5.19 */
+	},
 };

@@ -1,9 +1,10 @@
 #include <stdio.h>
 #include <string.h>
-#include "pp.h"
+#include "kernel_era.h"
 
 const struct pp_policy *const pp_eras[] = {
-	&pp_v5_4, &pp_v5_5, &pp_v6_1, &pp_v6_12, NULL,
+	&kernel_era_v5_4.pp, &kernel_era_v5_5.pp, &kernel_era_v6_1.pp,
+	&kernel_era_v6_12.pp, NULL,
 };
 
 const struct pp_policy *pp_policy_find(const struct pp_policy *const *set,

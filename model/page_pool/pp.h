@@ -1,5 +1,7 @@
 /*
- * page_pool, one implementation per kernel era, behind one interface.
+ * page_pool, one implementation per kernel era, behind one interface: a
+ * kernel era's page_pool part (kernel_era.h holds the era whole, its
+ * driver's and its stack's facts beside this).
  *
  * Each era (a "policy") is the project's own rewrite of net/core/page_pool.c
  * as it behaved in that kernel (5.4.6, 5.5-rc5, 6.1, 6.12; commit d5394610b1ba
@@ -53,17 +55,16 @@ struct pp_contents {
 
 struct pp_pool;
 
-/* Where that era's mlx5 driver calls page_pool_nid_changed(numa_mem_id()):
- * v5.5 at the top of each rx CQ poll (en_rx.c mlx5e_poll_rx_cq), v6.1 just
- * before the refill (mlx5e_post_rx_wqes); v5.4 has no such call. */
-enum pp_nid_check { PP_NID_NEVER, PP_NID_AT_POLL, PP_NID_AT_REFILL };
-
+/*
+ * A kernel era's page_pool (kernel_era.h: the era's driver and stack facts
+ * are beside it there, not here): its ops, named as the era.  Every
+ * pp_policy is the .pp of a const struct kernel_era.
+ */
 struct pp_policy {
 	const char *name;	/* "v5.4", "v5.5", "v6.1", "v6.12", a tree's */
 	const char *summary;	/* one line for --help */
 	/* A kernel tree's version ("6.12.118"); NULL for the project's eras */
 	const char *linux_version;
-	enum pp_nid_check driver_nid_check;
 	/* Returns 0 or -errno (-E2BIG: pool_size over the era's limit). */
 	int (*create)(const struct pp_params *p, struct pp_pool **pool);
 	/* page_pool_dev_alloc_pages(); NULL when no page can be had. */
@@ -79,26 +80,9 @@ struct pp_policy {
 	/* page_pool_release_page() (5.2 to 6.3): the pool lets the page go,
 	 * unmapped, and its holder keeps its reference (xdp_release_frame()
 	 * of an xdp_frame turned into an skb).  NULL where the era lacks it:
-	 * then skb_recycle holds. */
+	 * then its stack recycles such skbs (kernel_era.h,
+	 * frame_skb_recycle). */
 	void (*release)(struct pp_pool *pool, struct page *page);
-	/* An skb around a pool's page is marked for recycling
-	 * (skb_mark_for_recycle): freeing it puts the page back into the
-	 * pool, a put without allow_direct from the freeing CPU.  From 6.4
-	 * for both skbs the model builds: __xdp_build_skb_from_frame()
-	 * (9c94bbf9a87b) and mlx5's rx skbs (6.12 en_rx.c
-	 * mlx5e_skb_from_cqe_linear; the driver holds page_pool fragments,
-	 * released at the refill, so the skb's is the page's last).  Before,
-	 * xdp.c called xdp_release_frame() (6.1 net/core/xdp.c and 5.4's
-	 * cpumap.c say "Until page_pool get SKB return path, release DMA
-	 * here") and 6.1's mlx5 took a page reference for the skb: either
-	 * way the skb's free gave the page to the page allocator. */
-	bool skb_recycle;
-	/* A reader on another CPU hands the skbs it has copied back to the
-	 * CPU that built them (tcp_eat_recv_skb -> skb_attempt_defer_free,
-	 * 5.19 on; 6.1 and 6.12 net/core/skbuff.c), where the next NET_RX
-	 * softirq frees them (net/core/dev.c skb_defer_free_flush); before,
-	 * the reader freed them itself (__kfree_skb). */
-	bool skb_defer_free;
 	/* page_pool_update_nid(); NULL where the era lacks it. */
 	void (*update_nid)(struct pp_pool *pool, int nid);
 	/* page_pool_destroy(): empties the pool; frees it and returns 0
@@ -115,14 +99,8 @@ struct pp_policy {
 	void (*contents)(const struct pp_pool *pool, struct pp_contents *c);
 };
 
-extern const struct pp_policy pp_v5_4, pp_v5_5, pp_v6_1, pp_v6_12;
-/* Kernel trees' own net/core/page_pool.c (kernel.c), one per tree of
- * --with-linux in configure's order: only in a program built with them,
- * which registers them beside the eras. */
-extern const struct pp_policy pp_kernel_0, pp_kernel_1, pp_kernel_2,
-	pp_kernel_3, pp_kernel_4, pp_kernel_5, pp_kernel_6, pp_kernel_7;
-
-/* The project's own eras, NULL-terminated: what every build has. */
+/* The project's own eras' page_pool parts (kernel_era.h: &kernel_era_v5_4.pp
+ * ...), NULL-terminated: what every build has. */
 extern const struct pp_policy *const pp_eras[];
 
 /* Looks a policy up by name in set (NULL-terminated); NULL if none. */

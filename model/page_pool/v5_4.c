@@ -18,8 +18,14 @@ static void v5_4_put(struct pp_pool *pool, struct page *page,
 	era_put(pool, page, allow_direct && in_serving_softirq(), true);
 }
 
-/* No page_pool_update_nid() before v5.5. */
-const struct pp_policy pp_v5_4 = ERA_POLICY("v5.4",
-	"recycles every page with refcount 1 (before the seed's patch)",
-	PP_NID_NEVER, v5_4_create, era_alloc_ring_batched,
-	v5_4_put, NULL, NULL, era_release_every, false);
+const struct kernel_era kernel_era_v5_4 = {
+	/* no page_pool_update_nid() before v5.5 */
+	.pp = ERA_PP("v5.4",
+		"recycles every page with refcount 1 (before the seed's patch)",
+		v5_4_create, era_alloc_ring_batched, v5_4_put, NULL, NULL,
+		era_release_every),
+	/* nothing to call; an rx skb takes a page reference */
+	.driver = { .nid_check = PP_NID_NEVER, .rx_skb_recycle = false },
+	/* cpumap.c releases a frame's page; no deferred free before 5.19 */
+	.stack = { .frame_skb_recycle = false, .skb_defer_free = false },
+};

@@ -32,7 +32,13 @@ static void v5_5_update_nid(struct pp_pool *pool, int nid)
 	pool->p.nid = nid;
 }
 
-const struct pp_policy pp_v5_5 = ERA_POLICY("v5.5",
-	"recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
-	PP_NID_AT_POLL, v5_5_create, era_alloc_ring_batched,
-	v5_5_put, NULL, v5_5_update_nid, era_release_once, false);
+const struct kernel_era kernel_era_v5_5 = {
+	.pp = ERA_PP("v5.5",
+		"recycles only pages of p.nid that are not pfmemalloc (the seed's patch)",
+		v5_5_create, era_alloc_ring_batched, v5_5_put, NULL,
+		v5_5_update_nid, era_release_once),
+	/* each poll's start (mlx5e_poll_rx_cq); an rx skb takes a page ref */
+	.driver = { .nid_check = PP_NID_AT_POLL, .rx_skb_recycle = false },
+	/* cpumap.c releases a frame's page; no deferred free before 5.19 */
+	.stack = { .frame_skb_recycle = false, .skb_defer_free = false },
+};

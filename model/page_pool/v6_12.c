@@ -68,22 +68,27 @@ static int v6_12_destroy(struct pp_pool *pool)
 	return era_release_once(pool);
 }
 
-const struct pp_policy pp_v6_12 = {
-	.name = "v6.12",
-	.summary = "6.1's, and a put on the CPU polling the pool's NAPI is direct",
-	.driver_nid_check = PP_NID_AT_REFILL,
-	.create = v6_12_create,
-	.alloc = era_alloc_node_checked,
-	.put = v6_12_put,
-	.put_bulk = v6_12_put_bulk,
-	/* no page_pool_release_page() since 6.4: skbs are marked */
-	.skb_recycle = true,
-	.skb_defer_free = true,
-	.update_nid = era_update_nid_flush,
-	.destroy = v6_12_destroy,
-	.release_retry = era_release_once,
-	.forget = era_forget,
-	.nid = era_nid,
-	.stats = era_stats,
-	.contents = era_contents,
+const struct kernel_era kernel_era_v6_12 = {
+	.pp = {
+		.name = "v6.12",
+		.summary = "6.1's, and a put on the CPU polling the pool's NAPI is direct",
+		.create = v6_12_create,
+		.alloc = era_alloc_node_checked,
+		.put = v6_12_put,
+		.put_bulk = v6_12_put_bulk,
+		/* no page_pool_release_page() since 6.4: skbs are marked */
+		.release = NULL,
+		.update_nid = era_update_nid_flush,
+		.destroy = v6_12_destroy,
+		.release_retry = era_release_once,
+		.forget = era_forget,
+		.nid = era_nid,
+		.stats = era_stats,
+		.contents = era_contents,
+	},
+	/* as 6.1; an rx skb holds the page's last page_pool fragment and
+	 * is marked for recycling (en_rx.c mlx5e_skb_from_cqe_linear) */
+	.driver = { .nid_check = PP_NID_AT_REFILL, .rx_skb_recycle = true },
+	/* a frame's skb is marked (9c94bbf9a87b, 6.4); deferred frees */
+	.stack = { .frame_skb_recycle = true, .skb_defer_free = true },
 };

@@ -37,6 +37,10 @@ struct tcp *tcp_open(const struct tcp_config *cfg, struct mem *m, int node,
 	s->pkt_lines = (pkt_size + MEM_LINE - 1) / MEM_LINE;
 	s->mask = entries - 1;
 	s->user = mem_region(m, node, MEM_STATE, USER_BUF_LINES);
+	if (s->user == MEM_NO_LINE) {
+		tcp_free(s);
+		return NULL;
+	}
 	return s;
 }
 

@@ -324,26 +324,28 @@ START_TEST(qlru_invalidated_way)
 END_TEST
 
 /*
- * The counts QLRU keeps a set (mem.c, QLRU_NOLD) against its ways, after
- * every access of a random mix: CPU reads and writes from every core,
- * DMA writes and reads, lines of both nodes, on LLCs of 2, 5 and 20 ways
- * with DDIO on 0, 1 or 2 of them.
+ * Every LLC policy's rules on its stamps (mem.c, ops->consistent: LRU's
+ * distinct stamps, the counts QLRU keeps a set, QLRU_NOLD, against its
+ * ways), after every access of a random mix: CPU reads and writes from
+ * every core, DMA writes and reads, lines of both nodes, on LLCs of 2, 5
+ * and 20 ways with DDIO on 0, 1 or 2 of them.
  */
-static const int qlru_shapes[][2] = {	/* llc_ways, ddio_ways */
+static const int llc_shapes[][2] = {	/* llc_ways, ddio_ways */
 	{ 2, 0 }, { 2, 1 }, { 5, 2 }, { 20, 2 }, { 20, 0 },
 };
 
-START_TEST(qlru_counts_kept)
+START_TEST(llc_stamps_kept)
 {
 	struct mem_config c = cfg;
 	const char *err = NULL;
 	struct mem *m1;
 	uint32_t l, seed = 12345;
+	int shape = _i % (int)ARRAY_SIZE(llc_shapes);
 
-	c.llc_ways = qlru_shapes[_i][0];
-	c.ddio_ways = qlru_shapes[_i][1];
+	c.llc_ways = llc_shapes[shape][0];
+	c.ddio_ways = llc_shapes[shape][1];
 	c.llc_size = 64 * 4 * (uint64_t)c.llc_ways;	/* 4 sets */
-	c.llc_policy = MEM_LLC_QLRU;
+	c.llc_policy = (enum mem_llc_policy)(_i / (int)ARRAY_SIZE(llc_shapes));
 	m1 = mem_create(&c, &err);
 	ck_assert_msg(m1, "%s", err ? err : "");
 	l = mem_region(m1, 0, MEM_PKT, 64);
@@ -367,9 +369,35 @@ START_TEST(qlru_counts_kept)
 		default:
 			mem_nic_read(m1, line);
 		}
-		ck_assert_msg(mem_qlru_consistent(m1), "%d ways, %d DDIO: "
-			      "access %d", c.llc_ways, c.ddio_ways, i);
+		ck_assert_msg(mem_llc_consistent(m1), "%s, %d ways, %d DDIO: "
+			      "access %d", mem_llc_name(c.llc_policy),
+			      c.llc_ways, c.ddio_ways, i);
 	}
+	mem_destroy(m1);
+}
+END_TEST
+
+/* Every LLC policy has a name of its own, and mem_create() refuses a
+ * value past the last (_i == MEM_LLC_NR). */
+START_TEST(llc_names)
+{
+	struct mem_config c = cfg;
+	const char *err = NULL;
+	struct mem *m1;
+
+	c.llc_policy = (enum mem_llc_policy)_i;
+	m1 = mem_create(&c, &err);
+	if (_i == MEM_LLC_NR) {
+		ck_assert_ptr_null(mem_llc_name(c.llc_policy));
+		ck_assert_ptr_null(m1);
+		ck_assert_str_eq(err, "no such LLC policy");
+		return;
+	}
+	ck_assert_msg(m1, "%s", err ? err : "");
+	ck_assert_ptr_nonnull(mem_llc_name(c.llc_policy));
+	for (int j = 0; j < _i; j++)
+		ck_assert_str_ne(mem_llc_name((enum mem_llc_policy)j),
+				 mem_llc_name(c.llc_policy));
 	mem_destroy(m1);
 }
 END_TEST
@@ -572,6 +600,24 @@ START_TEST(largest_machine_maps)
 }
 END_TEST
 
+/* More lines than 32-bit ids hold: mem_region() fails, says why, and so
+ * does every later one (the model's callers fail their open). */
+START_TEST(region_failure_returned)
+{
+	const char *err = NULL;
+	struct mem *m1 = mem_create(&cfg, &err);
+
+	ck_assert_msg(m1, "%s", err ? err : "");
+	ck_assert_ptr_null(mem_error(m1));
+	ck_assert_uint_ne(mem_region(m1, 0, MEM_STATE, 8), MEM_NO_LINE);
+	ck_assert_uint_eq(mem_region(m1, 0, MEM_STATE, UINT32_MAX - 8),
+			  MEM_NO_LINE);
+	ck_assert_str_eq(mem_error(m1), "more line ids than 32 bits hold");
+	ck_assert_uint_eq(mem_region(m1, 0, MEM_STATE, 8), MEM_NO_LINE);
+	mem_destroy(m1);
+}
+END_TEST
+
 int main(void)
 {
 	const struct unit_test tests[] = {
@@ -589,14 +635,16 @@ int main(void)
 		{ qlru_hit_at_age_two, UNIT_ONCE },
 		{ qlru_ddio_victim, UNIT_ONCE },
 		{ qlru_invalidated_way, UNIT_ONCE },
-		{ qlru_counts_kept, ARRAY_SIZE(qlru_shapes) },
-		{ ddio_top_ways, 2 },	/* MEM_LLC_LRU, MEM_LLC_QLRU */
+		{ llc_stamps_kept, MEM_LLC_NR * ARRAY_SIZE(llc_shapes) },
+		{ ddio_top_ways, MEM_LLC_NR },	/* every LLC policy */
+		{ llc_names, MEM_LLC_NR + 1 },
 		{ lines_together_wait_for_the_slowest, UNIT_ONCE },
 		{ copy_overlaps_its_work, UNIT_ONCE },
 		{ remote_read_moves_a_modified_line, UNIT_ONCE },
 		{ ring_fetch_runs_while_the_core_waits, UNIT_ONCE },
 		{ config_checked, ARRAY_SIZE(configs) },
 		{ largest_machine_maps, UNIT_ONCE },
+		{ region_failure_returned, UNIT_ONCE },
 	};
 
 	return unit_main("mem", tests, ARRAY_SIZE(tests), setup, teardown);

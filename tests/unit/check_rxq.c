@@ -202,7 +202,7 @@ END_TEST
 
 /*
  * Where each era's driver calls page_pool_nid_changed(numa_mem_id())
- * (pp.h, driver_nid_check; rxq_napi_poll()): v5.4 nowhere, v5.5 at the
+ * (kernel_era.h, driver.nid_check; rxq_napi_poll()): v5.4 nowhere, v5.5 at the
  * top of the rx CQ poll, v6.1 just before the refill.  After 8 rounds on
  * node 0 (every page there, the caches settled), NAPI runs on node 1 and
  * one poll handles 16 packets (the budget):
@@ -257,7 +257,7 @@ START_TEST(nid_check_per_era)
 		  nid_check[_i].release);
 	ck_expect(era, "pages taken", b.hold - a.hold, nid_check[_i].hold);
 	/* and the era says so (v5.4's update_nid, NULL, hides it) */
-	ck_expect(era, "driver_nid_check", pol->driver_nid_check,
+	ck_expect(era, "driver.nid_check", kernel_era_of(pol)->driver.nid_check,
 		  nid_check[_i].check);
 	close_queue();
 }
@@ -1045,6 +1045,23 @@ START_TEST(other_port_same_cpu_per_era)
 }
 END_TEST
 
+/* Every era is whole (kernel_era.h): an skb built from an xdp_frame is
+ * recycled by its stack or released by its page_pool, and its driver
+ * tells page_pool the node only where page_pool can hear it. */
+START_TEST(every_era_whole)
+{
+	const struct kernel_era *e = kernel_era_of(pp_eras[_i]);
+
+	ck_assert_ptr_eq(&e->pp, pp_eras[_i]);
+	ck_assert_msg(e->stack.frame_skb_recycle || e->pp.release,
+		      "%s: a frame's skb neither recycled nor released",
+		      e->pp.name);
+	ck_assert_msg(e->driver.nid_check == PP_NID_NEVER || e->pp.update_nid,
+		      "%s: the driver calls page_pool_nid_changed() but "
+		      "page_pool has no update_nid", e->pp.name);
+}
+END_TEST
+
 START_TEST(every_era_in_every_table)
 {
 	static const struct unit_table tables[] = {
@@ -1062,6 +1079,7 @@ int main(void)
 {
 	const struct unit_test tests[] = {
 		{ every_era_in_every_table, UNIT_ONCE },
+		{ every_era_whole, UNIT_EACH_ERA },
 		{ drop_accounting, UNIT_ONCE },
 		{ irq_migration, ARRAY_SIZE(migration) },
 		{ nid_check_per_era, ARRAY_SIZE(nid_check) },

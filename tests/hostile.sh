@@ -5,19 +5,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 hw=$src/scenarios/hw/e5-2603v4-2s.ini
-# runs COMMAND... with a time limit: a hang fails instead of hanging make.
-# Generous: CI's calibrate under the sanitizers, beside another test on 2
-# cores, passed 20 s (8 s alone)
-t() { timeout 120 "$@"; }
-# fails RC PATTERN COMMAND...: exit status RC, and PATTERN on stderr
-fails() {
-	want=$1 pattern=$2
-	shift 2
-	t "$@" >"$tmp/stdout" 2>"$tmp/out"
-	rc=$?
-	echo "exit $rc, wanted $want" >"$tmp/check"
-	[ $rc -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"
-}
+# t and fails: tests/tap.sh (a time limit of 120 s: a guard, not a measure)
 
 # ---- 4: FIFOs, devices and files that are not what they claim ----
 mkfifo "$tmp/fifo"

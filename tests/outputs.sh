@@ -8,15 +8,7 @@
 tiny=$src/tests/scenarios/tiny.ini
 echo "1..39"
 
-# fails STATUS PATTERN COMMAND...: COMMAND exits STATUS, PATTERN on stderr
-fails() {
-	want=$1 pattern=$2
-	shift 2
-	timeout 60 "$@" >"$tmp/stdout" 2>"$tmp/out"
-	rc=$?
-	echo "exit $rc, wanted $want" >"$tmp/check"
-	[ $rc -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"
-}
+time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
 # 8 error_pct, 9 delta_pct)
 rate() { awk -F, -v c="$2" -v p="$3" -v f="$4" '$1 == c && $2 == p && $3 == "rate" { print $f }' "$1"; }

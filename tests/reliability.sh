@@ -6,18 +6,7 @@
 # reaches no terminal as a control character.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-# a guard, not a measure: what hung (minutes) fails instead of hanging
-# make; what passes takes a second or two
-t() { timeout 120 "$@"; }
-# fails RC PATTERN COMMAND...: exit status RC, and PATTERN on stderr
-fails() {
-	want=$1 pattern=$2
-	shift 2
-	t "$@" >"$tmp/stdout" 2>"$tmp/out"
-	rc=$?
-	echo "exit $rc, wanted $want" >"$tmp/check"
-	[ $rc -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"
-}
+# t and fails: tests/tap.sh (a time limit of 120 s: a guard, not a measure)
 
 # ---- 5, 8: a trace's operations are O(1) a page, its input and output
 # bounded, and it stops when its reader has gone ----

@@ -18,3 +18,18 @@ check() {
 	shift
 	if "$@" >"$tmp/check" 2>&1; then ok "$what"; else not_ok "$what"; fi
 }
+
+# t COMMAND...: COMMAND with a time limit (time_limit seconds, 120 unless
+# the script says): a hang fails instead of hanging make.  Generous: CI's
+# calibrate under the sanitizers, beside another test on 2 cores, passed
+# 20 s (8 s alone)
+t() { timeout "${time_limit:-120}" "$@"; }
+# fails RC PATTERN COMMAND...: exit status RC, and PATTERN on stderr
+fails() {
+	want=$1 pattern=$2
+	shift 2
+	t "$@" >"$tmp/stdout" 2>"$tmp/out"
+	rc=$?
+	echo "exit $rc, wanted $want" >"$tmp/check"
+	[ $rc -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"
+}

@@ -280,15 +280,19 @@ static void point_values(const struct sweep_opts *o, int index,
  * single quotes is special to sh: no $(...), no `...`).  A control
  * character is no part of a job: a newline inside the quotes still ends
  * the line GNU parallel reads as a job, and the rest would run as a
- * command of its own; s is noted in *bad then (emit_jobs refuses it). */
-static void shell_word(FILE *f, const char *s, const char **bad)
+ * command of its own; s is copied into bad then, unless a word is there
+ * already (emit_jobs refuses it), cut at SWEEP_BAD_MAX bytes: room for
+ * the longest word, a job's --out path. */
+#define SWEEP_BAD_MAX 4096
+
+static void shell_word(FILE *f, const char *s, char *bad)
 {
 	fputc('\'', f);
 	for (const char *p = s; *p; p++) {
 		unsigned char ch = (unsigned char)*p;
 
 		if ((ch < 0x20 || ch == 0x7f) && !*bad)
-			*bad = s;
+			snprintf(bad, SWEEP_BAD_MAX, "%s", s);
 		if (ch == '\'')
 			fputs("'\\''", f);
 		else
@@ -298,11 +302,11 @@ static void shell_word(FILE *f, const char *s, const char **bad)
 }
 
 /* One job: this binary on one point (and one case, or the --case list),
- * its CSV into sweep-NNN.csv.  Every word the user gave is quoted; one
- * with a control character is noted in *bad. */
+ * its CSV into sweep-NNN.csv.  Every word the user gave is quoted, and
+ * checked (shell_word). */
 static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
 		     const struct scn_override *set, const char *one_case,
-		     int nr, const char **bad)
+		     int nr, char *bad)
 {
 	char out[4096], file[PATH_MAX];
 
@@ -370,8 +374,7 @@ static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
 		     int nr_points, const struct rep_row *rows)
 {
 	bool slurm = o->emit_jobs == CMD_JOBS_SLURM;
-	char self[PATH_MAX], *text = NULL;
-	const char *bad = NULL;
+	char self[PATH_MAX], *text = NULL, bad[SWEEP_BAD_MAX] = "";
 	int nr = 0, total = 0;
 	size_t len = 0;
 	FILE *f;
@@ -408,7 +411,7 @@ static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
 					fprintf(f, "%d) ", ++nr);
 				emit_job(f, o, self, set, whole ? NULL :
 					 rows[r].c->name, slurm ? nr : ++nr,
-					 &bad);
+					 bad);
 				fputs(slurm ? " ;;\n" : "\n", f);
 			}
 		}
@@ -421,7 +424,7 @@ static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
 		free(text);
 		return 1;
 	}
-	if (bad) {
+	if (*bad) {
 		fprintf(stderr, "ppsim sweep: --emit-jobs: '");
 		datadir_put_line_text(stderr, bad);
 		fprintf(stderr, "': a control character cannot travel on a "

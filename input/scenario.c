@@ -1630,8 +1630,9 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 	fprintf(f, "%s\n  %s.\n", key, k->help);
 	fprintf(f, "  default: %s\n", *k->def ? k->def : "none");
 	if (is_number(k)) {
-		scn_format_value(key, k->min, lo, sizeof(lo));
-		scn_format_value(key, k->max, hi, sizeof(hi));
+		/* the bounds exactly: 4194304, not 4.1943e+06 */
+		scn_format_digits(key, k->min, SCN_FILE_DIGITS, lo, sizeof(lo));
+		scn_format_digits(key, k->max, SCN_FILE_DIGITS, hi, sizeof(hi));
 		fprintf(f, "  unit:    %s\n  range:   %s to %s\n",
 			*k->unit ? k->unit : "none (a count or a ratio)", lo,
 			hi);

@@ -354,6 +354,10 @@ int outfile_close_stdout(void)
 	 * whose reader left polls as an error, and says so */
 	if (!errno && poll(&out, 1, 0) == 1 && (out.revents & POLLERR))
 		early = EPIPE;
+	/* a reader that left (| head) took what it wanted: that is no
+	 * news to the user; the status still says it (1) */
+	if ((errno ? errno : early) == EPIPE)
+		return -1;
 	fprintf(stderr, "ppsim: standard output: %s: the output is "
 		"incomplete\n", strerror(errno ? errno : early ? early : EIO));
 	return -1;

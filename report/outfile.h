@@ -90,8 +90,8 @@ void outfile_may_replace(const char *path);
  * a read-only /dev/null, where every write fails and is said. */
 void outfile_guard_std(void);
 
-/* Flushes stdout; returns 0, or -1 with the reason on stderr when
- * anything written to it was lost (/dev/full, a closed pipe). */
+/* Flushes stdout; returns 0, or -1 when anything written to it was lost:
+ * the reason on stderr (/dev/full), none for a reader that left (| head). */
 int outfile_close_stdout(void);
 
 #endif

@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..69"
+echo "1..71"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -155,3 +155,9 @@ expect 0 "^mine.ini: warning: includes the hardware profile .*hw/e5-2603v4-2s.in
 mkdir "$tmp/ex" && sed -n '/^; my.ini/,/^\.fi/p' "$src/doc/ppsim-scenario.5.in" | sed '$d' >"$tmp/ex/my.ini"
 expect 0 '^dry run: run: 1 file, 2 cases, 4 ' "ppsim-scenario(5)'s example reads, checks and would run" -- sh -c "
 	cd '$tmp/ex' && env -u PPSIM_DATADIR '$ppsim' run my.ini --dry-run 2>&1"
+
+# a reader that left (| head) is no error to report: quiet, status 1
+expect 0 '^1$' "a closed pipe on stdout: nothing said, status 1" -- sh -c "
+	{ sleep 1; '$ppsim' keys 2>'$tmp/pipe.err'; echo \$? >'$tmp/pipe.rc'; } | :
+	echo \$(cat '$tmp/pipe.rc') \$(cat '$tmp/pipe.err')"
+expect 0 '^  range:   256 to 4194304$' "keys KEY: the range's bounds exactly" -- "$ppsim" keys mem.pages

@@ -175,7 +175,7 @@ K("case", "migrate_at", S_DOUBLE, U_TIME, sim.load.migrate_at, "-1", -1, 3600, "
 K("case", "migrate_cpu", S_INT, U_NONE, sim.load.migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
 K("case", "warmup", S_DOUBLE, U_TIME, sim.load.warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
 K("case", "duration", S_DOUBLE, U_TIME, sim.load.duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
-K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples; a run keeps 2046 (migrate_at + warmup + duration over sample at most that)"),
+K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples; a run keeps 2046 (migrate_at + warmup + duration over sample at most that): left unset, it grows to the next 1, 2 or 5 x 10^n s that fits a longer run"),
 K("case", "policies", S_POLICIES, U_NONE, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
 K("case", "label", S_TEXT, U_NONE, label, "", 0, 0, "", "the case's cells in --format commit, '|' between columns (Far | Drop), as many as label_columns has; by default its name"),
 K("case", "label_columns", S_TEXT, U_NONE, label_columns, "", 0, 0, "", "the headers of the label's columns in --format commit (NUMA | XDP), as the seed's commit message has them, at most 4; by default Case"),
@@ -1288,6 +1288,28 @@ static const char *run_length_key(const struct sim_load *l,
 	return set_by_user(org, "case.sample") ? "case.sample" : longest;
 }
 
+/* A run longer than its samples can hold, with sample left at its
+ * default: the interval grows to the next 1, 2 or 5 x 10^n seconds that
+ * fits (--duration 5s samples every 5 ms).  One the user set is kept, and
+ * validate() says it is too short. */
+static void fit_sample(struct scn_case *c, const struct origin *org)
+{
+	struct sim_load *l = &c->sim.load;
+	double run = (l->migrate_at > 0 ? l->migrate_at : 0) + l->warmup +
+		     l->duration;
+
+	if (set_by_user(org, "case.sample"))
+		return;
+	for (double decade = 1e-3; run / l->sample > SAMPLES_KEPT + 1e-6 &&
+	     decade < 3600; decade *= 10)
+		for (int i = 0; i < 3; i++) {
+			static const double step[] = { 1, 2, 5 };
+
+			if (run / l->sample > SAMPLES_KEPT + 1e-6)
+				l->sample = step[i] * decade;
+		}
+}
+
 static bool is_pow2(int v)
 {
 	return v > 0 && !(v & (v - 1));
@@ -2232,6 +2254,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			return;
 		/* a key refused keeps its default: checked against the others
 		 * it would give errors of values nobody wrote */
+		fit_sample(c, org);
 		if (!base_errors && ld->errors == errors)
 			validate(ld, c, org, NULL, 0);
 	}

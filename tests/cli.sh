@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..71"
+echo "1..73"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -161,3 +161,5 @@ expect 0 '^1$' "a closed pipe on stdout: nothing said, status 1" -- sh -c "
 	{ sleep 1; '$ppsim' keys 2>'$tmp/pipe.err'; echo \$? >'$tmp/pipe.rc'; } | :
 	echo \$(cat '$tmp/pipe.rc') \$(cat '$tmp/pipe.err')"
 expect 0 '^  range:   256 to 4194304$' "keys KEY: the range's bounds exactly" -- "$ppsim" keys mem.pages
+expect 0 '^dry run: run: 1 file' "a long run with sample unset: the interval grows to fit" -- "$ppsim" run "$src/tests/scenarios/tiny.ini" --duration 5s --dry-run
+expect 2 'sample 0.001s \(--set:1\) over a run of 5.* more than the 2046 kept' "... one the user set is kept, and refused" -- "$ppsim" run "$src/tests/scenarios/tiny.ini" --duration 5s --set sample=1ms --dry-run

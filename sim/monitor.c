@@ -222,10 +222,16 @@ void monitor_summarize(struct monitor *m)
 	r->gbps = (double)(b->q.bytes_read - a->q.bytes_read) * 8 / dt / 1e9;
 	r->cpu_ns = pkts ? (b->cpu_s - a->cpu_s) / pkts * 1e9 : 0;
 	r->stall_ns = pkts ? (b->stall_s - a->stall_s) / pkts * 1e9 : 0;
-	r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
 	/* a poll is counted when it ends: clip the straddling one */
 	r->busy = fmin(1, ((b->cpu_s - a->cpu_s) + (b->stall_s - a->stall_s)) /
 		      (dt * sim_queue_cpus(m->c)));
+	if (sim_queue_cpus(m->c) < m->nic->nq)
+		/* queues that share a CPU: one NAPI waits while the other
+		 * works; the CPU's idle is what neither used */
+		r->idle_ns = pkts ? (1 - r->busy) * dt *
+				    sim_queue_cpus(m->c) / pkts * 1e9 : 0;
+	else
+		r->idle_ns = pkts ? (b->idle_s - a->idle_s) / pkts * 1e9 : 0;
 	r->local_pages = frac(b->q.pkts_local - a->q.pkts_local,
 			      b->q.rx_packets - a->q.rx_packets);
 	r->oob_pps = (double)(b->q.rx_out_of_buffer - a->q.rx_out_of_buffer) / dt;

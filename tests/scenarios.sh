@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..85"
+echo "1..86"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -289,4 +289,16 @@ if [ $rc -eq 0 ] &&
 	ok "tcp: a busy, dropping reader is what saturated"
 else
 	not_ok "tcp: a busy, dropping reader is what saturated (exit $rc: $(grep saturated "$tmp/sat.csv" | tr '\n' ' '))"
+fi
+
+# queues that share a CPU: a packet's cpu, stall and idle add up to the
+# CPUs' time (6 CPUs for 12 queues), not to one NAPI's wait a queue
+"$ppsim" run "$src/scenarios/mlx5-cx4-tcp.ini" --case close-tcp12 --policy v5.4 \
+	--reps 1 --format csv >"$tmp/idle.csv" 2>"$tmp/out"; rc=$?
+cpus=$(awk -F, '$3 == "packets" { pps = $5 } $3 ~ /^(cpu|stall|idle)_time$/ { ns += $5 }
+	END { printf "%.2f", ns * pps / 1e3 }' "$tmp/idle.csv")
+if [ $rc -eq 0 ] && awk -v c="$cpus" 'BEGIN { exit !(c > 5.94 && c < 6.06) }'; then
+	ok "shared CPUs: cpu + stall + idle a packet is the 6 CPUs' time"
+else
+	not_ok "shared CPUs: cpu + stall + idle a packet is the 6 CPUs' time (exit $rc, $cpus CPUs)"
 fi

@@ -46,10 +46,11 @@ set output out
 set title title
 set style fill solid 0.85 border -1
 set ylabel ylabel
+set xlabel 'case: a bar a policy'
 set yrange [0:top * 1.18]
 set xrange [-0.6:groups - 0.4]
 set grid ytics
-set key outside bottom center horizontal Left reverse samplen 2 width 2
+set key outside top center horizontal Left reverse samplen 2 width 2
 set xtics nomirror scale 0
 ci = reps > 1 ? sprintf('predicted: 95 %% CI of %d runs', reps) : ''
 # the CI only when there are replications: one run has none

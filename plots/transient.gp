@@ -50,6 +50,9 @@ if (migrate >= 0) {
 	set arrow 1 from migrate*1e3, graph 0 to migrate*1e3, graph 1 nohead dt 2 lw 1.5 lc rgb '#555555'
 	set label 1 'irq moved' at migrate*1e3, graph 1 offset 0.5,-1 left textcolor rgb '#555555'
 }
+# policies that agree (a close case) draw one line over the other: each
+# later one thinner and dashed, so that every one shows
+lw(k) = 1.5 + 2 * (words(policies) - k)
 first(k) = int(word(lines, 2*k-1))
 last(k) = int(word(lines, 2*k))
 mine(p) = strcol(1) eq case && strcol(2) eq p
@@ -60,10 +63,10 @@ set offsets 0, 0, graph 0.12, 0
 set format x ''
 if (exists("lines")) {
 	plot for [k=1:words(policies)] data every ::first(k)::last(k) \
-		using ($3*1e3):4 with lines lw 2 lc rgb word(colours, k) title word(policies, k)
+		using ($3*1e3):4 with lines lw lw(k) dt k lc rgb word(colours, k) title word(policies, k)
 } else {
 	plot for [k=1:words(policies)] data using ($3*1e3):(mine(word(policies, k)) ? $4 : NaN) \
-		with lines lw 2 lc rgb word(colours, k) title word(policies, k)
+		with lines lw lw(k) dt k lc rgb word(colours, k) title word(policies, k)
 }
 unset label 1
 # the time axis the rates had: the local fraction has no point at all when
@@ -76,9 +79,9 @@ set format x '%g'
 set yrange [-5:105]
 if (exists("lines")) {
 	plot for [k=1:words(policies)] data every ::first(k)::last(k) \
-		using ($3*1e3):(100*$6) with lines lw 2 lc rgb word(colours, k) title word(policies, k)
+		using ($3*1e3):(100*$6) with lines lw lw(k) dt k lc rgb word(colours, k) title word(policies, k)
 } else {
 	plot for [k=1:words(policies)] data using ($3*1e3):(mine(word(policies, k)) ? 100*$6 : NaN) \
-		with lines lw 2 lc rgb word(colours, k) title word(policies, k)
+		with lines lw lw(k) dt k lc rgb word(colours, k) title word(policies, k)
 }
 unset multiplot

@@ -1,10 +1,10 @@
 #!/bin/sh
 # A patch to page_pool, before and after, end to end, the way README.md
-# tells a kernel developer to try one: a copy of the --with-linux 6.12
-# tree is patched here (sed), ppsim is configured with the tree as
-# 'before' and the copy as 'after' and built (in a scratch directory, from
-# the release files of this build: make distdir), and the two policies run
-# side by side in one trace and one simulation table.
+# tells a kernel developer to try one: a patch to the --with-linux 6.12
+# tree's page_pool.c is written here (diff -u), ppsim is configured with
+# the tree as 'before' and TREE+PATCH as 'after' and built (in a scratch
+# directory, from the release files of this build: make distdir), and the
+# two policies run side by side in one trace and one simulation table.
 #
 # The patch brings back a node check at put (v5.5 had one, against p.nid,
 # 44768decb7c0 took it out in v5.6): a page is recycled only if it lives
@@ -28,38 +28,36 @@ if [ -z "$tree" ]; then
 fi
 echo "1..4"
 
-# 1. the patched copy: the files of the tree ppsim builds, and the change
-mkdir -p "$tmp/tree"
-(cd "$build/linux/$tree" && find . \( -type f -o -type l \) \
-	\( -name '*.[ch]' -o -name Makefile \)) | while read -r f; do
-	mkdir -p "$tmp/tree/$(dirname "$f")" &&
-		cp -L "$build/linux/$tree/$f" "$tmp/tree/$f"
-done
-pp=$tmp/tree/net/core/page_pool.c
+# 1. the patch: a unified diff, as a developer writes one
+mkdir -p "$tmp/a/net/core" "$tmp/b/net/core"
+cp -L "$build/linux/$tree/net/core/page_pool.c" "$tmp/a/net/core/"
 sed 's/^\(\t\t!page_is_pfmemalloc(netmem_to_page(netmem))\));$/\1 \&\&\
-\t\tpage_to_nid(netmem_to_page(netmem)) == numa_mem_id());/' "$pp" >"$pp.new"
-mv "$pp.new" "$pp"
-if grep -q 'page_to_nid(netmem_to_page(netmem)) == numa_mem_id());' "$pp" &&
-   [ "$(diff "$build/linux/$tree/net/core/page_pool.c" "$pp" | grep -c '^[<>]')" -eq 3 ]; then
-	ok "the patch applies to $tree's page_pool.c (__page_pool_page_can_be_recycled)"
+\t\tpage_to_nid(netmem_to_page(netmem)) == numa_mem_id());/' \
+	"$tmp/a/net/core/page_pool.c" >"$tmp/b/net/core/page_pool.c"
+(cd "$tmp" && diff -u a/net/core/page_pool.c b/net/core/page_pool.c) >"$tmp/node-check.patch"
+if grep -q '^+.*page_to_nid(netmem_to_page(netmem)) == numa_mem_id());' "$tmp/node-check.patch" &&
+   [ "$(grep -c '^[-+][^-+]' "$tmp/node-check.patch")" -eq 3 ]; then
+	ok "the patch is made against $tree's page_pool.c (__page_pool_page_can_be_recycled)"
 else
-	diff "$build/linux/$tree/net/core/page_pool.c" "$pp" >"$tmp/out"
-	not_ok "the patch does not apply to $tree's page_pool.c"
+	cp "$tmp/node-check.patch" "$tmp/out"
+	not_ok "the patch is not made against $tree's page_pool.c"
 fi
 
-# 2. one ppsim with both trees
+# 2. one ppsim with the tree and the tree with the patch
+# (--with-linux=NAME=TREE+PATCH)
 if "$make" -C "$build" distdir distdir="$tmp/src" >"$tmp/check" 2>&1 &&
-   mkdir "$tmp/b" && cd "$tmp/b" &&
-   "$tmp/src/configure" --with-linux="before=$build/linux/$tree,after=$tmp/tree" \
+   mkdir "$tmp/bld" && cd "$tmp/bld" &&
+   "$tmp/src/configure" --with-linux="before=$build/linux/$tree,after=$build/linux/$tree+$tmp/node-check.patch" \
 	>"$tmp/check" 2>&1 &&
    "$make" -j2 ppsim >"$tmp/check" 2>&1 &&
    ./ppsim trace --help >"$tmp/out" 2>&1 &&
    grep -q '^  before .*linux 6\.12' "$tmp/out" &&
-   grep -q '^  after .*linux 6\.12' "$tmp/out"; then
-	ok "ppsim built with policies 'before' and 'after'"
+   grep -q "^  after .*linux 6\.12.* + $tmp/node-check.patch, sha256 $(sha256sum <"$tmp/b/net/core/page_pool.c" | cut -d' ' -f1))" "$tmp/out" &&
+   grep -q "^  before .*, sha256 $(sha256sum <"$tmp/a/net/core/page_pool.c" | cut -d' ' -f1))" "$tmp/out"; then
+	ok "ppsim built with policies 'before' and 'after', each naming its source and sha256"
 else
 	tail -20 "$tmp/check" >"$tmp/check.tail" && mv "$tmp/check.tail" "$tmp/check"
-	not_ok "ppsim built with policies 'before' and 'after'"
+	not_ok "ppsim built with policies 'before' and 'after', each naming its source and sha256"
 	echo "Bail out! no ppsim to compare the trees with"
 	exit 1
 fi

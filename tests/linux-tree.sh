@@ -27,9 +27,10 @@ include/net/page_pool/types.h include/net/page_pool/helpers.h
 include/net/page_pool/memory_provider.h include/net/netmem.h
 include/linux/ptr_ring.h"
 
-# tree NAME PATH RC PATTERN DESCRIPTION: scripts/linux-tree's answer
+# tree NAME PATH RC PATTERN DESCRIPTION [PATCH]: scripts/linux-tree's
+# answer
 tree() {
-	"$script" "$1" "$2" "$tmp/out.d" >"$tmp/out" 2>&1
+	"$script" "$1" "$2" "$tmp/out.d" ${6:+"$6"} >"$tmp/out" 2>&1
 	rc=$?
 	: >"$tmp/check"
 	if [ $rc -eq "$3" ] && grep -Eq -- "$4" "$tmp/out"; then
@@ -39,16 +40,38 @@ tree() {
 	fi
 }
 
-echo "1..15"
+echo "1..20"
 # shellcheck disable=SC2086
 fake "$tmp/good" 6.12.3 $files_612
-tree k "$tmp/good" 0 '^612 6\.12\.3$' "a 6.12 tree: its interface and version"
+tree k "$tmp/good" 0 '^612 6\.12\.3 [0-9a-f]{64}$' \
+	"a 6.12 tree: its interface, version and page_pool.c's sha256"
+plain=$(cut -d' ' -f3 "$tmp/out")
 if [ -L "$tmp/out.d/net/core/page_pool.c" ] && [ ! -e "$tmp/out.d/net/core/devmem.h" ]; then
 	ok "a directory tree is linked, only the files page_pool needs"
 else
 	ls -lR "$tmp/out.d" >"$tmp/out"
 	not_ok "a directory tree is linked, only the files page_pool needs"
 fi
+# TREE+PATCH: the patch on copies of the files, the tree left as it was
+printf -- '--- a/net/core/page_pool.c\n+++ b/net/core/page_pool.c\n@@ -0,0 +1 @@\n+/* patched */\n' \
+	>"$tmp/good.patch"
+tree k "$tmp/good" 0 '^612 6\.12\.3 [0-9a-f]{64}$' "a patch applies" "$tmp/good.patch"
+if [ "$(cut -d' ' -f3 "$tmp/out")" != "$plain" ] && [ ! -L "$tmp/out.d/net/core/page_pool.c" ] &&
+   grep -qx '/\* patched \*/' "$tmp/out.d/net/core/page_pool.c" && [ ! -s "$tmp/good/net/core/page_pool.c" ]; then
+	ok "... to copies: the sha256 is the patched file's, the tree untouched"
+else
+	ls -lR "$tmp/out.d" >"$tmp/out"
+	not_ok "... to copies: the sha256 is the patched file's, the tree untouched"
+fi
+sed 's|net/core/page_pool.c|Makefile|' "$tmp/good.patch" >"$tmp/make.patch"
+tree k "$tmp/good" 1 "^--with-linux: k=$tmp/good\+$tmp/make.patch: the patch changes b/Makefile; ppsim builds only net/core/page_pool.c, " \
+	"a patch to a file ppsim does not build is refused, naming it" "$tmp/make.patch"
+printf -- '--- a/net/core/page_pool.c\n+++ b/net/core/page_pool.c\n@@ -1 +1 @@\n-int x;\n+int y;\n' \
+	>"$tmp/stale.patch"
+tree k "$tmp/good" 1 "^--with-linux: k=$tmp/good\+$tmp/stale.patch: the patch does not apply" \
+	"a patch that does not apply is refused" "$tmp/stale.patch"
+tree k "$tmp/good" 1 "^--with-linux: k=$tmp/good\+$tmp/none.patch: the patch: no such readable file" \
+	"a patch that is not there is refused" "$tmp/none.patch"
 mkdir -p "$tmp/none/net"
 tree k "$tmp/none" 1 "^--with-linux: k=$tmp/none: not a kernel tree: no top-level Makefile" \
 	"a directory that is not a kernel tree"

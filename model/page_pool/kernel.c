@@ -21,6 +21,7 @@
 #define slow_params(pool)	(&(pool)->slow)
 #endif
 #include "kernel_era.h"
+#include "provenance.h"	/* configure's: the tree's source and sha256 */
 
 struct pp_pool {
 	struct page_pool *pool;
@@ -207,7 +208,9 @@ const struct kernel_era PPSIM_KERNEL_SYM = {
 	.pp = {
 		.name = PPSIM_KERNEL_NAME,
 		.summary = "net/core/page_pool.c of linux "
-			   PPSIM_LINUX_VERSION " (--with-linux)",
+			   PPSIM_LINUX_VERSION " (--with-linux: "
+			   PPSIM_LINUX_SOURCE ", sha256 "
+			   PPSIM_LINUX_SHA256 ")",
 		.linux_version = PPSIM_LINUX_VERSION,
 		.create = kernel_create,
 		.alloc = kernel_alloc,

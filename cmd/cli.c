@@ -698,15 +698,22 @@ int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,
 	return bad;
 }
 
-void cmd_warn_calibration(const struct scenario *scn, const char *file)
+void cmd_warn_scenario(const struct scenario *scn, const char *file)
 {
 	const char *profile = scn_uncalibrated_profile(scn);
+	int unrun = 0;
 
 	if (profile)
 		fprintf(stderr, "%s: warning: includes the hardware profile "
 			"%s but no calibration (.cal.ini): its per-packet "
 			"costs are uncalibrated priors; ppsim calibrate fits "
 			"them\n", file, profile);
+	for (int i = 0; i < scn->nr_cases; i++)
+		unrun += scn->cases[i].nr_unrun;
+	if (unrun)
+		fprintf(stderr, "%s: note: %d measured figure%s of policies "
+			"that --set policies= does not run left out\n", file,
+			unrun, unrun == 1 ? "" : "s");
 }
 
 void cmd_print_rows(const char *file, const struct rep_row *rows, int nr)

@@ -123,9 +123,10 @@ bool cmd_wants_policy(const struct cmd_opts *o, const char *name);
  * nr scenarios; returns how many did not. */
 int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,
 		    int nr);
-/* Warns on stderr when a scenario includes a hardware profile but no
- * calibration: it then runs the profile's uncalibrated priors. */
-void cmd_warn_calibration(const struct scenario *scn, const char *file);
+/* Says on stderr what a run of the scenario should know: a hardware
+ * profile included without its calibration (uncalibrated priors run), and
+ * measured figures left out with the policies --set took off. */
+void cmd_warn_scenario(const struct scenario *scn, const char *file);
 /* The dry run: a file's cases, each with its policies, then the line
  * that counts what would run over every file. */
 void cmd_print_rows(const char *file, const struct rep_row *rows, int nr);

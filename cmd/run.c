@@ -367,7 +367,7 @@ int run_main(int argc, char **argv)
 	for (int f = 0; f < o.nr_args; f++) {
 		if (!rf[f].nr)
 			continue;
-		cmd_warn_calibration(rf[f].scn, rf[f].path);
+		cmd_warn_scenario(rf[f].scn, rf[f].path);
 		if (o.dry_run)
 			cmd_print_rows(rf[f].path, rows + rf[f].first,
 				       rf[f].nr);

@@ -821,7 +821,7 @@ int sweep_main(int argc, char **argv)
 		}
 		o.out = out_path;
 	}
-	cmd_warn_calibration(pts[0].scn, o.file);
+	cmd_warn_scenario(pts[0].scn, o.file);
 	if (o.emit_jobs) {
 		status = emit_jobs(&o, pts, nr_points, rows);
 		goto done;

@@ -900,7 +900,7 @@ int validate_main(int argc, char **argv)
 	if (bad)
 		goto done;
 	for (int f = 0; f < o.nr_args; f++) {
-		cmd_warn_calibration(scn[f], o.args[f]);
+		cmd_warn_scenario(scn[f], o.args[f]);
 		if (o.dry_run && vf[f].nr)
 			cmd_print_rows(o.args[f], rows + vf[f].first, vf[f].nr);
 	}

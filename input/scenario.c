@@ -1310,6 +1310,29 @@ static void fit_sample(struct scn_case *c, const struct origin *org)
 		}
 }
 
+/* --set policies=... on a file with measured figures: a figure of a
+ * policy no longer run is left out (counted in nr_unrun, said by the
+ * command), not refused, so a patch's before/after runs on a measured
+ * scenario.  The file's own policies and figures must still agree. */
+static void drop_unrun_measured(struct scn_case *c, const struct origin *org)
+{
+	const struct origin *o = &org[find_key_index("case.policies")];
+	int kept = 0;
+
+	if (!o->file || strcmp(o->file, "--set"))
+		return;
+	for (int i = 0; i < c->nr_measured; i++) {
+		bool run = false;
+
+		for (int p = 0; p < c->nr_policies; p++)
+			run |= c->policies[p] == c->measured[i].policy;
+		if (run)
+			c->measured[kept++] = c->measured[i];
+	}
+	c->nr_unrun += c->nr_measured - kept;
+	c->nr_measured = kept;
+}
+
 static bool is_pow2(int v)
 {
 	return v > 0 && !(v & (v - 1));
@@ -2255,6 +2278,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 		/* a key refused keeps its default: checked against the others
 		 * it would give errors of values nobody wrote */
 		fit_sample(c, org);
+		drop_unrun_measured(c, org);
 		if (!base_errors && ld->errors == errors)
 			validate(ld, c, org, NULL, 0);
 	}

@@ -48,6 +48,8 @@ struct scn_case {
 						 * NULL: policies[0] */
 	struct scn_measured measured[SCN_MAX_POLICIES];
 	int nr_measured;
+	int nr_unrun;		/* measured figures left out: their policy
+				 * was taken off the case by --set */
 	/* --format commit: the case's cells and their headers, '|' between
 	 * columns ("Far | Drop" under "NUMA | XDP"); empty: its name */
 	char label[SCN_TEXT_MAX];

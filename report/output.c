@@ -197,9 +197,22 @@ double rep_delta_pct(const struct rep_row *rows, int nr_rows, int i,
 
 bool rep_altered(const struct rep_prov *p)
 {
-	for (int i = 0; i < p->nr_set; i++)
-		if (strcmp(p->set[i].key, "duration"))
+	/* how long to measure and what to run on the machine measured:
+	 * the measured figures still hold (a patch's before and after
+	 * beside the eras that were measured) */
+	static const char *const same_machine[] = {
+		"duration", "policies", "baseline",
+	};
+
+	for (int i = 0; i < p->nr_set; i++) {
+		bool same = false;
+
+		for (size_t k = 0; k < sizeof(same_machine) /
+				       sizeof(same_machine[0]); k++)
+			same |= !strcmp(p->set[i].key, same_machine[k]);
+		if (!same)
 			return true;
+	}
 	return false;
 }
 

@@ -122,8 +122,8 @@ struct rep_prov {
 };
 
 /* Whether the command line changed the scenario the measurements were
- * taken on (any override but the duration): err% is then not computed,
- * and the outputs say why. */
+ * taken on (any override but the duration, policies and baseline): err%
+ * is then not computed, and the outputs say why. */
 bool rep_altered(const struct rep_prov *p);
 /* The provenance as '# ' lines: version, commit, command, scenario,
  * seed, replications, duration, every override. */

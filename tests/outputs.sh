@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..39"
+echo "1..41"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -159,6 +159,14 @@ check "the provenance names the commit built ($want)" \
 	sh -c "head -1 '$tmp/r256.csv' | grep -qF '(git $want)'"
 check "--set changed the machine: no error_pct, and a note saying why" \
 	sh -c "test -z \"\$(awk -F, '\$3 == \"rate\" && \$8 != \"\"' '$tmp/r256.csv')\" && grep -q '^# err%: not computed' '$tmp/r256.csv' && test -n \"\$(awk -F, '\$3 == \"rate\" && \$8 != \"\"' '$tmp/a.csv')\""
+# a patch's before and after beside a measured era: --set policies runs
+# them, the figures of the eras left out are said, err% still computed
+"$ppsim" run "$src/scenarios/mlx5-cx4-numa.ini" --case far-drop --reps 1 --duration 2ms \
+	--set "policies=v5.5 v6.12" --format csv >"$tmp/pol.csv" 2>"$tmp/out"; rc=$?
+check "--set policies= on a measured file: run, the figure of the era left out said" \
+	sh -c "test $rc -eq 0 && grep -q 'mlx5-cx4-numa.ini: note: 1 measured figure of policies that --set policies= does not run left out' '$tmp/out'"
+check "... and err% computed: the machine measured is the one run" \
+	sh -c "! grep -q '^# err%: not computed' '$tmp/pol.csv' && grep -q '^far-drop,v5.5,rate,Mpps,[0-9.]*,,5.8,-\\?[0-9.]' '$tmp/pol.csv'"
 "$ppsim" run "$tiny" --reps 1 --set nic.rx_ring=512 --format csv --out "$tmp/o" >"$tmp/o.csv" 2>"$tmp/out"
 "$ppsim" run "$tmp/o/resolved.ini" --reps 1 --format csv >"$tmp/back.csv" 2>>"$tmp/out"
 check "resolved.ini: every key as it ran; read back, the same figures" \

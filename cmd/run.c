@@ -119,6 +119,9 @@ static int write_out(const char *dir, const struct rep_row *rows,
 			      int nr_rows, const struct rep_prov *p);
 	} files[] = {
 		{ "results.csv", rep_write_csv },
+		{ "results.json", rep_write_json },
+		{ "table.txt", rep_write_table },
+		{ "commit.txt", rep_write_commit },
 		{ "resolved.ini", rep_write_resolved },
 		{ "transient.csv", rep_write_transient },
 		{ "transient-mean.csv", rep_write_transient_mean },
@@ -248,8 +251,8 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 /* The files run writes in --out's directory (outfile_check_dir): none may
  * be one the run reads (a resolved.ini read back). */
 static const char *const run_outputs[] = {
-	"results.csv", "resolved.ini", "transient*", "rates.*", "split.*",
-	NULL
+	"results.*", "table.txt", "commit.txt", "explain.txt", "resolved.ini",
+	"transient*", "rates.*", "split.*", NULL
 };
 
 /* --out: DIR with one file, DIR/NAME for each of several.  When one

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..41"
+echo "1..43"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -45,7 +45,13 @@ check "--explain: its classes add up to the table's stall; work, idle and wait t
 check "--out writes explain.txt, the same lines" sh -c "
 	grep -q '^  a packet, all told' '$tmp/ex/explain.txt' &&
 	sed -n '/^# why/,\$p' '$tmp/x.txt' | diff - '$tmp/ex/explain.txt'"
+check "--out writes every format of the one run: table.txt is the table printed" sh -c "
+	sed '/^# why/,\$d' '$tmp/x.txt' | diff - '$tmp/ex/table.txt' &&
+	grep -q '^far-drop *| ' '$tmp/ex/commit.txt' && grep -q '\"rows\": \\[' '$tmp/ex/results.json'"
 "$ppsim" run "$tiny" --reps 1 --case far-drop --format json >"$tmp/x.json" 2>"$tmp/out"
+check "... results.json is --format json's" sh -c "
+	sed 's/\"commit\": \"[^\"]*\"//' '$tmp/x.json' >'$tmp/x1' &&
+	sed 's/\"commit\": \"[^\"]*\"//' '$tmp/ex/results.json' | diff '$tmp/x1' -"
 check "--format json: each row's explanation, by what and where" \
 	grep -Eq '\"explain\": \{\"packet page\": \{.*\"remote DRAM\": \{\"n\": [0-9.e-]+, \"ns\": [0-9.e-]+\}' "$tmp/x.json"
 

@@ -110,6 +110,14 @@ struct cmd_opts {
 	int nr_set;
 };
 
+/* The sweep's plot (DIR/sweep-rate.dat, sweep.png, sweep.svg) from its
+ * CSV csv, as ppsim sweep --out draws it and ppsim merge --out from the
+ * jobs' merge: the scenario (scenario, or the path the CSV's provenance
+ * names) loaded at every point for the title, the x values and the
+ * measured figures; the rates and CIs from the CSV.  Returns 0, or -1
+ * said on stderr. */
+int sweep_plot_csv(const char *csv, const char *scenario, const char *dir);
+
 /* ppsim validate --sensitivity: o's options on the loaded scenarios
  * (o->args names them); returns the exit status. */
 int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,

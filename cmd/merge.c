@@ -14,6 +14,7 @@
 #include "cmd.h"
 #include "../input/csv.h"
 #include "../input/datadir.h"
+#include "../report/outfile.h"
 
 #define MERGE_MAX_FIELDS	64
 
@@ -355,6 +356,31 @@ static int check_complete(const struct provenance *pv,
 	return -1;
 }
 
+/* What --out DIR holds: what ppsim sweep --out writes. */
+static const char *const merge_outputs[] = { "sweep.*", "sweep-rate.dat",
+					     NULL };
+
+/* DIR/sweep.csv, the files merged again, and the sweep's plot from it.
+ * Returns the status: 0, 1 when a write or the plot failed, 2 when a
+ * file changed since it was checked. */
+static int write_out(const char *dir, int argc, char **argv, char *header)
+{
+	char path[4096];
+	struct outfile f;
+
+	snprintf(path, sizeof(path), "%.4000s/sweep.csv", dir);
+	if (!outfile_open(&f, path, "", "ppsim merge"))
+		return 1;
+	for (int i = 1; i < argc; i++)
+		if (merge_file(argv[i], header, f.f, i == 1, NULL, NULL)) {
+			outfile_abort(&f);
+			return 2;
+		}
+	if (outfile_commit(&f, "ppsim merge"))
+		return 1;
+	return sweep_plot_csv(path, NULL, dir) ? 1 : 0;
+}
+
 int merge_main(int argc, char **argv)
 {
 	char header[CSV_LINE_MAX + 2] = "";
@@ -397,8 +423,17 @@ int merge_main(int argc, char **argv)
 	free(pts.p);
 	for (int i = 0; i < pv.nr; i++)
 		free(pv.line[i]);
+	/* --out: checked before anything is printed; none of the files
+	 * read may be replaced */
+	if (!status && o.out && outfile_check_dir(o.out, "ppsim merge: --out",
+						  merge_outputs, false))
+		status = 2;
 	for (int i = 1; i < argc && !status; i++)
 		if (merge_file(argv[i], header, stdout, i == 1, NULL, NULL))
 			status = 2;
+	if (!status && o.out)
+		status = write_out(o.out, argc, argv, header);
+	if (status)
+		outfile_remove_made_dirs();
 	return status;
 }

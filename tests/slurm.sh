@@ -133,9 +133,9 @@ cat "$tmp"/ppsim-sweep-*.out >>"$tmp/out" 2>/dev/null
 check "both tasks completed" sh -c "
 	test \$(grep -c 'JobState=COMPLETED' '$tmp/states') -eq 2 && test ! -e '$w/r/sweep-003.csv'"
 
-"$ppsim" merge "$w"/r/sweep-*.csv >"$tmp/merged.csv" 2>>"$tmp/out"
-check "the merge of the tasks' CSVs is the direct sweep, byte for byte" \
-	cmp "$tmp/merged.csv" "$tmp/direct.csv"
+"$ppsim" merge "$w"/r/sweep-*.csv --out "$tmp/plot" >"$tmp/merged.csv" 2>>"$tmp/out"
+check "the merge of the tasks' CSVs is the direct sweep, byte for byte, and plotted" sh -c "
+	cmp '$tmp/merged.csv' '$tmp/direct.csv' && test -s '$tmp/plot/sweep-rate.dat'"
 check "merge refuses the tasks' CSVs but one: a job's CSV is missing" \
 	fails 2 "sweep-001.csv:3: the sweep has 2 points and 4 runs .*: a job's CSV is missing" \
 	"$ppsim" merge "$w/r/sweep-001.csv"

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..42"
+echo "1..44"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -148,6 +148,18 @@ check "--chdir without --emit-jobs=slurm is refused" \
 	fails 2 "^ppsim sweep: --chdir is the sbatch script's" "$ppsim" sweep "$tiny" ring --emit-jobs --chdir /x
 check "--task past the sweep's jobs is refused" \
 	fails 2 "^ppsim sweep: --task 3: the sweep has 2 jobs \\(1 to 2\\)" "$ppsim" sweep "$tiny" ring --task 3 --format csv
+
+# merge plots as the sweep does, from the merged CSV
+"$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --out "$tmp/ring-o" >/dev/null 2>>"$tmp/out"
+"$ppsim" merge "$tmp"/arr/sweep-*.csv --out "$tmp/merge-o" >"$tmp/m.csv" 2>>"$tmp/out"
+check "merge --out: the sweep's CSV and plot table, as sweep --out writes them" sh -c "
+	cmp '$tmp/m.csv' '$tmp/ring.csv' && cmp '$tmp/merge-o/sweep.csv' '$tmp/ring-o/sweep.csv' &&
+	cmp '$tmp/merge-o/sweep-rate.dat' '$tmp/ring-o/sweep-rate.dat'"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "... and the same plot" cmp "$tmp/merge-o/sweep.svg" "$tmp/ring-o/sweep.svg"
+else
+	n=$((n + 1)); echo "ok $n - merge's plot # SKIP gnuplot is not installed"
+fi
 
 # merge takes one sweep's jobs, all of them
 check "merge refuses a job's CSV missing" \

@@ -424,10 +424,11 @@ struct task_size {
 };
 
 /* The defaults' figures: 60 s of wall time a simulated second (the
- * slowest shipped case, 6 queues of XDP_TX, ran 11 here), 5 minutes for
- * the task's start; a simulation's 64 MB and 128 B a modelled page (62
- * measured), 128 MB for the task's own process; at most 4 CPUs a task,
- * which a cluster's node has. */
+ * slowest shipped case, 6 queues of XDP_TX, took 11 s a simulated second
+ * on the 2 shared cores it was measured on), 5 minutes for the task's
+ * start; a simulation's 64 MB and 128 B a modelled page (62 measured),
+ * 128 MB for the task's own process; at most 4 CPUs a task, which any
+ * cluster node has, so that a task does not wait for a large one. */
 #define SLURM_WALL_PER_SIM_S	60
 #define SLURM_START_S		300
 #define SLURM_SIM_MB		64

@@ -378,7 +378,14 @@ static int write_out(const char *dir, int argc, char **argv, char *header)
 		}
 	if (outfile_commit(&f, "ppsim merge"))
 		return 1;
-	return sweep_plot_csv(path, NULL, dir) ? 1 : 0;
+	if (!sweep_plot_csv(path, NULL, dir))
+		return 0;
+	/* the plot loads the scenario the provenance names, at each point:
+	 * merged elsewhere, it may not be there */
+	fprintf(stderr, "ppsim merge: --out %s: sweep.csv written, the plot "
+		"not (it needs the sweep's scenario, as its provenance names "
+		"it)\n", dir);
+	return 1;
 }
 
 int merge_main(int argc, char **argv)

@@ -1085,10 +1085,16 @@ int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
 	/* the replications: the title says them, the CI bars need two */
 	o.rc.seed = cs->seed;
 	o.rc.reps = cs->reps > 0 ? cs->reps : 1;
-	for (int a = 0; a < cs->nr_axes; a++)
-		if (cs->nr_values[a] > SWEEP_MAX_VALUES ||
-		    add_axis(&o, cs->keys[a], cs->values[a], NULL, 0))
+	for (int a = 0; a < cs->nr_axes; a++) {
+		if (cs->nr_values[a] > SWEEP_MAX_VALUES) {
+			fprintf(stderr, "%s: %s has more than %d values: not "
+				"a sweep's\n", csv, cs->keys[a],
+				SWEEP_MAX_VALUES);
 			goto done;
+		}
+		if (add_axis(&o, cs->keys[a], cs->values[a], NULL, 0))
+			goto done;
+	}
 	/* --duration, the only value every point has */
 	for (char *t = strtok_r(cs->fixed, " ", &save);
 	     t && o.nr_fixed < CMD_MAX_SET; t = strtok_r(NULL, " ", &save)) {

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..44"
+echo "1..45"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -174,6 +174,13 @@ sed -i "s#^include = ../../#include = $src/#" "$tmp/other.ini"
 t "$ppsim" sweep "$tmp/other.ini" ring --reps 2 --duration 2ms --task 2 --format csv >"$tmp/other.csv" 2>>"$tmp/out"
 check "merge refuses a job of another scenario" \
 	fails 2 "other.csv:1: its provenance differs" "$ppsim" merge "$tmp/arr/sweep-001.csv" "$tmp/other.csv"
+# the plot loads the scenario the provenance names: gone, it is said
+t "$ppsim" sweep "$tmp/other.ini" ring --reps 2 --duration 2ms --task 1 --format csv >"$tmp/other1.csv" 2>>"$tmp/out"
+mv "$tmp/other.ini" "$tmp/gone.ini"
+check "merge --out without the sweep's scenario: the CSV written, the plot not, said (exit 1)" \
+	sh -c "'$ppsim' merge '$tmp/other1.csv' '$tmp/other.csv' --out '$tmp/gone' >/dev/null 2>'$tmp/out'
+	       test \$? -eq 1 && test -s '$tmp/gone/sweep.csv' && test ! -e '$tmp/gone/sweep-rate.dat' &&
+	       grep -q '^ppsim merge: --out .*gone: sweep.csv written, the plot not' '$tmp/out'"
 sed '1s/^# ppsim [^ ]* /# ppsim 0.0.9 /' "$tmp/arr/sweep-002.csv" >"$tmp/old.csv"
 check "merge refuses a job of another ppsim version" \
 	fails 2 "old.csv:1: its provenance differs" "$ppsim" merge "$tmp/arr/sweep-001.csv" "$tmp/old.csv"

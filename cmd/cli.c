@@ -35,6 +35,22 @@ static const struct cmd_option {
 	{ CMD_EMIT_JOBS, "emit-jobs", "KIND",
 	  "print one command a point instead (KIND parallel, the default), "
 	  "or an sbatch job-array script (KIND slurm)" },
+	{ CMD_TASK, "task", "N",
+	  "run the sweep's job N alone (as --emit-jobs numbers them), its "
+	  "rows as CSV under the whole sweep's provenance, for ppsim merge" },
+	{ CMD_CHDIR, "chdir", "DIR",
+	  "the jobs' working directory on the cluster: the script's first "
+	  "act is cd DIR; relative paths given are read from there" },
+	{ CMD_TIME, "time", "TIME",
+	  "each task's time limit, as sbatch --time reads it (MM, MM:SS, "
+	  "HH:MM:SS, D-HH, D-HH:MM, D-HH:MM:SS; default from the sweep's "
+	  "size)" },
+	{ CMD_MEM, "mem", "SIZE",
+	  "each task's memory, as sbatch --mem reads it (a whole number of "
+	  "MB, or with K, M, G or T; default from the sweep's size)" },
+	{ CMD_CPUS, "cpus-per-task", "N",
+	  "each task's CPUs, its simulations run on as many workers (-j) "
+	  "(default: a task's simulations, at most 4)" },
 	{ CMD_SENSITIVITY, "sensitivity", NULL,
 	  "move each prior parameter by -25 % and +25 %, refit, and show how "
 	  "far the out-of-fit predictions move" },
@@ -94,7 +110,8 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
 		.max_args = 2,
 		.options = CMD_SIMULATES | CMD_FORMAT | CMD_NO_JSON | CMD_OUT |
-			   CMD_EMIT_JOBS | CMD_QUIET,
+			   CMD_EMIT_JOBS | CMD_QUIET | CMD_TASK | CMD_CHDIR |
+			   CMD_TIME | CMD_MEM | CMD_CPUS,
 		.about =
 	"Runs the scenario at every point of the cross product of the values\n"
 	"(and of [sweep NAME] in FILE), every point's cases in parallel.",
@@ -113,6 +130,10 @@ static const struct cmd_spec cmd_specs[] = {
 			  "their CSVs with 'ppsim merge'" },
 			{ 0, NULL, NULL },
 		},
+		.more =
+	"--chdir, --time, --mem and --cpus-per-task are the sbatch script's\n"
+	"(--emit-jobs=slurm); paths stay as given, relative ones read from the\n"
+	"tasks' working directory (--chdir, else where sbatch runs).",
 	},
 	{
 		.name = "validate", .operands = "FILE...", .min_args = 1,
@@ -197,13 +218,19 @@ static const struct cmd_spec cmd_specs[] = {
 	},
 	{
 		.name = "merge", .operands = "FILE.csv...", .min_args = 1,
-		.max_args = CMD_ANY,
+		.max_args = CMD_ANY, .options = CMD_OUT,
 		.about =
 	"Joins the CSV files of one sweep's jobs (ppsim sweep --emit-jobs)\n"
 	"under one header, in the order given: every file is checked whole\n"
-	"(a ppsim sweep's header, the same in every file, every row complete,\n"
-	"its figures numbers, no point in two rows) before anything is\n"
-	"printed.",
+	"(a ppsim sweep's header and provenance, the same in every file:\n"
+	"version, scenario, seed, replications; every row complete, its\n"
+	"figures numbers, no point in two rows, every job's rows there)\n"
+	"before anything is printed.",
+		.own = (const struct cmd_help[]){
+			{ CMD_OUT, "DIR", "also write DIR/sweep.csv and the "
+			  "sweep's plot, as ppsim sweep --out DIR does" },
+			{ 0, NULL, NULL },
+		},
 	},
 	{
 		.name = "trace", .operands = "FILE|-", .min_args = 1, .max_args = 1,
@@ -334,6 +361,46 @@ static int parse_count(const struct cmd_spec *spec, const char *name,
 	}
 	*v = (int)n;
 	return 0;
+}
+
+/* Whether s is a time limit sbatch --time reads: MM, MM:SS, HH:MM:SS,
+ * D-HH, D-HH:MM or D-HH:MM:SS, each part digits and not zero in all.  It
+ * goes into the script's #SBATCH line as it is: nothing else may. */
+static bool slurm_time(const char *s)
+{
+	static const char digits[] = "0123456789";
+	size_t days = strspn(s, digits);
+	const char *p = s;
+	bool nonzero = false;
+	int parts = 0;
+
+	if (days && days <= 6 && s[days] == '-') {
+		nonzero = strspn(s, "0") < days;
+		p += days + 1;
+	}
+	for (;;) {
+		size_t n = strspn(p, digits);
+
+		if (!n || n > 6)
+			return false;
+		nonzero |= strspn(p, "0") < n;
+		p += n;
+		parts++;
+		if (*p != ':')
+			break;
+		p++;
+	}
+	return !*p && parts <= 3 && nonzero;
+}
+
+/* Whether s is a memory size sbatch --mem reads: a whole number above 0,
+ * MB unless K, M, G or T follows. */
+static bool slurm_mem(const char *s)
+{
+	size_t n = strspn(s, "0123456789");
+
+	return n && n <= 9 && strspn(s, "0") < n &&
+	       (!s[n] || (strchr("KMGT", s[n]) && !s[n + 1]));
 }
 
 /* A name of --case or --policy, kept in the order given. */
@@ -475,6 +542,28 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 			return -1;
 		}
 		return 0;
+	case CMD_TASK:
+		return parse_count(spec, "--task", arg, 1, 1 << 16, &o->task);
+	case CMD_CHDIR: o->slurm.chdir = arg; return 0;
+	case CMD_TIME:
+		o->slurm.time = arg;
+		if (slurm_time(arg))
+			return 0;
+		fprintf(stderr, "ppsim %s: --time %s: expected MM, MM:SS, "
+			"HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS (sbatch's "
+			"forms), not all zero\n", spec->name, arg);
+		return -1;
+	case CMD_MEM:
+		o->slurm.mem = arg;
+		if (slurm_mem(arg))
+			return 0;
+		fprintf(stderr, "ppsim %s: --mem %s: expected a whole number "
+			"of MB, or one with K, M, G or T (sbatch's form)\n",
+			spec->name, arg);
+		return -1;
+	case CMD_CPUS:
+		return parse_count(spec, "--cpus-per-task", arg, 1, 256,
+				   &o->slurm.cpus);
 	case CMD_SENSITIVITY: o->sensitivity = true; return 0;
 	case CMD_QUIET: o->rc.quiet = true; return 0;
 	case CMD_PARAM:

@@ -31,6 +31,9 @@ enum cmd_opt {
 	CMD_PARAM = 1 << 12, CMD_EXPLAIN = 1 << 13, CMD_QUIET = 1 << 15,
 	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
 	CMD_COMMIT_FMT = 1 << 17,	/* --format takes commit too */
+	/* sweep's jobs: which one to run, and the sbatch script's */
+	CMD_TASK = 1 << 18, CMD_CHDIR = 1 << 19, CMD_TIME = 1 << 20,
+	CMD_MEM = 1 << 21, CMD_CPUS = 1 << 22,
 	CMD_DRY_RUN = 1 << 24, CMD_UPDATE = 1 << 25, CMD_MAN = 1 << 26,
 };
 
@@ -70,6 +73,15 @@ enum cmd_format { CMD_TABLE, CMD_CSV, CMD_JSON, CMD_COMMIT };
 /* What --emit-jobs writes: one command a line, or an sbatch script. */
 enum cmd_jobs { CMD_JOBS_NONE, CMD_JOBS_PARALLEL, CMD_JOBS_SLURM };
 
+/* What an sbatch script asks for (--emit-jobs=slurm); NULL or 0: the
+ * sweep derives it from its size. */
+struct cmd_slurm {
+	const char *chdir;	/* the tasks' working directory */
+	const char *time;	/* --time, as sbatch reads it (checked) */
+	const char *mem;	/* --mem: a whole number, K, M, G or T */
+	int cpus;		/* --cpus-per-task */
+};
+
 /* What the command line said. */
 struct cmd_opts {
 	char **args;		/* the operands (in argv) */
@@ -87,6 +99,8 @@ struct cmd_opts {
 	enum cmd_format format;
 	const char *out;
 	enum cmd_jobs emit_jobs;
+	int task;		/* sweep --task N: its N-th job alone; 0: all */
+	struct cmd_slurm slurm;	/* the sbatch script's, as given */
 	bool dry_run;		/* check and say what would run, run nothing */
 	bool explain;		/* the table's why: rep_write_explain */
 	bool update;		/* calibrate: the .cal.ini beside the scenario */
@@ -95,6 +109,14 @@ struct cmd_opts {
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;
 };
+
+/* The sweep's plot (DIR/sweep-rate.dat, sweep.png, sweep.svg) from its
+ * CSV csv, as ppsim sweep --out draws it and ppsim merge --out from the
+ * jobs' merge: the scenario (scenario, or the path the CSV's provenance
+ * names) loaded at every point for the title, the x values and the
+ * measured figures; the rates and CIs from the CSV.  Returns 0, or -1
+ * said on stderr. */
+int sweep_plot_csv(const char *csv, const char *scenario, const char *dir);
 
 /* ppsim validate --sensitivity: o's options on the loaded scenarios
  * (o->args names them); returns the exit status. */

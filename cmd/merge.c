@@ -14,12 +14,16 @@
 #include "cmd.h"
 #include "../input/csv.h"
 #include "../input/datadir.h"
+#include "../report/outfile.h"
 
 #define MERGE_MAX_FIELDS	64
 
-/* A row's point, where it was read. */
+/* A row's point, where it was read: key is its swept values, case,
+ * policy and metric; the first run_len bytes of it its run (values,
+ * case, policy), the first point_len its point (values). */
 struct point {
 	char *key;
+	size_t run_len, point_len;
 	const char *path;
 	int line;
 };
@@ -94,7 +98,7 @@ static int check_row(const char *path, int nr, char *line,
 		CSV_SIGNED_OR_EMPTY };
 	char *f[MERGE_MAX_FIELDS];
 	int n = csv_split(line, f, MERGE_MAX_FIELDS), k = n - 9;
-	size_t used = 0;
+	size_t used = 0, point_len = 0, run_len = 0;
 	double v;
 	char *key;
 
@@ -122,8 +126,13 @@ static int check_row(const char *path, int nr, char *line,
 		return -1;
 	}
 	used = 0;
-	for (int i = 0; i < k + 3; i++)
+	for (int i = 0; i < k + 3; i++) {
+		if (i == k)
+			point_len = used;
+		if (i == k + 2)
+			run_len = used;
 		used += (size_t)sprintf(key + used, "%s%s", i ? "," : "", f[i]);
+	}
 	if (pts->nr == pts->room) {
 		size_t room = pts->room ? 2 * pts->room : 1024;
 		struct point *grown = realloc(pts->p, room * sizeof(*grown));
@@ -136,7 +145,8 @@ static int check_row(const char *path, int nr, char *line,
 		pts->p = grown;
 		pts->room = room;
 	}
-	pts->p[pts->nr++] = (struct point){ key, path, nr };
+	pts->p[pts->nr++] = (struct point){ key, run_len, point_len, path,
+					    nr };
 	return 0;
 }
 
@@ -170,6 +180,22 @@ static int check_points(struct points *pts)
 	if (twice > 1)
 		fprintf(stderr, "ppsim merge: %zu rows repeat a point\n", twice);
 	return -1;
+}
+
+/* How many distinct points (values) and runs (values, case, policy) the
+ * rows hold, sorted by check_points: each one's rows are together. */
+static void count_points(const struct points *pts, int *nr_points,
+			 int *nr_runs)
+{
+	*nr_points = *nr_runs = 0;
+	for (size_t i = 0; i < pts->nr; i++) {
+		const struct point *a = &pts->p[i], *b = i ? a - 1 : NULL;
+
+		*nr_points += !b || a->point_len != b->point_len ||
+			      strncmp(a->key, b->key, a->point_len);
+		*nr_runs += !b || a->run_len != b->run_len ||
+			    strncmp(a->key, b->key, a->run_len);
+	}
 }
 
 /*
@@ -299,6 +325,69 @@ static int merge_file(const char *path, char *header, FILE *out,
 	return rc;
 }
 
+/* Whether the files hold every run of the sweep their provenance says
+ * ("# points N  runs M", every job's CSV has it): a job's file left out,
+ * or a failed job's, is said at that line.  Returns 0 or -1. */
+static int check_complete(const struct provenance *pv,
+			  const struct points *pts)
+{
+	int want_points, want_runs, nr_points, nr_runs, i = 0;
+	char end;
+
+	while (i < pv->nr && sscanf(pv->line[i], "# points %d  runs %d%c",
+				    &want_points, &want_runs, &end) != 2)
+		i++;
+	if (i == pv->nr) {
+		datadir_error(pv->path, 1, "no '# points N  runs M' line: not "
+			      "a sweep's CSV of this ppsim (merge checks every "
+			      "point of the sweep is there)");
+		return -1;
+	}
+	count_points(pts, &nr_points, &nr_runs);
+	if (nr_points == want_points && nr_runs == want_runs)
+		return 0;
+	datadir_error(pv->path, i + 1, "the sweep has %d point%s and %d "
+		      "run%s (case and policy at a point); the files given "
+		      "hold %d and %d: %s", want_points,
+		      want_points == 1 ? "" : "s", want_runs,
+		      want_runs == 1 ? "" : "s", nr_points, nr_runs,
+		      nr_runs < want_runs ? "a job's CSV is missing (not "
+		      "given, or the job failed)" : "rows no job of it writes");
+	return -1;
+}
+
+/* What --out DIR holds: what ppsim sweep --out writes. */
+static const char *const merge_outputs[] = { "sweep.*", "sweep-rate.dat",
+					     NULL };
+
+/* DIR/sweep.csv, the files merged again, and the sweep's plot from it.
+ * Returns the status: 0, 1 when a write or the plot failed, 2 when a
+ * file changed since it was checked. */
+static int write_out(const char *dir, int argc, char **argv, char *header)
+{
+	char path[4096];
+	struct outfile f;
+
+	snprintf(path, sizeof(path), "%.4000s/sweep.csv", dir);
+	if (!outfile_open(&f, path, "", "ppsim merge"))
+		return 1;
+	for (int i = 1; i < argc; i++)
+		if (merge_file(argv[i], header, f.f, i == 1, NULL, NULL)) {
+			outfile_abort(&f);
+			return 2;
+		}
+	if (outfile_commit(&f, "ppsim merge"))
+		return 1;
+	if (!sweep_plot_csv(path, NULL, dir))
+		return 0;
+	/* the plot loads the scenario the provenance names, at each point:
+	 * merged elsewhere, it may not be there */
+	fprintf(stderr, "ppsim merge: --out %s: sweep.csv written, the plot "
+		"not (it needs the sweep's scenario, as its provenance names "
+		"it)\n", dir);
+	return 1;
+}
+
 int merge_main(int argc, char **argv)
 {
 	char header[CSV_LINE_MAX + 2] = "";
@@ -334,15 +423,24 @@ int merge_main(int argc, char **argv)
 	for (int i = 1; i < argc; i++)
 		if (merge_file(argv[i], header, NULL, false, &pts, &pv))
 			status = 2;
-	if (!status && check_points(&pts))
+	if (!status && (check_points(&pts) || check_complete(&pv, &pts)))
 		status = 2;
 	for (size_t i = 0; i < pts.nr; i++)
 		free(pts.p[i].key);
 	free(pts.p);
 	for (int i = 0; i < pv.nr; i++)
 		free(pv.line[i]);
+	/* --out: checked before anything is printed; none of the files
+	 * read may be replaced */
+	if (!status && o.out && outfile_check_dir(o.out, "ppsim merge: --out",
+						  merge_outputs, false))
+		status = 2;
 	for (int i = 1; i < argc && !status; i++)
 		if (merge_file(argv[i], header, stdout, i == 1, NULL, NULL))
 			status = 2;
+	if (!status && o.out)
+		status = write_out(o.out, argc, argv, header);
+	if (status)
+		outfile_remove_made_dirs();
 	return status;
 }

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "report/commit.h"
 #include "cmd.h"
+#include "../input/csv.h"
 #include "../input/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
@@ -38,7 +39,11 @@ struct sweep_opts {
 	struct rep_opts rc;
 	bool csv;
 	enum cmd_jobs emit_jobs;
+	int task;			/* --task: its job alone; 0: all */
+	struct cmd_slurm slurm;		/* --emit-jobs=slurm's */
 	const char *out;
+	/* the rows written: every point's, or --task's job's */
+	int first_row, end_row;
 };
 
 /* The files sweep writes in --out's directory, and its jobs: none may
@@ -190,7 +195,24 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 	*o = (struct sweep_opts){ .file = cl.file,
 		.name = cl.nr_args > 1 ? cl.args[1] : NULL, .cl = cl,
 		.rc = cl.rc, .csv = cl.format == CMD_CSV,
-		.emit_jobs = cl.emit_jobs, .out = cl.out };
+		.emit_jobs = cl.emit_jobs, .task = cl.task,
+		.slurm = cl.slurm, .out = cl.out };
+	if (o->emit_jobs != CMD_JOBS_SLURM &&
+	    (cl.slurm.chdir || cl.slurm.time || cl.slurm.mem ||
+	     cl.slurm.cpus)) {
+		fprintf(stderr, "ppsim sweep: --%s is the sbatch script's: "
+			"give it with --emit-jobs=slurm\n", cl.slurm.chdir ?
+			"chdir" : cl.slurm.time ? "time" : cl.slurm.mem ?
+			"mem" : "cpus-per-task");
+		return -1;
+	}
+	/* a job's rows go to its own file, for merge: CSV on stdout */
+	if (o->task && (o->emit_jobs || o->out || !o->csv)) {
+		fprintf(stderr, "ppsim sweep: --task writes one job's rows as "
+			"CSV on standard output: give --format csv, without "
+			"--out or --emit-jobs\n");
+		return -1;
+	}
 	for (int i = 0; i < cl.nr_set; i++) {
 		if (cl.set[i].file)	/* --duration */
 			o->fixed[o->nr_fixed++] = cl.set[i];
@@ -301,27 +323,77 @@ static void shell_word(FILE *f, const char *s, char *bad)
 	fputc('\'', f);
 }
 
-/* One job: this binary on one point (and one case, or the --case list),
- * its CSV into sweep-NNN.csv.  Every word the user gave is quoted, and
- * checked (shell_word). */
-static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
-		     const struct scn_override *set, const char *one_case,
-		     int nr, char *bad)
+/*
+ * The sweep's jobs, as --emit-jobs prints them and --task runs one: one a
+ * point, or one a case of a point for a named sweep's 'cases =', in the
+ * sweep's row order, so that each job's rows are consecutive.  Returns
+ * how many jobs there are; for task in 1..that, [*first, *end) are its
+ * rows.
+ */
+static int task_rows(const struct sweep_opts *o, const struct point *pts,
+		     int nr_points, const struct rep_row *rows, int task,
+		     int *first, int *end)
 {
-	char out[4096], file[PATH_MAX];
+	bool whole = o->cl.nr_cases || !*o->cases;
+	int nr = 0;
 
-	/* the scenario by its full path: a batch system's job may start in
-	 * another directory; one found in the data directory is found there
-	 * again */
-	if (!realpath(o->file, file))
-		snprintf(file, sizeof(file), "%s", o->file);
+	for (int p = 0; p < nr_points; p++) {
+		int last = pts[p].first_row + pts[p].nr_rows;
+
+		for (int r = pts[p].first_row; r < last;) {
+			int e = whole ? last : r + 1;
+
+			while (e < last && rows[e].c == rows[r].c)
+				e++;
+			if (++nr == task) {
+				*first = r;
+				*end = e;
+			}
+			r = e;
+		}
+	}
+	return nr;
+}
+
+/* The binary a Slurm task runs: the one the user ran, as they named it
+ * (argv[0]): a path as given, or a name the cluster's PATH finds. */
+static void named_self(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	buf[n] = '\0';	/* argv[0] ends at its NUL */
+	if (!strchr(buf, '/'))
+		snprintf(buf, len, "ppsim");
+}
+
+/*
+ * One job: the sweep's own words again (the scenario, [sweep NAME], the
+ * command line's values, --duration, --case, --policy, reps and seed),
+ * then --task and task, shell text of ours ("3", or "$task").  Every word
+ * the user gave is quoted, and checked (shell_word).
+ */
+static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
+		     const char *file, const char *task, char *bad)
+{
 	shell_word(f, self, bad);
 	fputs(" sweep ", f);
 	shell_word(f, file, bad);
+	if (o->name) {
+		fputc(' ', f);
+		shell_word(f, o->name, bad);
+	}
 	for (int a = 0; a < o->nr_axes; a++) {
-		char kv[256];
+		char kv[64 + SWEEP_MAX_VALUES * 49];
 
-		snprintf(kv, sizeof(kv), "%s=%s", set[a].key, set[a].value);
+		if (o->axes[a].file)	/* [sweep NAME]'s: NAME says them */
+			continue;
+		snprintf(kv, sizeof(kv), "%s=", o->axes[a].key);
+		for (int v = 0; v < o->axes[a].nr_values; v++)
+			snprintf(kv + strlen(kv), sizeof(kv) - strlen(kv),
+				 "%s%s", v ? "," : "", o->axes[a].values[v]);
 		fputs(" --set ", f);
 		shell_word(f, kv, bad);
 	}
@@ -329,58 +401,185 @@ static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
 		fprintf(f, " %s ", o->fixed[i].file);
 		shell_word(f, o->fixed[i].value, bad);
 	}
-	for (int i = 0; i < (one_case ? 1 : o->cl.nr_cases); i++) {
+	for (int i = 0; i < o->cl.nr_cases; i++) {
 		fputs(" --case ", f);
-		shell_word(f, one_case ? one_case : o->cl.cases[i], bad);
+		shell_word(f, o->cl.cases[i], bad);
 	}
 	for (int i = 0; i < o->cl.nr_policies; i++) {
 		fputs(" --policy ", f);
 		shell_word(f, o->cl.policies[i], bad);
 	}
-	fprintf(f, " --reps %d --seed %lu --format csv > ", o->rc.reps,
-		o->rc.seed);
-	snprintf(out, sizeof(out), "%.4000s%ssweep-%03d.csv",
-		 o->out ? o->out : "", o->out ? "/" : "", nr);
-	shell_word(f, out, bad);
+	fprintf(f, " --reps %d --seed %lu --task %s --format csv", o->rc.reps,
+		o->rc.seed, task);
 }
 
-/* A Slurm job array's head: one task a job, N tasks. */
-static void slurm_head(FILE *f, int nr_jobs)
+/* What a Slurm task asks for, from the sweep's size: the largest task's
+ * simulations ((case, policy) runs x replications), simulated seconds
+ * (migration, warmup and duration of each) and a simulation's memory. */
+struct task_size {
+	int sims;
+	double sim_s;		/* s simulated, summed */
+	double longest_s;	/* s simulated by one simulation */
+	double sim_mb;		/* MB one simulation takes */
+};
+
+/* The defaults' figures: 60 s of wall time a simulated second (the
+ * slowest shipped case, 6 queues of XDP_TX, took 11 s a simulated second
+ * on the 2 shared cores it was measured on), 5 minutes for the task's
+ * start; a simulation's 64 MB and 128 B a modelled page (62 measured),
+ * 128 MB for the task's own process; at most 4 CPUs a task, which any
+ * cluster node has, so that a task does not wait for a large one. */
+#define SLURM_WALL_PER_SIM_S	60
+#define SLURM_START_S		300
+#define SLURM_SIM_MB		64
+#define SLURM_PAGE_B		128
+#define SLURM_TASK_MB		128
+#define SLURM_MAX_CPUS		4
+
+static struct task_size task_size(const struct sweep_opts *o,
+				  const struct rep_row *rows, int first,
+				  int end)
 {
-	fprintf(f, "#!/bin/sh\n"
-		"# A ppsim sweep as a Slurm job array (ppsim sweep "
-		"--emit-jobs=slurm):\n"
-		"# task N runs job N, one point of the sweep, into "
-		"sweep-NNN.csv.  Submit with\n"
-		"# sbatch; when every task is done, join them in order:\n"
-		"#   ppsim merge sweep-*.csv >sweep.csv\n"
-		"#SBATCH --job-name=ppsim-sweep\n"
-		"#SBATCH --array=1-%d\n"
-		"#SBATCH --ntasks=1\n"
-		"#SBATCH --cpus-per-task=1\n"
-		"set -eu\n"
-		"case \"${SLURM_ARRAY_TASK_ID:?not a task of a job array}\" "
-		"in\n", nr_jobs);
+	struct task_size sz = { (end - first) * o->rc.reps, 0, 0, 0 };
+
+	for (int r = first; r < end; r++) {
+		double at = 0, warmup = 0, duration = 0, pages = 0, nodes = 1;
+		double one;
+
+		scn_case_get(rows[r].c, "migrate_at", &at);
+		scn_case_get(rows[r].c, "warmup", &warmup);
+		scn_case_get(rows[r].c, "duration", &duration);
+		scn_case_get(rows[r].c, "mem.pages", &pages);
+		scn_case_get(rows[r].c, "cpu.sockets", &nodes);
+		one = fmax(at, 0) + warmup + duration;
+		sz.sim_s += one * o->rc.reps;
+		sz.longest_s = fmax(sz.longest_s, one);
+		sz.sim_mb = fmax(sz.sim_mb, SLURM_SIM_MB + pages * nodes *
+				 SLURM_PAGE_B / (1 << 20));
+	}
+	return sz;
 }
 
 /*
- * The sweep as jobs that give what it gives: one a point, run by this
- * binary, with the same cases (a named sweep's 'cases =' become one job
- * a case, in the sweep's row order), reps and seed; every value checked
- * first (build_points) and passed to sh as a quoted word.  As lines for
- * GNU parallel, or as the cases of a Slurm job array's script.
+ * A Slurm job array's script: its directives (each task's time, memory
+ * and CPUs, given or derived from the largest task's size, said in a
+ * comment), then task N running the sweep's job N on its CPUs, into
+ * OUT/sweep-NNN.csv (made first; written whole or not at all).  Paths
+ * stay as the user named them: relative ones are read from the tasks'
+ * working directory, --chdir or else where sbatch runs, never this
+ * host's.
+ */
+static void slurm_script(FILE *f, const struct sweep_opts *o,
+			 const struct rep_row *rows, const struct point *pts,
+			 int nr_points, int nr_tasks, char *bad)
+{
+	struct task_size big = { 0, 0, 0, 0 };
+	char self[PATH_MAX], time[32], mem[32];
+	int cpus, minutes;
+	double wall;
+
+	for (int k = 1; k <= nr_tasks; k++) {
+		int first = 0, end = 0;
+		struct task_size sz;
+
+		task_rows(o, pts, nr_points, rows, k, &first, &end);
+		sz = task_size(o, rows, first, end);
+		big.sims = sz.sims > big.sims ? sz.sims : big.sims;
+		big.sim_s = fmax(big.sim_s, sz.sim_s);
+		big.longest_s = fmax(big.longest_s, sz.longest_s);
+		big.sim_mb = fmax(big.sim_mb, sz.sim_mb);
+	}
+	cpus = o->slurm.cpus ? o->slurm.cpus : big.sims < SLURM_MAX_CPUS ?
+	       big.sims : SLURM_MAX_CPUS;
+	/* the CPUs share the simulations; none is shorter than its longest */
+	wall = SLURM_START_S + SLURM_WALL_PER_SIM_S *
+	       fmax(big.sim_s / cpus, big.longest_s);
+	minutes = (int)ceil(wall / 60);
+	if (minutes >= 24 * 60)
+		snprintf(time, sizeof(time), "%d-%02d:%02d:00",
+			 minutes / (24 * 60), minutes / 60 % 24, minutes % 60);
+	else
+		snprintf(time, sizeof(time), "%d:%02d:00", minutes / 60,
+			 minutes % 60);
+	snprintf(mem, sizeof(mem), "%dM",
+		 (int)ceil(SLURM_TASK_MB + cpus * big.sim_mb));
+	fprintf(f, "#!/bin/sh\n"
+		"# A ppsim sweep as a Slurm job array (ppsim sweep "
+		"--emit-jobs=slurm):\n"
+		"# task N runs the sweep's job N (ppsim sweep ... --task N) "
+		"into sweep-NNN.csv\n"
+		"# of the output directory.  Submit with sbatch; when every "
+		"task is done,\n"
+		"# join them in order: ppsim merge OUT/sweep-*.csv "
+		">sweep.csv\n"
+		"# Paths are as given: relative ones are read from the "
+		"tasks' working\n"
+		"# directory (ppsim sweep --chdir, else where sbatch runs).\n"
+		"# Each task asks for what the largest needs (%d simulations, "
+		"%.3g s simulated,\n"
+		"# the longest %.3g s), unless given: --cpus-per-task its "
+		"simulations, at most %d;\n"
+		"# --time %d min to start and %d s a simulated second, the "
+		"CPUs sharing them;\n"
+		"# --mem %d MB and, a CPU, %d MB and %d B a modelled page "
+		"(mem.pages x sockets).\n"
+		"#SBATCH --job-name=ppsim-sweep\n"
+		"#SBATCH --array=1-%d\n"
+		"#SBATCH --ntasks=1\n"
+		"#SBATCH --cpus-per-task=%d\n"
+		"#SBATCH --time=%s\n"
+		"#SBATCH --mem=%s\n"
+		"#SBATCH --output=ppsim-sweep-%%A_%%a.out\n"
+		"set -eu\n"
+		"task=${SLURM_ARRAY_TASK_ID:?not a task of a job array}\n"
+		"case $task in\n"
+		"''|0*|*[!0-9]*) echo \"no task '$task': 1 to %d\" >&2; "
+		"exit 2 ;;\n"
+		"esac\n"
+		"[ \"$task\" -le %d ] || { echo \"no task $task: 1 to %d\" "
+		">&2; exit 2; }\n",
+		big.sims, big.sim_s, big.longest_s, SLURM_MAX_CPUS,
+		SLURM_START_S / 60, SLURM_WALL_PER_SIM_S, SLURM_TASK_MB,
+		SLURM_SIM_MB, SLURM_PAGE_B, nr_tasks, cpus,
+		o->slurm.time ? o->slurm.time : time,
+		o->slurm.mem ? o->slurm.mem : mem, nr_tasks, nr_tasks,
+		nr_tasks);
+	if (o->slurm.chdir) {
+		fputs("cd -- ", f);
+		shell_word(f, o->slurm.chdir, bad);
+		fputc('\n', f);
+	}
+	if (o->out) {
+		fputs("out=", f);
+		shell_word(f, o->out, bad);
+		fputs("\nmkdir -p -- \"$out\"\n"
+		      "csv=$out/sweep-$(printf %03d \"$task\").csv\n", f);
+	} else {
+		fputs("csv=sweep-$(printf %03d \"$task\").csv\n", f);
+	}
+	named_self(self, sizeof(self));
+	emit_job(f, o, self, o->file,
+		 "\"$task\" -j \"${SLURM_CPUS_PER_TASK:-1}\"", bad);
+	/* a failed task leaves no CSV: merge says which is missing */
+	fputs(" >\"$csv.part\"\nmv -- \"$csv.part\" \"$csv\"\n", f);
+}
+
+/*
+ * The sweep as jobs that give what it gives (task_rows): each the sweep
+ * again with --task, so that each job's CSV carries the whole sweep's
+ * provenance; every value checked first (build_points) and passed to sh
+ * as a quoted word.  As lines for GNU parallel, run here (this binary
+ * and the files by their full paths), or as a Slurm job array's script.
  */
 static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
 		     int nr_points, const struct rep_row *rows)
 {
-	bool slurm = o->emit_jobs == CMD_JOBS_SLURM;
-	char self[PATH_MAX], *text = NULL, bad[SWEEP_BAD_MAX] = "";
-	int nr = 0, total = 0;
+	char self[PATH_MAX], file[PATH_MAX], *text = NULL;
+	char bad[SWEEP_BAD_MAX] = "";
+	int nr_tasks = task_rows(o, pts, nr_points, rows, 0, NULL, NULL);
 	size_t len = 0;
 	FILE *f;
 
-	if (!realpath("/proc/self/exe", self))
-		snprintf(self, sizeof(self), "ppsim");
 	/* the whole text first: nothing is printed unless every job is
 	 * one line */
 	f = open_memstream(&text, &len);
@@ -388,37 +587,27 @@ static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
 		fprintf(stderr, "ppsim sweep: out of memory\n");
 		return 1;
 	}
-	for (int pass = slurm ? 0 : 1; pass < 2; pass++) {
-		if (pass == 1 && slurm)
-			slurm_head(f, total);
-		for (int p = 0; p < nr_points; p++) {
-			struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
-			int first = pts[p].first_row;
+	if (o->emit_jobs == CMD_JOBS_SLURM) {
+		slurm_script(f, o, rows, pts, nr_points, nr_tasks, bad);
+	} else {
+		if (!realpath("/proc/self/exe", self))
+			snprintf(self, sizeof(self), "ppsim");
+		/* a job may start in another directory; one found in the
+		 * data directory is found there again */
+		if (!realpath(o->file, file))
+			snprintf(file, sizeof(file), "%s", o->file);
+		for (int k = 1; k <= nr_tasks; k++) {
+			char task[16], out[4096];
 
-			point_values(o, p, set);
-			for (int r = first; r < first + pts[p].nr_rows; r++) {
-				bool whole = o->cl.nr_cases || !*o->cases;
-
-				/* one job a point, or a case of a point */
-				if (whole ? r != first :
-				    r != first && rows[r - 1].c == rows[r].c)
-					continue;
-				if (!pass) {
-					total++;
-					continue;
-				}
-				if (slurm)
-					fprintf(f, "%d) ", ++nr);
-				emit_job(f, o, self, set, whole ? NULL :
-					 rows[r].c->name, slurm ? nr : ++nr,
-					 bad);
-				fputs(slurm ? " ;;\n" : "\n", f);
-			}
+			snprintf(task, sizeof(task), "%d", k);
+			emit_job(f, o, self, file, task, bad);
+			fputs(" > ", f);
+			snprintf(out, sizeof(out), "%.4000s%ssweep-%03d.csv",
+				 o->out ? o->out : "", o->out ? "/" : "", k);
+			shell_word(f, out, bad);
+			fputc('\n', f);
 		}
 	}
-	if (slurm)
-		fprintf(f, "*) echo \"no task $SLURM_ARRAY_TASK_ID: 1 to %d\" "
-			">&2; exit 2 ;;\nesac\n", total);
 	if (fclose(f)) {
 		fprintf(stderr, "ppsim sweep: out of memory\n");
 		free(text);
@@ -512,15 +701,24 @@ static void write_csv(FILE *f, const struct sweep_opts *o,
 	for (int i = 0; i < o->nr_fixed; i++)	/* --duration */
 		fprintf(f, "%s%s=%s", i ? " " : "  set ", o->fixed[i].key,
 			o->fixed[i].value);
-	fputc('\n', f);
+	/* the whole sweep's size, in every job's CSV too (--task): merge
+	 * counts its runs, (point, case, policy), against it */
+	fprintf(f, "\n# points %d  runs %d\n", nr_points,
+		pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows);
 	rep_csv_header(f, header);
 	for (int p = 0; p < nr_points; p++) {
 		const struct rep_row *pr = &rows[pts[p].first_row];
 
-		for (int i = 0; i < pts[p].nr_rows; i++)
-			rep_csv_row(f, pts[p].prefix, &pr[i], o->rc.reps,
-				    rep_delta_pct(pr, pts[p].nr_rows, i,
-						  o->rc.reps), false);
+		for (int i = 0; i < pts[p].nr_rows; i++) {
+			int r = pts[p].first_row + i;
+
+			if (r >= o->first_row && r < o->end_row)
+				rep_csv_row(f, pts[p].prefix, &pr[i],
+					    o->rc.reps,
+					    rep_delta_pct(pr, pts[p].nr_rows,
+							  i, o->rc.reps),
+					    false);
+		}
 	}
 }
 
@@ -583,7 +781,8 @@ static double measured_here(const struct sweep_opts *o,
  * line in its policy's colour, with the measured figure where the
  * scenario was measured. */
 static int write_plot(const struct sweep_opts *o, const struct point *pts,
-		      int nr_points, const struct rep_row *rows)
+		      int nr_points, const struct rep_row *rows,
+		      const struct rep_figure *figs)
 {
 	char path[4096], title[512], out[4096], name[256], other[256];
 	char xlabel[128], reps[16], machine[64];
@@ -628,7 +827,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 						    sizeof(other));
 					if (strcmp(name, other))
 						continue;
-					fg = rep_rate(&rows[k], o->rc.reps);
+					fg = figs[k];
 					ci = isnan(fg.ci95) ? 0 : fg.ci95;
 					m = rows[k].measured;
 					measured |= !isnan(m);
@@ -676,7 +875,8 @@ static int write_out(const struct sweep_opts *o, const struct point *pts,
 	write_csv(f.f, o, pts, nr_points, rows);
 	if (outfile_commit(&f, "ppsim sweep"))
 		return -1;
-	return write_plot(o, pts, nr_points, rows);
+	/* from the CSV, as ppsim merge --out plots the jobs' */
+	return sweep_plot_csv(path, o->file, o->out);
 }
 
 /* Loads every point's scenario and lays out its rows. */
@@ -758,6 +958,199 @@ done:
 	return rc;
 }
 
+/* A sweep's CSV read back for its plot: the swept keys, their values in
+ * the order met (the cross product's), and each run's rate. */
+struct csv_sweep {
+	char keys[SWEEP_MAX_AXES][64];
+	char values[SWEEP_MAX_AXES][SWEEP_MAX_VALUES * 49];	/* V1,V2 */
+	int nr_values[SWEEP_MAX_AXES], nr_axes;
+	char names[2][CMD_MAX_NAMES][SCN_NAME_MAX];	/* cases, policies */
+	int nr_names[2];
+	char file[PATH_MAX], fixed[CSV_LINE_MAX + 2];
+	unsigned long seed;
+	int reps;
+	char *run[SWEEP_MAX_RUNS];	/* "V1,V2,...,case,policy" */
+	struct rep_figure fig[SWEEP_MAX_RUNS];
+	int nr_runs;
+};
+
+/* Notes name among names (a case, a policy) if it is not there. */
+static void note_name(char names[][SCN_NAME_MAX], int *nr, const char *name)
+{
+	for (int i = 0; i < *nr; i++)
+		if (!strcmp(names[i], name))
+			return;
+	if (*nr < CMD_MAX_NAMES)
+		snprintf(names[(*nr)++], SCN_NAME_MAX, "%s", name);
+}
+
+/* Notes a value of axis a if it is new. */
+static void note_value(struct csv_sweep *cs, int a, const char *v)
+{
+	char *list = cs->values[a];
+	size_t n = strlen(v);
+
+	for (const char *p = list; *p; p += strcspn(p, ",") + !!p[strcspn(p, ",")])
+		if (strcspn(p, ",") == n && !strncmp(p, v, n))
+			return;
+	if (cs->nr_values[a]++ < SWEEP_MAX_VALUES)
+		snprintf(list + strlen(list), sizeof(cs->values[a]) -
+			 strlen(list), "%s%s", *list ? "," : "", v);
+}
+
+/* Reads a sweep's CSV (checked by merge, or just written) into cs.
+ * Returns 0, or -1 said on stderr. */
+static int read_sweep_csv(const char *path, struct csv_sweep *cs)
+{
+	char line[CSV_LINE_MAX + 2], key[CSV_LINE_MAX + 2], *f[64];
+	FILE *in = fopen(path, "r");
+	int nr = 0, rc, k = -1;
+
+	if (!in) {
+		fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+		return -1;
+	}
+	while ((rc = csv_getline(path, in, line, &nr)) > 0) {
+		int n;
+
+		if (k < 0 && line[0] == '#') {
+			const char *at = strstr(line, "  sweep ");
+
+			if (nr == 1 && at)
+				snprintf(cs->file, sizeof(cs->file), "%s",
+					 at + 8);
+			if (nr == 2)
+				sscanf(line, "# seed %lu  reps %d", &cs->seed,
+				       &cs->reps);
+			if (nr == 2 && (at = strstr(line, "  set ")))
+				snprintf(cs->fixed, sizeof(cs->fixed), "%s",
+					 at + 6);
+			continue;
+		}
+		n = csv_split(line, f, 64);
+		if (k < 0) {	/* the header: the swept keys, then 9 */
+			k = n - 9;
+			for (int a = 0; a < k && a < SWEEP_MAX_AXES; a++)
+				snprintf(cs->keys[a], sizeof(cs->keys[a]),
+					 "%s", f[a]);
+			cs->nr_axes = k;
+			continue;
+		}
+		if (n != k + 9 || strcmp(f[k + 2], "rate"))
+			continue;
+		if (cs->nr_runs == SWEEP_MAX_RUNS)
+			break;
+		for (int a = 0; a < k && a < SWEEP_MAX_AXES; a++)
+			note_value(cs, a, f[a]);
+		note_name(cs->names[0], &cs->nr_names[0], f[k]);
+		note_name(cs->names[1], &cs->nr_names[1], f[k + 1]);
+		cs->fig[cs->nr_runs] = (struct rep_figure){ strtod(f[k + 4],
+			NULL), *f[k + 5] ? strtod(f[k + 5], NULL) : NAN };
+		/* the key the points' prefixes make: values, case, policy */
+		key[0] = '\0';
+		for (int i = 0; i < k + 2; i++)
+			snprintf(key + strlen(key), sizeof(key) - strlen(key),
+				 "%s%s", i ? "," : "", f[i]);
+		if (!(cs->run[cs->nr_runs++] = strdup(key))) {
+			rc = -1;
+			fprintf(stderr, "ppsim: out of memory\n");
+			break;
+		}
+	}
+	fclose(in);
+	if (!rc && (k < 1 || k > SWEEP_MAX_AXES)) {
+		fprintf(stderr, "%s: not a sweep's CSV: no swept key\n", path);
+		rc = -1;
+	}
+	return rc;
+}
+
+int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
+{
+	struct csv_sweep *cs = calloc(1, sizeof(*cs));
+	struct rep_row *rows = calloc(SWEEP_MAX_RUNS, sizeof(*rows));
+	struct rep_figure *figs = calloc(SWEEP_MAX_RUNS, sizeof(*figs));
+	struct sweep_opts o = { .rc = { .reps = 1 }, .out = dir };
+	struct point *pts = NULL;
+	int nr_points = 1, nr_rows = 0, rc = -1;
+	char *save = NULL;
+
+	if (!cs || !rows || !figs) {
+		fprintf(stderr, "ppsim: out of memory\n");
+		goto done;
+	}
+	if (read_sweep_csv(csv, cs))
+		goto done;
+	o.file = scenario ? scenario : cs->file;
+	/* the replications: the title says them, the CI bars need two */
+	o.rc.seed = cs->seed;
+	o.rc.reps = cs->reps > 0 ? cs->reps : 1;
+	for (int a = 0; a < cs->nr_axes; a++) {
+		if (cs->nr_values[a] > SWEEP_MAX_VALUES) {
+			fprintf(stderr, "%s: %s has more than %d values: not "
+				"a sweep's\n", csv, cs->keys[a],
+				SWEEP_MAX_VALUES);
+			goto done;
+		}
+		if (add_axis(&o, cs->keys[a], cs->values[a], NULL, 0))
+			goto done;
+	}
+	/* --duration, the only value every point has */
+	for (char *t = strtok_r(cs->fixed, " ", &save);
+	     t && o.nr_fixed < CMD_MAX_SET; t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		o.fixed[o.nr_fixed++] = (struct scn_override){ .key = t,
+			.value = eq + 1, .file = "--duration" };
+	}
+	for (int i = 0; i < cs->nr_names[0]; i++)
+		o.cl.cases[o.cl.nr_cases++] = cs->names[0][i];
+	for (int i = 0; i < cs->nr_names[1]; i++)
+		o.cl.policies[o.cl.nr_policies++] = cs->names[1][i];
+	for (int a = 0; a < o.nr_axes; a++)
+		nr_points *= o.axes[a].nr_values;
+	if (nr_points > SWEEP_MAX_POINTS ||
+	    !(pts = calloc((size_t)nr_points, sizeof(*pts)))) {
+		fprintf(stderr, "%s: cannot plot %d points\n", csv, nr_points);
+		goto done;
+	}
+	if (build_points(&o, pts, nr_points, rows, &nr_rows))
+		goto done;
+	/* each row's rate from the CSV */
+	for (int p = 0; p < nr_points; p++) {
+		for (int r = pts[p].first_row;
+		     r < pts[p].first_row + pts[p].nr_rows; r++) {
+			char key[CSV_LINE_MAX + 2];
+			int i = 0;
+
+			snprintf(key, sizeof(key), "%s%s,%s", pts[p].prefix,
+				 rows[r].c->name, rows[r].policy->name);
+			while (i < cs->nr_runs && strcmp(cs->run[i], key))
+				i++;
+			if (i == cs->nr_runs) {
+				fprintf(stderr, "%s: no rate of %s: cannot "
+					"plot the sweep\n", csv, key);
+				goto done;
+			}
+			figs[r] = cs->fig[i];
+		}
+	}
+	rc = write_plot(&o, pts, nr_points, rows, figs);
+done:
+	for (int p = 0; p < nr_points && pts; p++)
+		scn_free(pts[p].scn);
+	for (int i = 0; cs && i < cs->nr_runs; i++)
+		free(cs->run[i]);
+	free(pts);
+	free(rows);
+	free(figs);
+	free(cs);
+	return rc;
+}
+
 int sweep_main(int argc, char **argv)
 {
 	int help;
@@ -807,13 +1200,16 @@ int sweep_main(int argc, char **argv)
 	    cmd_check_names(&o.cl, &pts[0].scn, 1))
 		goto done;
 	/* a bad --out is found now, not after the simulations; with every
-	 * file read, none of which it may replace */
-	if (o.out && outfile_check_dir(o.out, "ppsim sweep: --out",
-				       o.emit_jobs ? job_outputs :
-				       sweep_outputs, false))
+	 * file read, none of which it may replace.  A Slurm script's is the
+	 * cluster's, which its tasks make: nothing of it is here */
+	if (o.out && o.emit_jobs != CMD_JOBS_SLURM &&
+	    outfile_check_dir(o.out, "ppsim sweep: --out",
+			      o.emit_jobs ? job_outputs : sweep_outputs,
+			      false))
 		goto done;
-	/* the jobs write where the user asked, wherever they run */
-	if (o.out && o.emit_jobs) {
+	/* GNU parallel's jobs write where the user asked, wherever they
+	 * run on this host */
+	if (o.out && o.emit_jobs == CMD_JOBS_PARALLEL) {
 		if (!realpath(o.out, out_path)) {
 			fprintf(stderr, "ppsim sweep: --out %s: %s\n", o.out,
 				strerror(errno));
@@ -826,8 +1222,22 @@ int sweep_main(int argc, char **argv)
 		status = emit_jobs(&o, pts, nr_points, rows);
 		goto done;
 	}
+	o.first_row = 0;
+	o.end_row = nr_rows;
+	if (o.task) {
+		int nr_tasks = task_rows(&o, pts, nr_points, rows, o.task,
+					 &o.first_row, &o.end_row);
+
+		if (o.task > nr_tasks) {
+			fprintf(stderr, "ppsim sweep: --task %d: the sweep "
+				"has %d job%s (1 to %d)\n", o.task, nr_tasks,
+				nr_tasks == 1 ? "" : "s", nr_tasks);
+			goto done;
+		}
+	}
 	status = 1;
-	if (rep_run(rows, nr_rows, &o.rc, o.file))
+	if (rep_run(rows + o.first_row, o.end_row - o.first_row, &o.rc,
+		    o.file))
 		goto done;
 	if (o.csv)
 		write_csv(stdout, &o, pts, nr_points, rows);

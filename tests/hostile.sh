@@ -328,8 +328,12 @@ check "bytes that are not UTF-8 become U+FFFD: the JSON is UTF-8" \
 	sh -c "iconv -f UTF-8 -t UTF-8 '$tmp/l1.json' >/dev/null && grep -q '\"case\": \"caf\\\\ufffd\"' '$tmp/l1.json' && grep -q 'latin1-\\\\ufffd.ini' '$tmp/l1.json'"
 t "$ppsim" run "$tmp/esc.ini" --reps 1 --format csv >"$tmp/esc.csv" 2>"$tmp/out"
 printf '"a,b",v5.5,rate,Mpps,\n"a""b\\c",v5.5,rate,Mpps,\n' >"$tmp/want"
-check "a case named a,b keeps the CSV's columns (and merge reads them)" \
-	sh -c "test \$(grep -cF -f '$tmp/want' '$tmp/esc.csv') -eq 2 && '$ppsim' merge '$tmp/esc.csv' >/dev/null"
+# merge takes a sweep's CSV (a run's has no sweep to be complete of)
+t "$ppsim" sweep "$tmp/esc.ini" --set duration=1ms,2ms --reps 1 --format csv >"$tmp/esc-sweep.csv" 2>>"$tmp/out"
+check "a case named a,b keeps the CSV's columns (and merge reads and plots them)" \
+	sh -c "test \$(grep -cF -f '$tmp/want' '$tmp/esc.csv') -eq 2 &&
+	       '$ppsim' merge '$tmp/esc-sweep.csv' --out '$tmp/esc-m' | cmp - '$tmp/esc-sweep.csv' &&
+	       test \$(grep -c '^# a,b v5.5\$' '$tmp/esc-m/sweep-rate.dat') -eq 1"
 t "$ppsim" sweep "$tiny" --case far-drop --set nic.rx_ring=256,512 --set driver.budget=64,6 \
 	--out "$tmp/series" >/dev/null 2>"$tmp/out"
 check "the sweep plot keeps budget=6 beside budget=64" \

@@ -161,9 +161,9 @@ printf 'pool nid=0\nalloc x%s[2J\n' "$esc" >"$tmp/esc.trace"
 check "a trace's bad word is echoed escaped" no_escape "$ppsim" trace --policy v5.4 "$tmp/esc.trace"
 sed "s/close-drop/close${esc}[2J/" "$tmp/j/rel/sweep-001.csv" >"$tmp/j/esc.csv"
 check "merge refuses a control character in a CSV at its line" \
-	fails 2 'esc.csv:4: control character 0x1b: not a ppsim CSV' "$ppsim" merge "$tmp/j/esc.csv"
+	fails 2 'esc.csv:5: control character 0x1b: not a ppsim CSV' "$ppsim" merge "$tmp/j/esc.csv"
 check "compare refuses it too" \
-	fails 2 'esc.csv:4: control character 0x1b' "$ppsim" compare "$tmp/j/esc.csv" "$tmp/j/rel/sweep-002.csv"
+	fails 2 'esc.csv:5: control character 0x1b' "$ppsim" compare "$tmp/j/esc.csv" "$tmp/j/rel/sweep-002.csv"
 
 # ---- 11: no figure hidden: a prior of 0, names cut alike ----
 sed 's/^xdp = 15$/xdp = 0/' "$src/tests/scenarios/sens.ini" >"$tmp/sens0.ini"

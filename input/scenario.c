@@ -54,30 +54,31 @@ struct scn_key {
 	const char *help;
 	const char *const *words;	/* S_WORD: the values, NULL-ended, in
 					 * the order of their enum */
+	/* or S_WORD of a registry of strategies (NULL-ended), kept as a
+	 * pointer to the one chosen: their names are the words */
+	const struct workload_ops *const *registry;
 };
 
 #define K(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, false, offsetof(struct scn_case, field), \
-	  def, min, max, unit, help, NULL }
+	  def, min, max, unit, help, NULL, NULL }
 #define KS(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, true, offsetof(struct scn_calibrate, \
-	  field), def, min, max, unit, help, NULL }
+	  field), def, min, max, unit, help, NULL, NULL }
 /* A case's key that takes one of words (an enum, stored as an int). */
 #define KW(sec, name, field, words, def, help) \
 	{ sec, name, S_WORD, U_NONE, false, offsetof(struct scn_case, field), \
-	  def, 0, 0, "", help, words }
+	  def, 0, 0, "", help, words, NULL }
+/* A case's key that names one of a registry's strategies. */
+#define KR(sec, name, field, registry, def, help) \
+	{ sec, name, S_WORD, U_NONE, false, offsetof(struct scn_case, field), \
+	  def, 0, 0, "", help, NULL, registry }
 
-_Static_assert(sizeof(enum rxq_workload) == sizeof(int) &&
-	       sizeof(enum rxq_touch) == sizeof(int) &&
+_Static_assert(sizeof(enum rxq_touch) == sizeof(int) &&
 	       sizeof(enum rxq_xdp_return) == sizeof(int) &&
 	       sizeof(enum mem_llc_policy) == sizeof(int),
 	       "S_WORD keys store an enum as an int");
 
-static const char *const workload_words[RXQ_NR_WORKLOADS + 1] = {
-	[RXQ_XDP_DROP] = "xdp_drop", [RXQ_XDP_TX] = "xdp_tx",
-	[RXQ_XDP_REDIRECT] = "xdp_redirect", [RXQ_TCP] = "tcp",
-	[RXQ_XDP_CPUMAP] = "xdp_cpumap", [RXQ_XDP_VETH] = "xdp_veth", NULL,
-};
 static const char *const port_words[] = {
 	[RXQ_PORT_SAME] = "same", [RXQ_PORT_OTHER] = "other", NULL,
 };
@@ -159,7 +160,7 @@ K("model", "win_stack", S_DOUBLE, U_NONE, sim.rxq.overlap.win_stack, "125", 0, 1
 K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
 K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers): its lines arrive at this many a latency, under the copy's own work"),
 K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-KW("case", "workload", sim.rxq.workload, workload_words, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, or redirect_port's, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU, or on app_cpu; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
+KR("case", "workload", sim.rxq.workload, workloads, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, or redirect_port's, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU, or on app_cpu; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
 K("case", "redirect_cpu", S_INT, U_NONE, sim.load.redirect_cpu, "-1", -1, 511, "", "xdp_cpumap: the CPU whose cpumap kthread takes the frames (node = cpu / cores), not a queue's CPU: required; xdp_redirect with redirect_port = other: the CPU whose irq polls that port's channel; -1 (the default) or the queue's CPU: mlx5's own placement, that channel's irq on the redirecting CPU, polled in its softirq after the queue's"),
 K("case", "cpumap_qsize", S_INT, U_NONE, sim.rxq.cpumap_qsize, "2048", 8, 1 << 16, "", "xdp_cpumap: frames the cpumap entry's ring holds (xdp-bench redirect-cpu's default --qsize)"),
 KW("case", "redirect_port", sim.rxq.redirect_port, port_words, "same", "xdp_redirect: out of the port the packet came in on (same), or out of the adapter's other port (other; nic.ports = 2): onto that port's channel of the redirecting CPU (6.1 en/xdp.c mlx5e_xdp_xmit), whose NAPI, on redirect_cpu (its irq's CPU; by default the redirecting CPU, where mlx5 puts it), polls the completions and returns the pages to the pool from there: the ring from another CPU, and in 6.12 directly when it is the pool's CPU and the pool's NAPI is still scheduled"),
@@ -416,17 +417,47 @@ static double load_number(const struct scn_key *k, const void *field)
 	}
 }
 
+/* A word key's i-th value, NULL past the last. */
+static const char *word_at(const struct scn_key *k, int i)
+{
+	if (k->words)
+		return k->words[i];
+	return k->registry[i] ? k->registry[i]->name : NULL;
+}
+
+/* The index of the value a word key's field holds. */
+static int word_index(const struct scn_key *k, const void *field)
+{
+	int i = 0;
+
+	if (k->words)
+		return *(const int *)field;
+	while (k->registry[i] &&
+	       k->registry[i] != *(const struct workload_ops *const *)field)
+		i++;
+	return i;
+}
+
+/* A word key's field set to its i-th value. */
+static void word_set(const struct scn_key *k, void *field, int i)
+{
+	if (k->words)
+		*(int *)field = i;
+	else
+		*(const struct workload_ops **)field = k->registry[i];
+}
+
 /* Sets one key from its text; on error, why says what. */
 /* "'text': expected a, b or c" */
-static void word_choices(const char *const *words, const char *text,
+static void word_choices(const struct scn_key *k, const char *text,
 			 char *why, size_t len)
 {
 	int n = snprintf(why, len, "'%s': expected", text);
 
-	for (int i = 0; words[i] && n > 0 && (size_t)n < len; i++)
+	for (int i = 0; word_at(k, i) && n > 0 && (size_t)n < len; i++)
 		n += snprintf(why + n, len - (size_t)n, "%s%s",
-			      i == 0 ? " " : words[i + 1] ? ", " : " or ",
-			      words[i]);
+			      i == 0 ? " " : word_at(k, i + 1) ? ", " : " or ",
+			      word_at(k, i));
 }
 
 static int set_value(struct scn_case *c, struct scn_calibrate *cal,
@@ -439,13 +470,13 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 
 	switch (k->store) {
 	case S_WORD:
-		for (int i = 0; k->words[i]; i++) {
-			if (!strcmp(text, k->words[i])) {
-				*(int *)field = i;
+		for (int i = 0; word_at(k, i); i++) {
+			if (!strcmp(text, word_at(k, i))) {
+				word_set(k, field, i);
 				return 0;
 			}
 		}
-		word_choices(k->words, text, why, len);
+		word_choices(k, text, why, len);
 		return -1;
 	case S_POLICIES:
 		return parse_policy_words(text, c->policies, NULL,
@@ -612,8 +643,8 @@ int scn_case_word(const struct scn_case *c, const char *key, char *buf,
 
 	if (!k || k->store != S_WORD || k->in_scenario)
 		return -1;
-	snprintf(buf, len, "%s", k->words[*(const int *)((const char *)c +
-							 k->offset)]);
+	snprintf(buf, len, "%s", word_at(k, word_index(k, (const char *)c +
+							      k->offset)));
 	return 0;
 }
 
@@ -1338,14 +1369,15 @@ static bool is_pow2(int v)
 	return v > 0 && !(v & (v - 1));
 }
 
+/* A workload whose frames a kthread on redirect_cpu takes. */
 static bool cpumap(const struct sim_case *c)
 {
-	return c->rxq.workload == RXQ_XDP_CPUMAP;
+	return c->rxq.workload->far == WORKLOAD_FAR_KTHREAD;
 }
 
 static bool redirect_cpu_used(const struct sim_case *c)
 {
-	return cpumap(c) || (c->rxq.workload == RXQ_XDP_REDIRECT &&
+	return cpumap(c) || (c->rxq.workload->far == WORKLOAD_FAR_PORT &&
 			     c->rxq.redirect_port == RXQ_PORT_OTHER);
 }
 
@@ -1399,25 +1431,25 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(m->l2_size % (64u * (unsigned)m->l2_ways) == 0,
 	      "cache.l2_size", "l2_size must be a multiple of 64 bytes x "
 	      "l2_ways");
-	CHECK(q->workload != RXQ_XDP_CPUMAP || l->redirect_cpu >= 0,
+	CHECK(!cpumap(&c->sim) || l->redirect_cpu >= 0,
 	      "case.redirect_cpu", "xdp_cpumap needs redirect_cpu: the CPU of "
 	      "its kthread, another than the irq's");
 	CHECK(!redirect_cpu_used(&c->sim) || l->redirect_cpu < cpus,
 	      "case.redirect_cpu", "redirect_cpu %d does not exist: the "
 	      "machine has %d CPUs (%d sockets x %d cores)", l->redirect_cpu,
 	      cpus, m->sockets, m->cores);
-	CHECK(q->workload != RXQ_XDP_CPUMAP || l->queues == 1,
+	CHECK(!cpumap(&c->sim) || l->queues == 1,
 	      "case.queues", "xdp_cpumap takes one queue (%d): its consumer "
 	      "serves queue 0", l->queues);
-	CHECK(q->workload != RXQ_XDP_CPUMAP ||
+	CHECK(!cpumap(&c->sim) ||
 	      (l->redirect_cpu != l->irq_cpu &&
 	       (l->migrate_at < 0 || l->redirect_cpu != l->migrate_cpu)),
 	      "case.redirect_cpu", "redirect_cpu %d is the irq's CPU: the "
 	      "cpumap's kthread needs another", l->redirect_cpu);
 	CHECK(q->redirect_port == RXQ_PORT_SAME ||
-	      q->workload == RXQ_XDP_REDIRECT, "case.redirect_port",
+	      q->workload->far == WORKLOAD_FAR_PORT, "case.redirect_port",
 	      "redirect_port is where xdp_redirect sends, not %s",
-	      workload_words[q->workload]);
+	      q->workload->name);
 	CHECK(q->redirect_port == RXQ_PORT_SAME || c->sim.hw.ports > 1,
 	      "case.redirect_port", "redirect_port = other: the NIC has %d "
 	      "port (nic.ports)", c->sim.hw.ports);
@@ -1432,10 +1464,11 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 		      own_keys[i].used(&c->sim), own_keys[i].key,
 		      "%s is %s: this case (%s) has none",
 		      strchr(own_keys[i].key, '.') + 1, own_keys[i].what,
-		      workload_words[q->workload]);
-	CHECK(l->app_cpu < 0 || q->workload == RXQ_TCP, "case.app_cpu",
+		      q->workload->name);
+	CHECK(l->app_cpu < 0 || q->workload->far == WORKLOAD_FAR_READER,
+	      "case.app_cpu",
 	      "app_cpu is the reader of workload = tcp, not of %s",
-	      workload_words[q->workload]);
+	      q->workload->name);
 	CHECK(l->app_cpu < cpus, "case.app_cpu", "app_cpu %d does not exist: "
 	      "the machine has %d CPUs (%d sockets x %d cores)", l->app_cpu,
 	      cpus, m->sockets, m->cores);
@@ -1446,7 +1479,8 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	      l->app_cpu != l->migrate_cpu, "case.app_cpu", "app_cpu %d is "
 	      "where the irq moves: the reader and the NAPI would share it",
 	      l->app_cpu);
-	CHECK(q->workload != RXQ_TCP || q->pkt_size > TCP_HEADERS,
+	CHECK(q->workload->far != WORKLOAD_FAR_READER ||
+	      q->pkt_size > TCP_HEADERS,
 	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
 	      "(its Ethernet, IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
 	CHECK(q->cost.pp_lock <= q->cost.pp_ring, "cost.pp_lock", "pp_lock %g "
@@ -1475,7 +1509,7 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 			  half = c->sim.mm.pages_per_node / 2;
 		const char *key = NULL;
 
-		if (q->workload == RXQ_XDP_CPUMAP) {
+		if (cpumap(&c->sim)) {
 			held = q->cpumap_qsize;
 			key = "case.cpumap_qsize";
 		} else if (sim_app_reader(&c->sim)) {
@@ -1681,10 +1715,10 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 		fprintf(f, "  unit:    %s\n  range:   %s to %s\n",
 			*k->unit ? k->unit : "none (a count or a ratio)", lo,
 			hi);
-	} else if (k->words) {
+	} else if (k->store == S_WORD) {
 		fprintf(f, "  values: ");
-		for (const char *const *w = k->words; *w; w++)
-			fprintf(f, " %s", *w);
+		for (int i = 0; word_at(k, i); i++)
+			fprintf(f, " %s", word_at(k, i));
 		fputc('\n', f);
 	}
 	if (k->in_scenario)
@@ -1786,7 +1820,7 @@ int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 		if (is_number(k))
 			differ = load_number(k, fa) != load_number(k, fb);
 		else if (k->store == S_WORD)
-			differ = *(const int *)fa != *(const int *)fb;
+			differ = word_index(k, fa) != word_index(k, fb);
 		else
 			continue;
 		if (differ) {
@@ -1854,7 +1888,7 @@ void scn_write_case(FILE *f, const struct scn_case *c)
 			plain ? "" : ".", k->name);
 		switch (k->store) {
 		case S_WORD:
-			fputs(k->words[*(const int *)field], f);
+			fputs(word_at(k, word_index(k, field)), f);
 			break;
 		case S_POLICIES:
 			for (int p = 0; p < c->nr_policies; p++)

@@ -16,7 +16,7 @@ static bool bulk_missing(const struct rep_row *row)
 {
 	const struct rxq_config *q = &row->c->sim.rxq;
 
-	return q->workload == RXQ_XDP_REDIRECT &&
+	return q->workload->tx_frames &&
 	       q->xdp_return == RXQ_RETURN_BULK && !row->policy->put_bulk;
 }
 
@@ -361,10 +361,8 @@ void rep_put_ci95(FILE *f, double ci95)
 /* A case whose pages come back another way than the NAPI's own put. */
 static bool other_return(const struct rep_row *row)
 {
-	enum rxq_workload wl = row->c->sim.rxq.workload;
-
-	return wl == RXQ_XDP_REDIRECT || wl == RXQ_XDP_CPUMAP ||
-	       wl == RXQ_XDP_VETH || sim_app_reader(&row->c->sim);
+	return row->c->sim.rxq.workload->other_return ||
+	       sim_app_reader(&row->c->sim);
 }
 
 static bool several_queues(const struct rep_row *row)
@@ -606,29 +604,25 @@ void rep_plot_policies(const struct rep_row *rows, int nr_rows,
 void rep_plot_title(const struct rep_row *rows, int nr_rows,
 		    const struct rep_prov *p, char *buf, size_t len)
 {
-	/* one a workload: a workload added without its name here is an
-	 * empty name, never a write past seen[] */
-	static const char *const names[RXQ_NR_WORKLOADS] = {
-		[RXQ_XDP_DROP] = "XDP_DROP", [RXQ_XDP_TX] = "XDP_TX",
-		[RXQ_XDP_REDIRECT] = "XDP_REDIRECT", [RXQ_TCP] = "TCP",
-		[RXQ_XDP_CPUMAP] = "XDP_REDIRECT to a cpumap",
-		[RXQ_XDP_VETH] = "XDP_REDIRECT to a veth",
-	};
 	const struct sim_case *s0 = &rows[0].c->sim;
-	bool seen[RXQ_NR_WORKLOADS] = { false };
 	int size = s0->rxq.pkt_size;
 	size_t n = 0;
 
-	for (int i = 0; i < nr_rows; i++) {
-		seen[rows[i].c->sim.rxq.workload] = true;
+	for (int i = 0; i < nr_rows; i++)
 		if (rows[i].c->sim.rxq.pkt_size != size)
 			size = 0;
-	}
 	buf[0] = '\0';
-	for (size_t w = 0; w < sizeof(names) / sizeof(names[0]); w++)
-		if (seen[w] && names[w] && n < len)
+	/* the rows' workloads, in the registry's order */
+	for (int w = 0; workloads[w]; w++) {
+		bool seen = false;
+
+		for (int i = 0; i < nr_rows && !seen; i++)
+			seen = rows[i].c->sim.rxq.workload == workloads[w];
+		if (seen && n < len)
 			n += (size_t)snprintf(buf + n, len - n, "%s%s",
-					      n ? ", " : "", names[w]);
+					      n ? ", " : "",
+					      workloads[w]->title);
+	}
 	if (size && n < len)
 		n += (size_t)snprintf(buf + n, len - n, " %d B", size);
 	if (n < len && p->machine)

@@ -56,9 +56,7 @@ static int build_consumer(struct run *w, const char **err)
 		.nic = &w->nic,
 		.ctx = { .mm = w->mm, .cpu = cpu, .node = cpu / c->mem.cores,
 			 .softirq = !reader } };
-	if ((reader ? rxq_attach_reader :
-	     sim_port_remote(c) ? rxq_attach_port : rxq_attach_consumer)
-	    (w->consumer.q, w->consumer.ctx.node)) {
+	if (rxq_attach(w->consumer.q, w->consumer.ctx.node)) {
 		*err = "out of memory";
 		return -1;
 	}

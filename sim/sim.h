@@ -35,6 +35,7 @@
 #include "../model/kernel/mm.h"
 #include "../model/mem/mem.h"
 #include "../model/nic/rxq.h"
+#include "../model/workload/workload.h"
 
 /* The machine beyond what the model holds: SimGrid's platform, the NIC's
  * arrivals and buffer (the CPU clock is the memory model's). */
@@ -92,7 +93,8 @@ static inline int sim_queue_cpus(const struct sim_case *c)
 /* A tcp case whose reader runs on a CPU of its own (app_cpu). */
 static inline bool sim_app_reader(const struct sim_case *c)
 {
-	return c->rxq.workload == RXQ_TCP && c->load.app_cpu >= 0 &&
+	return c->rxq.workload->far == WORKLOAD_FAR_READER &&
+	       c->load.app_cpu >= 0 &&
 	       c->load.app_cpu != c->load.irq_cpu;
 }
 
@@ -100,7 +102,7 @@ static inline bool sim_app_reader(const struct sim_case *c)
  * CPU (redirect_cpu) than the queue's. */
 static inline bool sim_port_remote(const struct sim_case *c)
 {
-	return c->rxq.workload == RXQ_XDP_REDIRECT &&
+	return c->rxq.workload->far == WORKLOAD_FAR_PORT &&
 	       c->rxq.redirect_port == RXQ_PORT_OTHER &&
 	       c->load.redirect_cpu >= 0 &&
 	       c->load.redirect_cpu != c->load.irq_cpu;
@@ -111,7 +113,8 @@ static inline bool sim_port_remote(const struct sim_case *c)
  * other port's NAPI). */
 static inline bool sim_has_consumer(const struct sim_case *c)
 {
-	return c->rxq.workload == RXQ_XDP_CPUMAP || sim_app_reader(c) ||
+	return c->rxq.workload->far == WORKLOAD_FAR_KTHREAD ||
+	       sim_app_reader(c) ||
 	       sim_port_remote(c);
 }
 
@@ -119,7 +122,7 @@ static inline bool sim_has_consumer(const struct sim_case *c)
  * payload the TCP reader copied. */
 static inline const char *sim_rate_unit(const struct sim_case *c)
 {
-	return c->rxq.workload == RXQ_TCP ? "Gbps" : "Mpps";
+	return c->rxq.workload->rate_unit;
 }
 
 #define SIM_MAX_SAMPLES	2048	/* a run keeps 2 fewer: the help of sample says 2046 */

@@ -38,7 +38,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 3 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 4 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
@@ -127,3 +127,28 @@ for f in $sim_files; do
 done
 if [ -s "$tmp/out" ]; then not_ok "sim/'s files call one another one way"
 else ok "sim/'s files call one another one way"; fi
+
+# A workload is one file (model/workload/workload.h): each object of
+# model/workload/ but the registry's uses nothing another defines.
+: >"$tmp/out"
+wl_objs=$(ls "$build"/model/workload/libmodel_a-*.o 2>/dev/null |
+	  grep -v '/libmodel_a-workload\.o$')
+[ -n "$wl_objs" ] || echo "model/workload/: no workload objects" >>"$tmp/out"
+for o in $wl_objs; do
+	symbols "$tmp/wl.uses" undefined "$o"
+	: >"$tmp/wl.others"
+	for a in $wl_objs; do
+		[ "$a" = "$o" ] ||
+			nm -g --defined-only "$a" | awk 'NF == 3 { print $3 }' \
+			>>"$tmp/wl.others"
+	done
+	sort -u -o "$tmp/wl.others" "$tmp/wl.others"
+	f=${o##*/libmodel_a-}
+	comm -12 "$tmp/wl.uses" "$tmp/wl.others" |
+		sed "s|^|model/workload/${f%.o}.c uses another workload: |" \
+		>>"$tmp/out"
+done
+if [ -s "$tmp/out" ]; then
+	not_ok "a workload file uses no other workload"
+	sed 's/^/# /' "$tmp/out"
+else ok "a workload file uses no other workload"; fi

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rxq.h"
+#include "../workload/workload.h"
 
 #define XDP_HEADROOM		256	/* XDP_PACKET_HEADROOM: data starts here */
 #define WQE_PER_LINE		4	/* 16-byte rx descriptors */
@@ -12,24 +13,6 @@
 				 * CQEs in a 64-byte CQ slot */
 #define XDP_FRAME_BULK	16	/* XDP_BULK_QUEUE_SIZE: frames a
 				 * struct xdp_frame_bulk holds */
-/* kernel/bpf/cpumap.c (6.1, 6.12) */
-#define CPU_MAP_BULK_SIZE	8	/* frames a CPU's bulk queue gathers
-					 * before bq_flush_to_queue() */
-#define CPUMAP_BATCH		8	/* frames the kthread takes at once */
-#define PTRS_PER_LINE		8	/* ptr_ring slots in a cache line */
-/* drivers/net/veth.c (6.1, 6.12) */
-#define VETH_RING_SIZE		256	/* the peer's xdp_ring */
-#define VETH_POLL_BUDGET	64	/* its NAPI's weight (NAPI_POLL_WEIGHT) */
-/* An skb: struct sk_buff is 232 bytes (6.1 x86-64), 4 lines, from the
- * slab of the CPU that builds it; a few dozen are live at a time. */
-#define SKB_LINES		4
-#define SKB_SLOTS		64
-/* net/core/dev.c (6.1, 6.12): sysctl_skb_defer_max, skbs a CPU's defer
- * list holds */
-#define SKB_DEFER_MAX		64
-/* What one pass of a reader on another CPU copies: one recvmsg into its
- * 64 KiB buffer (tcp.c's; the buffer's size is the model's guess) */
-#define READER_PASS		65536
 
 /*
  * What the NIC and the driver move over PCIe, in bytes (6.1 sources under
@@ -60,10 +43,6 @@ struct rxq_lines {
 	u32 tx_cqe;		/* XDP SQ's CQ */
 	u32 state;		/* pool, rq, cq and doorbell records */
 	u32 cache;		/* the page cache's entries */
-	u32 cm_ring;		/* the cpumap entry's ptr_ring, and its
-				 * producer lock after it: consumer's node */
-	u32 cm_skb;		/* the consumer's skbs */
-	u32 skb;		/* skbs built on the channel's CPU (veth) */
 	u32 sq_db;		/* the XDP SQ's doorbell record: ST_SQ_DB of
 				 * state, or of port_state */
 	u32 port_state;		/* the other port's channel
@@ -83,14 +62,12 @@ struct rxq {
 	/* the channel's NAPI, which page_pool is told of (6.12 mlx5e_alloc_rq:
 	 * pp_params.napi = rq->cq.napi): polled by its CPU during a poll */
 	struct napi_struct napi;
-	struct tcp *sk;		/* the socket, for RXQ_TCP */
+	const struct workload_ops *wl;	/* cfg.workload */
+	void *wl_state;		/* the workload's */
+	/* the stack's socket (workload tcp's); opened for every workload,
+	 * as the lines of what is laid out after it depend on it */
+	struct tcp *sk;
 	u32 sk_limit;		/* skbs it holds at most */
-	bool reader_remote;	/* its reader on another CPU */
-	/* skbs that reader handed back (skb_attempt_defer_free), for this
-	 * channel's NAPI to free: softnet_data's defer list, the lines of
-	 * its lock and head in the channel's state */
-	struct page *defer[SKB_DEFER_MAX];
-	int defer_n;
 	struct rxq_lines l;
 	const struct rxq_pages *pg;	/* the machine's page lines */
 	int pkt_lines;		/* lines of a packet this queue touches */
@@ -142,17 +119,6 @@ struct rxq {
 	u32 *tx_cqe_end;	/* per tx CQE: descriptors it completes up to */
 	u32 tx_cqe_prod, tx_cqe_cons;
 
-	/* xdp_cpumap: this CPU's bulk queue and the remote CPU's ring */
-	struct page *bq[CPU_MAP_BULK_SIZE];
-	int bq_n;
-	struct page **cm;	/* the cpumap ring's frames */
-	u32 cm_mask, cm_prod, cm_cons;
-	int cm_node;		/* the consumer's node */
-	u32 cm_skb_next, skb_next;	/* the next skb slot */
-	/* xdp_veth: the peer's xdp_ring */
-	struct page *veth[VETH_RING_SIZE];
-	u32 veth_prod, veth_cons;
-
 	struct page **pc;	/* mlx5e page cache: a FIFO */
 	u32 pc_mask, pc_head, pc_tail;
 
@@ -182,7 +148,8 @@ void rxq_map_pages(struct rxq_pages *pl, struct mem *m, int nodes,
 	}
 }
 
-/* The channel's objects, placed as rxq.h says, and its socket after them. */
+/* The channel's objects, placed as rxq.h says, its socket after them
+ * and the workload's last. */
 static int layout(struct rxq *q)
 {
 	const struct rxq_config *c = &q->cfg;
@@ -207,10 +174,10 @@ static int layout(struct rxq *q)
 	/* the page cache, on the channel's node like its other arrays */
 	q->l.cache = mem_region(q->m, q->node, MEM_STATE,
 				(q->pc_mask + 1) / CACHE_PER_LINE + 1);
-	if (c->workload == RXQ_XDP_VETH)
-		q->l.skb = mem_region(q->m, q->node, MEM_STATE,
-				      SKB_SLOTS * SKB_LINES);
-	return q->sk && !mem_error(q->m) ? 0 : -1;
+	if (!q->sk || mem_error(q->m))
+		return -1;
+	/* the workload's own objects last */
+	return q->wl->open ? q->wl->open(q) : 0;
 }
 
 /* The page's index on its node (pfns are numbered node by node). */
@@ -336,20 +303,14 @@ static struct page *cache_get(struct rxq *q)
 	return page;
 }
 
-/* mlx5e_page_release(rq, di, recycle = true), of a page whose struct
- * page is line spage */
-static void release_page_at(struct rxq *q, struct page *page, u32 spage)
+/* mlx5e_page_release(rq, di, recycle = true) */
+void rxq_release_page(struct rxq *q, struct page *page)
 {
-	mem_work_read_random(q->cpu, spage);
+	mem_work_read_random(q->cpu, spage_line(q, page));
 	if (q->cfg.page_cache && cache_put(q, page))
 		return;
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmap */
 	q->pol->put(q->pool, page, true);
-}
-
-static void release_page(struct rxq *q, struct page *page)
-{
-	release_page_at(q, page, spage_line(q, page));
 }
 
 /* mlx5e_page_alloc(): the page cache first, then page_pool + dma map */
@@ -405,6 +366,7 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 		return NULL;
 	}
 	q->cfg = *cfg;
+	q->wl = cfg->workload;
 	q->pg = pages;
 	q->pol = pol;
 	q->era = kernel_era_of(pol);
@@ -477,6 +439,8 @@ void rxq_free(struct rxq *q)
 		return;
 	if (q->pool)
 		q->pol->forget(q->pool);
+	if (q->wl->close)
+		q->wl->close(q);
 	tcp_free(q->sk);
 	free(q->rx_page);
 	free(q->rx_line);
@@ -488,7 +452,6 @@ void rxq_free(struct rxq *q)
 	free(q->tx_frame);
 	free(q->pc);
 	free(q->cq_session);
-	free(q->cm);
 	free(q);
 }
 
@@ -761,7 +724,7 @@ static void flush_frames(struct rxq *q, struct frame_bulk *b)
 /* A page a consumer CPU took (the cpumap kthread, the reader on app_cpu,
  * the other port's NAPI), in its context: counted, and whether it lives
  * off that CPU's node. */
-static void consumer_took(struct rxq *q, struct page *page)
+void rxq_consumer_took(struct rxq *q, struct page *page)
 {
 	q->st.consumed++;
 	if (page_to_nid(page) != numa_mem_id())
@@ -779,7 +742,7 @@ static void return_frame(struct rxq *q, struct page *page,
 	mem_work_read_random(q->cpu, spage_line(q, page));
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
 	if (q->port_remote)	/* the other port's NAPI's frames */
-		consumer_took(q, page);
+		rxq_consumer_took(q, page);
 	if (q->cfg.xdp_return == RXQ_RETURN_FRAME || !q->pol->put_bulk) {
 		q->pol->put(q->pool, page, false);
 		return;
@@ -804,7 +767,7 @@ static void poll_tx_cq(struct rxq *q, struct rxq_poll *out)
 			if (q->tx_frame[i])
 				return_frame(q, q->tx_page[i], &bulk);
 			else
-				release_page(q, q->tx_page[i]);
+				rxq_release_page(q, q->tx_page[i]);
 			q->tx_cons++;
 			out->tx_done++;
 			q->st.tx_completed++;
@@ -822,7 +785,7 @@ static void poll_tx_cq(struct rxq *q, struct rxq_poll *out)
  * SQ drops it: XDP_TX releases the page as an rx page, a redirect returns
  * the frame to page_pool from NAPI (xdp_return_frame_rx_napi, direct).
  */
-static void xmit(struct rxq *q, struct page *page, bool frame)
+void rxq_xmit(struct rxq *q, struct page *page, bool frame)
 {
 	u32 i = q->tx_prod & q->tx_mask;
 
@@ -831,7 +794,7 @@ static void xmit(struct rxq *q, struct page *page, bool frame)
 		if (frame)
 			q->pol->put(q->pool, page, true);
 		else
-			release_page(q, page);
+			rxq_release_page(q, page);
 		return;
 	}
 	mem_work_store(q->cpu, q->l.tx_wqe + i);
@@ -846,7 +809,7 @@ static void xmit(struct rxq *q, struct page *page, bool frame)
 
 /* Any redirect: the page is unmapped (en/xdp.c) and becomes an xdp_frame
  * in its headroom (xdp_convert_buff_to_frame). */
-static void redirect_frame(struct rxq *q, struct page *page)
+void rxq_redirect_frame(struct rxq *q, struct page *page)
 {
 	q->cpu->cycles += q->cfg.cost.redirect + q->cfg.cost.dma_map / 2;
 	mem_work_store(q->cpu, frame_line(q, page));
@@ -854,74 +817,9 @@ static void redirect_frame(struct rxq *q, struct page *page)
 }
 
 /*
- * XDP_REDIRECT out of the same port (6.1 en/xdp.c mlx5e_xdp_handle): the
- * page is unmapped, becomes an xdp_frame and goes through the devmap's
- * bulk queue to mlx5e_xdp_xmit at the poll's end (xdp_do_flush), onto the
- * XDP SQ of this CPU's channel: the queue's own, one queue a CPU.  The rx
- * descriptor lets the page go without releasing it.
- */
-static void xdp_redirect(struct rxq *q, struct page *page)
-{
-	redirect_frame(q, page);
-	xmit(q, page, true);
-}
-
-/*
- * XDP_REDIRECT into a cpumap (6.1 kernel/bpf/cpumap.c): the page is
- * unmapped (en/xdp.c, as for any redirect) and becomes an xdp_frame in
- * its headroom; cpu_map_enqueue() gathers frames in this CPU's bulk
- * queue, and bq_flush_to_queue() produces them into the remote CPU's
- * ptr_ring under its producer lock, at CPU_MAP_BULK_SIZE frames or at the
- * poll's xdp_do_flush().  A full ring drops the frame: counted, and
- * xdp_return_frame_rx_napi() puts it back directly.
- */
-static void cpumap_flush(struct rxq *q)
-{
-	if (!q->bq_n)
-		return;
-	q->cpu->cycles += q->cfg.cost.pp_lock;	/* the same ptr_ring lock */
-	mem_work_store(q->cpu, q->l.cm_ring + (q->cm_mask + 1) / PTRS_PER_LINE);
-	for (int i = 0; i < q->bq_n; i++) {
-		struct page *page = q->bq[i];
-		u32 slot = q->cm_prod & q->cm_mask;
-
-		/* __ptr_ring_produce() reads the slot, then writes it */
-		mem_work_store(q->cpu, q->l.cm_ring + slot / PTRS_PER_LINE);
-		if (q->cm_prod - q->cm_cons == q->cm_mask + 1) {
-			q->st.cpumap_drops++;
-			q->pol->put(q->pool, page, true);
-			continue;
-		}
-		q->cm[slot] = page;
-		q->cm_prod++;
-	}
-	q->bq_n = 0;
-}
-
-static void xdp_cpumap(struct rxq *q, struct page *page)
-{
-	redirect_frame(q, page);
-	q->bq[q->bq_n++] = page;
-	if (q->bq_n == CPU_MAP_BULK_SIZE)
-		cpumap_flush(q);
-}
-
-/* XDP_REDIRECT into a veth device (6.1 drivers/net/veth.c veth_xdp_xmit):
- * the frame goes into the peer's xdp_ring; a full ring drops it. */
-static void xdp_veth(struct rxq *q, struct page *page)
-{
-	redirect_frame(q, page);
-	if (q->veth_prod - q->veth_cons == VETH_RING_SIZE) {
-		q->st.veth_drops++;
-		q->pol->put(q->pool, page, true);	/* rx_napi return */
-		return;
-	}
-	q->veth[q->veth_prod++ % VETH_RING_SIZE] = page;
-}
-
-/*
- * An xdp_frame made an skb on the CPU running q->cpu's work, in skb slot
- * line skb (__xdp_build_skb_from_frame, 6.1 and 6.12 net/core/xdp.c):
+ * An xdp_frame made an skb on the CPU running q->cpu's work, in the next
+ * skb slot from line slots (__xdp_build_skb_from_frame, 6.1 and 6.12
+ * net/core/xdp.c):
  * struct page is brought in for writing (cpumap's prefetchw; build_skb
  * reads page_is_pfmemalloc), the xdp_frame read from the headroom, the
  * skb and skb_shared_info written, the Ethernet header read
@@ -931,11 +829,14 @@ static void xdp_veth(struct rxq *q, struct page *page)
  * let it go when the skb was built and the skb's free gives it to the
  * page allocator (before 6.4).
  */
-static void frame_to_skb(struct rxq *q, struct page *page, u32 skb)
+void rxq_frame_to_skb(struct rxq *q, struct page *page, u32 slots,
+		      u32 *next)
 {
+	u32 skb = slots + (*next)++ % RXQ_SKB_SLOTS * RXQ_SKB_LINES;
+
 	mem_work_store(q->cpu, spage_line(q, page));
 	mem_work_read_random(q->cpu, frame_line(q, page));
-	for (int k = 0; k < SKB_LINES; k++)
+	for (int k = 0; k < RXQ_SKB_LINES; k++)
 		mem_work_store(q->cpu, skb + (u32)k);
 	mem_work_store(q->cpu, shinfo_line(q, page));
 	mem_work_read_random(q->cpu, pkt_line(q, page, 0));
@@ -950,132 +851,10 @@ static void frame_to_skb(struct rxq *q, struct page *page, u32 skb)
 	put_page(page);		/* skb_free_head(): page_frag_free() */
 }
 
-/*
- * The veth peer's NAPI, on this CPU after the channel's poll in the same
- * softirq (veth_xdp_flush schedules it here): up to its budget of frames
- * made skbs and dropped by its stack.  The channel's NAPI is still
- * scheduled (its list_owner this CPU) only when it used its budget: then
- * 6.12's put is NAPI-local and direct.
- */
-static void veth_poll(struct rxq *q, bool channel_busy)
-{
-	int budget = VETH_POLL_BUDGET;
-
-	q->napi.list_owner = channel_busy ? smp_processor_id() : -1;
-	while (q->veth_cons != q->veth_prod && budget-- > 0) {
-		struct page *page = q->veth[q->veth_cons++ % VETH_RING_SIZE];
-
-		frame_to_skb(q, page, q->l.skb + q->skb_next++ % SKB_SLOTS *
-					       SKB_LINES);
-	}
-	q->napi.list_owner = smp_processor_id();
-}
-
-/*
- * A TCP skb's free, on the CPU running q->cpu's work, in its context
- * (skb_release_data): a skb marked for recycling puts its page into the
- * pool (skb_pp_recycle -> napi_pp_put_page, without allow_direct: 6.12's
- * put is direct only in softirq on the CPU polling the pool's NAPI), and
- * writes struct page doing so (pp_ref_count); else the pool let the page
- * go at the driver's release and the skb's free gives it to the page
- * allocator (skb_free_head), whose page_hook() writes struct page.
- */
-static void skb_free_page(struct rxq *q, struct page *page)
-{
-	if (q->era->driver.rx_skb_recycle) {
-		mem_work_store(q->cpu, spage_line(q, page));
-		q->pol->put(q->pool, page, false);
-		return;
-	}
-	q->st.skb_page_free++;
-	put_page(page);
-}
-
-/*
- * The reader frees an skb it copied (tcp_eat_recv_skb).  From 5.19 a
- * reader on another CPU than the one that built the skb hands it back
- * there (skb_attempt_defer_free, 6.1 and 6.12 net/core/skbuff.c): into
- * that CPU's defer list under its spin lock (cost.pp_lock's figure, a
- * spin lock taken and released), unless the list holds SKB_DEFER_MAX
- * already; then, as before 5.19, it frees the skb itself.  The IPI sent
- * when the list reaches half of that is not modelled: the list is freed
- * at the NAPI's next poll (defer_flush), which at these rates comes
- * within a poll's time.  The skb's own lines are not modelled (as for
- * the reader on the NAPI's CPU): cost.recv holds its free's cycles, on
- * the reader.
- */
-static void reader_free(void *arg, struct page *page, int cpu)
-{
-	struct rxq *q = arg;
-
-	if (q->reader_remote)
-		consumer_took(q, page);
-	if (q->era->stack.skb_defer_free && cpu != smp_processor_id() &&
-	    q->defer_n < SKB_DEFER_MAX) {
-		q->cpu->cycles += q->cfg.cost.pp_lock;
-		mem_work_store(q->cpu, q->l.state + ST_DEFER);
-		q->defer[q->defer_n++] = page;
-		return;
-	}
-	skb_free_page(q, page);
-}
-
-/* net_rx_action() frees the skbs readers handed back before it polls
- * (skb_defer_free_flush: napi_consume_skb), in the softirq of the
- * channel's NAPI, which is scheduled on this CPU. */
-static void defer_flush(struct rxq *q)
-{
-	if (!q->defer_n)
-		return;
-	q->cpu->cycles += q->cfg.cost.pp_lock;
-	mem_work_store(q->cpu, q->l.state + ST_DEFER);
-	for (int i = 0; i < q->defer_n; i++) {
-		skb_free_page(q, q->defer[i]);
-		q->st.skb_defer++;
-	}
-	q->defer_n = 0;
-}
-
-/*
- * The stack's path (mlx5e_skb_from_cqe_linear); the driver's rx work and
- * the stack's receive are charged here together.  Until 6.4 the skb takes
- * a page reference, so when the descriptor's page is released page_pool
- * sees refcount 2 and lets it go (released_refcnt; 5.5 and 6.1 en_rx.c
- * mlx5e_skb_from_cqe_linear, page_pool_put_page).  6.12's mlx5 holds the
- * page as page_pool fragments (mlx5e_page_alloc_fragmented: a bias of
- * MLX5E_PAGECNT_BIAS_MAX), gives the skb one and marks it for recycling,
- * and drops the rest of its bias at the refill of the descriptor
- * (mlx5e_refill_rx_wqes, this poll's end): the skb holds the page's last
- * fragment.  The model gives the pool no fragment counts: the driver's
- * release is its unmap alone, and the skb's free is the page's put.  A
- * full socket (a reader on another CPU behind) drops the skb here, in
- * NAPI (tcp_data_queue: TCPRcvQDrop).  Its sender would have stopped at
- * the closed window instead; the model's sender does not see the window.
- */
-static void to_socket(struct rxq *q, struct page *page)
-{
-	if (!q->era->driver.rx_skb_recycle)
-		page_ref_inc(page);
-	mem_work_store(q->cpu, spage_line(q, page));
-	q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.tcp.c_stack;
-	if (q->era->driver.rx_skb_recycle) {
-		mem_work_read_random(q->cpu, spage_line(q, page));
-		q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmap */
-	} else {
-		release_page(q, page);
-	}
-	if (tcp_queued(q->sk) >= q->sk_limit) {
-		q->st.sock_drops++;
-		skb_free_page(q, page);
-		return;
-	}
-	tcp_receive(q->sk, page, pkt_line(q, page, 0), smp_processor_id());
-}
-
 /* The XDP program, or the stack, reads the headers: the first two lines
  * at most, from the packet's first line, win cycles of work after the
  * driver's prefetch. */
-static void read_headers(struct rxq *q, u32 line, double win)
+void rxq_read_headers(struct rxq *q, u32 line, double win)
 {
 	mem_work_read_lines(q->cpu, line,
 			    q->pkt_lines < 2 ? q->pkt_lines : 2, win);
@@ -1113,6 +892,17 @@ static void read_completion(struct rxq *q)
 	q->sess_left--;
 }
 
+/* The XDP program on the packet at rx descriptor i, before its verdict
+ * (the workload's rx). */
+static void xdp_program(struct rxq *q, u32 i)
+{
+	if (q->cfg.touch != RXQ_TOUCH_NONE)
+		rxq_read_headers(q, q->rx_line[i], q->cpu->ov->win_random);
+	q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.cost.xdp;
+	if (q->cfg.touch == RXQ_TOUCH_WRITE)	/* swap MAC addresses */
+		mem_work_store(q->cpu, q->rx_line[i]);
+}
+
 static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 {
 	while (q->cq_cons != q->cq_prod && budget-- > 0) {
@@ -1133,28 +923,9 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		/* the CPU may read what the device wrote (6.1 en_rx.c, every
 		 * rx path: dma_sync_single_range_for_cpu) */
 		q->cpu->cycles += q->cfg.cost.dma_sync;
-		if (q->cfg.workload == RXQ_TCP) {
-			read_headers(q, q->rx_line[i], q->cpu->ov->win_stack);
-			to_socket(q, page);
-			continue;
-		}
-		if (q->cfg.touch != RXQ_TOUCH_NONE)
-			read_headers(q, q->rx_line[i], q->cpu->ov->win_random);
-		q->cpu->cycles += q->cfg.cost.rx_pkt + q->cfg.cost.xdp;
-		if (q->cfg.touch == RXQ_TOUCH_WRITE)	/* swap MAC addresses */
-			mem_work_store(q->cpu, q->rx_line[i]);
-		if (q->cfg.workload == RXQ_XDP_TX) {
-			xmit(q, page, false);
-		} else if (q->cfg.workload == RXQ_XDP_REDIRECT) {
-			xdp_redirect(q, page);
-		} else if (q->cfg.workload == RXQ_XDP_CPUMAP) {
-			xdp_cpumap(q, page);
-		} else if (q->cfg.workload == RXQ_XDP_VETH) {
-			xdp_veth(q, page);
-		} else {
-			release_page_at(q, page, q->rx_spage[i]);
-			q->st.rx_xdp_drop++;
-		}
+		if (q->wl->xdp)
+			xdp_program(q, i);
+		q->wl->rx(q, page);
 	}
 }
 
@@ -1187,7 +958,7 @@ static void arm_cqs(struct rxq *q, bool *armed)
  * en/xdp.c mlx5e_free_xdpsq_desc: xdp_return_frame(_bulk), never
  * napi_direct: that NAPI is not the pool's).
  */
-static void port_poll(struct rxq *q, struct rxq_poll *out)
+void rxq_port_poll(struct rxq *q, struct rxq_poll *out)
 {
 	q->cpu->cycles += q->cfg.cost.poll;
 	mem_work_read_random(q->cpu, q->l.port_state + ST_POOL);
@@ -1212,19 +983,17 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	out->cpu.cycles += q->cfg.cost.poll;
 	mem_work_read_random(q->cpu, q->l.state + ST_POOL);
 
-	defer_flush(q);
+	if (q->wl->poll_start)
+		q->wl->poll_start(q);
 	if (q->cfg.redirect_port == RXQ_PORT_SAME)	/* else port_poll() */
 		poll_tx_cq(q, out);
 	if (q->era->driver.nid_check == PP_NID_AT_POLL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	poll_rx_cq(q, q->cfg.budget, out);
-	cpumap_flush(q);	/* xdp_do_flush() */
 	out->busy = out->rx == q->cfg.budget ||
 		    q->tx_cqe_cons != q->tx_cqe_prod;
-	if (q->cfg.workload == RXQ_XDP_VETH) {
-		veth_poll(q, out->busy);
-		out->busy |= q->veth_cons != q->veth_prod;
-	}
+	if (q->wl->rx_done)
+		q->wl->rx_done(q, out);
 	if (q->cfg.redirect_port == RXQ_PORT_OTHER && !q->port_remote &&
 	    q->tx_cqe_cons != q->tx_cqe_prod) {
 		/* the other port's NAPI on this CPU, its irq's: polled in this
@@ -1233,7 +1002,7 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 		 * budget; 6.12 then returns the frames directly */
 		q->napi.list_owner = out->rx == q->cfg.budget ?
 				     smp_processor_id() : -1;
-		port_poll(q, out);
+		rxq_port_poll(q, out);
 		q->napi.list_owner = smp_processor_id();
 		out->busy |= q->tx_cqe_cons != q->tx_cqe_prod;
 	}
@@ -1254,16 +1023,8 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out)
 	if (q->era->driver.nid_check == PP_NID_AT_REFILL)
 		pp_nid_changed(q->pol, q->pool, numa_mem_id());
 	refill(q);
-	if (!q->reader_remote) {
-		/* the reader, on the NAPI CPU after the softirq: in process
-		 * context, the poll over */
-		q->napi.list_owner = -1;
-		ctx->softirq = false;
-		out->bytes_read = tcp_read(q->sk, q->cpu, UINT64_MAX,
-					   reader_free, q);
-		ctx->softirq = true;
-		q->st.bytes_read += out->bytes_read;
-	}
+	if (q->wl->poll_end)
+		q->wl->poll_end(q, ctx, out);
 
 	q->pol->stats(q->pool, &after);
 	charge_page_pool(q, &before, &after);
@@ -1288,57 +1049,30 @@ struct pp_pool *rxq_pool(const struct rxq *q)
 	return q->pool;
 }
 
+
 /* The skbs' pages: the pool's still where skbs recycle. */
 static u32 skb_pages(const struct rxq *q)
 {
-	return tcp_queued(q->sk) + (u32)q->defer_n;
+	return q->wl->skbs ? q->wl->skbs(q) : 0;
 }
 
 u32 rxq_pages_handed(const struct rxq *q)
 {
 	return (q->refilled - q->cq_cons) + (q->tx_prod - q->tx_cons) +
-	       (q->pc_tail - q->pc_head) + (u32)q->bq_n +
-	       (q->cm_prod - q->cm_cons) + (q->veth_prod - q->veth_cons) +
+	       (q->pc_tail - q->pc_head) + (q->wl->held ? q->wl->held(q) : 0) +
 	       (q->era->driver.rx_skb_recycle ? skb_pages(q) : 0);
 }
 
-/* ---- the cpumap's consumer ---- */
-
-int rxq_attach_consumer(struct rxq *q, int node)
+u32 rxq_pages_in_socket(const struct rxq *q)
 {
-	int size = pow2_ceil(q->cfg.cpumap_qsize);
-
-	q->cm = calloc((size_t)size, sizeof(*q->cm));
-	if (!q->cm)
-		return -1;
-	q->cm_mask = (u32)size - 1;
-	q->cm_node = node;
-	/* bpf_map_kmalloc_node(..., cpu_to_node(cpu)): the ring, then its
-	 * producer lock's line */
-	q->l.cm_ring = mem_region(q->m, node, MEM_STATE,
-				  (u32)size / PTRS_PER_LINE + 1);
-	q->l.cm_skb = mem_region(q->m, node, MEM_STATE, SKB_SLOTS * SKB_LINES);
-	return mem_error(q->m) ? -1 : 0;
+	return q->era->driver.rx_skb_recycle ? 0 : skb_pages(q);
 }
 
-int rxq_attach_reader(struct rxq *q, int node)
-{
-	u32 limit = (u32)(q->cfg.tcp.rmem / TCP_TRUESIZE);
-	struct tcp *sk;
+/* ---- the far side ---- */
 
-	if (limit < 1)
-		limit = 1;
-	/* an empty socket: the reader's buffer on its node */
-	BUG_ON(tcp_queued(q->sk));
-	sk = tcp_open(&q->cfg.tcp, q->m, node, q->cfg.pkt_size,
-		      (unsigned int)pow2_ceil((int)limit));
-	if (!sk)
-		return -1;
-	tcp_free(q->sk);
-	q->sk = sk;
-	q->sk_limit = limit;
-	q->reader_remote = true;
-	return 0;
+int rxq_attach(struct rxq *q, int node)
+{
+	return q->wl->attach ? q->wl->attach(q, node) : -1;
 }
 
 int rxq_attach_port(struct rxq *q, int node)
@@ -1358,24 +1092,16 @@ bool rxq_port_remote(const struct rxq *q)
 	return q->port_remote;
 }
 
-u32 rxq_consumer_pending(const struct rxq *q)
+u32 rxq_port_pending(const struct rxq *q)
 {
-	if (q->cfg.workload == RXQ_TCP)
-		return tcp_queued(q->sk);
-	if (q->cfg.workload == RXQ_XDP_REDIRECT)
-		return q->tx_cqe_prod - q->tx_cqe_cons;
-	return q->cm_prod - q->cm_cons;
+	return q->tx_cqe_prod - q->tx_cqe_cons;
 }
 
-/*
- * The cpumap kthread, cpu_map_kthread_run() (6.1, 6.12):
- * __ptr_ring_consume_batched() takes up to CPUMAP_BATCH frames, reading
- * their slots and writing them empty; kmem_cache_alloc_bulk() gives the
- * skbs; with bottom halves disabled each frame becomes an skb and
- * netif_receive_skb_list() hands them to the stack.  Or a tcp queue's
- * reader: one tcp_recvmsg() into its buffer, READER_PASS bytes at most.
- * Or the other port's NAPI: one poll of its send completions.
- */
+u32 rxq_consumer_pending(const struct rxq *q)
+{
+	return q->wl->pending ? q->wl->pending(q) : 0;
+}
+
 int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 {
 	struct kctx *prev = kctx_enter(ctx);
@@ -1386,31 +1112,8 @@ int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 	q->cpu = work;
 	mm_set_hook(ctx->mm, page_hook, q);
 	q->pol->stats(q->pool, &before);
-	if (q->cfg.workload == RXQ_TCP) {	/* the reader: one recvmsg */
-		u64 bytes = tcp_read(q->sk, work, READER_PASS, reader_free,
-				     q);
-
-		q->st.bytes_read += bytes;
-		n = (int)(bytes / (u64)(q->cfg.pkt_size - TCP_HEADERS));
-	} else if (q->cfg.workload == RXQ_XDP_REDIRECT) {
-		struct rxq_poll p = { .rx = 0 };
-
-		port_poll(q, &p);
-		n = p.tx_done;
-	}
-	while (q->cfg.workload == RXQ_XDP_CPUMAP && n < CPUMAP_BATCH &&
-	       q->cm_cons != q->cm_prod) {
-		u32 slot = q->cm_cons & q->cm_mask;
-		struct page *page = q->cm[slot];
-
-		mem_work_read_ring(work, q->l.cm_ring + slot / PTRS_PER_LINE);
-		mem_work_store(work, q->l.cm_ring + slot / PTRS_PER_LINE);
-		q->cm_cons++;
-		n++;
-		consumer_took(q, page);
-		frame_to_skb(q, page, q->l.cm_skb + q->cm_skb_next++ %
-						 SKB_SLOTS * SKB_LINES);
-	}
+	if (q->wl->consume)
+		n = q->wl->consume(q);
 	q->pol->stats(q->pool, &after);
 	charge_page_pool(q, &before, &after);
 	mm_set_hook(ctx->mm, NULL, NULL);
@@ -1419,7 +1122,105 @@ int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work)
 	return n;
 }
 
-u32 rxq_pages_in_socket(const struct rxq *q)
+/* ---- for the workloads ---- */
+
+struct mem_work *rxq_work(struct rxq *q)
 {
-	return q->era->driver.rx_skb_recycle ? 0 : skb_pages(q);
+	return q->cpu;
+}
+
+const struct rxq_config *rxq_cfg(const struct rxq *q)
+{
+	return &q->cfg;
+}
+
+struct rxq_stats *rxq_counters(struct rxq *q)
+{
+	return &q->st;
+}
+
+const struct kernel_era *rxq_era(const struct rxq *q)
+{
+	return q->era;
+}
+
+struct mem *rxq_mem(const struct rxq *q)
+{
+	return q->m;
+}
+
+int rxq_node(const struct rxq *q)
+{
+	return q->node;
+}
+
+void *rxq_workload_state(const struct rxq *q)
+{
+	return q->wl_state;
+}
+
+void rxq_set_workload_state(struct rxq *q, void *state)
+{
+	q->wl_state = state;
+}
+
+u32 rxq_pkt_line(const struct rxq *q, const struct page *page, int k)
+{
+	return pkt_line(q, page, k);
+}
+
+u32 rxq_spage_line(const struct rxq *q, const struct page *page)
+{
+	return spage_line(q, page);
+}
+
+u32 rxq_frame_line(const struct rxq *q, const struct page *page)
+{
+	return frame_line(q, page);
+}
+
+void rxq_pool_put(struct rxq *q, struct page *page, bool direct)
+{
+	q->pol->put(q->pool, page, direct);
+}
+
+u32 rxq_skb_slots(struct rxq *q, int node)
+{
+	return mem_region(q->m, node, MEM_STATE,
+			  RXQ_SKB_SLOTS * RXQ_SKB_LINES);
+}
+
+void rxq_napi_owner(struct rxq *q, int cpu)
+{
+	q->napi.list_owner = cpu;
+}
+
+struct tcp *rxq_socket(const struct rxq *q)
+{
+	return q->sk;
+}
+
+u32 rxq_socket_limit(const struct rxq *q)
+{
+	return q->sk_limit;
+}
+
+u32 rxq_softnet_line(const struct rxq *q)
+{
+	return q->l.state + ST_DEFER;
+}
+
+int rxq_socket_reopen(struct rxq *q, int node, u32 limit)
+{
+	struct tcp *sk;
+
+	BUG_ON(tcp_queued(q->sk));
+	sk = tcp_open(&q->cfg.tcp, q->m, node, q->cfg.pkt_size,
+		      (unsigned int)pow2_ceil((int)limit));
+	if (!sk)
+		return -1;
+	tcp_free(q->sk);
+	q->sk = sk;
+	q->sk_limit = limit;
+	return 0;
 }

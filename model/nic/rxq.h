@@ -30,14 +30,8 @@
 #include "../stack/tcp.h"
 #include "pcie.h"
 
-/* What the queue's packets meet: XDP_DROP, XDP_TX, XDP_REDIRECT out of the
- * same port (or the other: enum rxq_port), the stack (a TCP stream read by
- * a process on the NAPI CPU or, attached with rxq_attach_reader, on
- * another; model/stack/tcp.h), XDP_REDIRECT into a cpumap (another CPU,
- * the consumer, makes each frame an skb and frees it) or into a veth
- * device (its peer's NAPI, on this CPU, passes the frames to its stack). */
-enum rxq_workload { RXQ_XDP_DROP, RXQ_XDP_TX, RXQ_XDP_REDIRECT, RXQ_TCP,
-		    RXQ_XDP_CPUMAP, RXQ_XDP_VETH, RXQ_NR_WORKLOADS };
+/* What the queue's packets meet: a workload (model/workload/workload.h). */
+struct workload_ops;
 
 /* Which port XDP_REDIRECT sends out of: the one the packet came in on, or
  * the adapter's other port, whose channel of the redirecting CPU takes
@@ -94,7 +88,7 @@ struct rxq_costs {
 /* A channel as the scenario describes it: its [nic] rings, [driver]
  * settings, [cost] and [model] keys, and the case's workload. */
 struct rxq_config {
-	enum rxq_workload workload;
+	const struct workload_ops *workload;
 	enum rxq_touch touch;	/* the XDP program's data access */
 	int pkt_size;		/* bytes on the wire, without FCS */
 	int rx_ring;		/* descriptors (pages), power of 2 */
@@ -110,7 +104,7 @@ struct rxq_config {
 	enum rxq_port redirect_port;	/* xdp_redirect sends out of it */
 	int cpumap_qsize;	/* frames the cpumap entry's ptr_ring holds */
 	struct rxq_costs cost;
-	struct tcp_config tcp;	/* the stack's costs (RXQ_TCP) */
+	struct tcp_config tcp;	/* the stack's costs (workload tcp) */
 	struct mem_overlap overlap;	/* how the core hides its misses */
 };
 
@@ -207,26 +201,14 @@ void rxq_napi_poll(struct rxq *q, struct kctx *ctx, struct rxq_poll *out);
 void rxq_post(struct rxq *q);
 
 /*
- * The consumer of an xdp_cpumap queue: the cpumap entry of a CPU on node,
- * whose ptr_ring of cfg.cpumap_qsize frames (laid out on that node, as
- * __cpu_map_entry_alloc does) NAPI fills.  Returns 0, or -1 out of memory.
+ * The far side of the queue's workload on a CPU of node: the cpumap
+ * entry of an xdp_cpumap queue (its ptr_ring of cfg.cpumap_qsize frames
+ * laid out on that node, as __cpu_map_entry_alloc does), the other port's
+ * NAPI of xdp_redirect (rxq_attach_port), the reader of a tcp queue (its
+ * socket then holds cfg.tcp.rmem bytes of skbs, TCP_TRUESIZE each; the
+ * NAPI drops what finds it full).  Returns 0, or -1 out of memory.
  */
-int rxq_attach_consumer(struct rxq *q, int node);
-/*
- * xdp_redirect out of the other port: its channel's NAPI on a CPU of node
- * other than this queue's polls the send queue's completions and returns
- * the frames from there; its CQ and state lines laid out on that node.
- * Without it (the same CPU) that NAPI polls in this queue's softirq, after
- * it.  Returns 0.
- */
-int rxq_attach_port(struct rxq *q, int node);
-/*
- * The consumer of a tcp queue: the process reading the socket on a CPU
- * of node (not the NAPI's), its buffer laid out there.  The socket then
- * holds cfg.tcp.rmem bytes of skbs (TCP_TRUESIZE each); the NAPI drops
- * what finds it full.  Returns 0, or -1 out of memory.
- */
-int rxq_attach_reader(struct rxq *q, int node);
+int rxq_attach(struct rxq *q, int node);
 /* Frames waiting in the cpumap ring, skbs in the reader's socket, or
  * completions of the other port's send queue. */
 u32 rxq_consumer_pending(const struct rxq *q);
@@ -237,8 +219,9 @@ u32 rxq_consumer_pending(const struct rxq *q);
  * frames, makes each an skb, which the stack drops and frees; the page
  * goes back as the era's xdp.c and page_pool decide, from this CPU.  The
  * reader (process context) copies one recvmsg's buffer of payloads and
- * frees each skb as its era does (rxq.c, reader_free).  The other port's
- * NAPI (softirq) polls its send completions and returns their frames.
+ * frees each skb as its era does (model/workload/tcp.c, reader_free).
+ * The other port's NAPI (softirq) polls its send completions and returns
+ * their frames.
  */
 int rxq_consume(struct rxq *q, struct kctx *ctx, struct mem_work *work);
 /* Whether the queue's send completions are another CPU's to poll (the
@@ -250,9 +233,76 @@ const struct rxq_stats *rxq_stats(const struct rxq *q);
 struct pp_pool *rxq_pool(const struct rxq *q);
 
 /* Pages the pool handed out that the queue holds (rx ring, send queue,
- * page cache; the socket and the defer list where skbs recycle), and
- * those in the socket and defer list out of every pool (the others). */
+ * page cache, the workload's rings; the skbs its workload holds where
+ * they recycle), and those in the skbs out of every pool (the others). */
 u32 rxq_pages_handed(const struct rxq *q);
 u32 rxq_pages_in_socket(const struct rxq *q);
+
+/* ---- For the workloads (model/workload/): the queue's services ----
+ *
+ * Called from a workload's hooks, inside a poll or a consumer's pass (the
+ * work they do goes into rxq_work(q)), or from its open. */
+
+/* An skb: struct sk_buff is 232 bytes (6.1 x86-64), 4 lines, from the
+ * slab of the CPU that builds it; a few dozen are live at a time. */
+#define RXQ_SKB_LINES		4
+#define RXQ_SKB_SLOTS		64
+
+struct mem_work *rxq_work(struct rxq *q);	/* the work being accounted */
+const struct rxq_config *rxq_cfg(const struct rxq *q);
+struct rxq_stats *rxq_counters(struct rxq *q);
+const struct kernel_era *rxq_era(const struct rxq *q);
+struct mem *rxq_mem(const struct rxq *q);
+int rxq_node(const struct rxq *q);	/* the channel's node */
+/* The workload's own state, which its open sets and its close frees. */
+void *rxq_workload_state(const struct rxq *q);
+void rxq_set_workload_state(struct rxq *q, void *state);
+
+/* A packet's k-th line; its struct page's; its frame's (the headroom's
+ * start, where an xdp_frame is written). */
+u32 rxq_pkt_line(const struct rxq *q, const struct page *page, int k);
+u32 rxq_spage_line(const struct rxq *q, const struct page *page);
+u32 rxq_frame_line(const struct rxq *q, const struct page *page);
+/* The stack or the program reads a packet's headers from line, win
+ * cycles of work after the driver's prefetch. */
+void rxq_read_headers(struct rxq *q, u32 line, double win);
+/* The driver releases an rx page (mlx5e_page_release, recycle). */
+void rxq_release_page(struct rxq *q, struct page *page);
+/* The era's page_pool put, direct (in the pool's NAPI) or not. */
+void rxq_pool_put(struct rxq *q, struct page *page, bool direct);
+/* A page onto the XDP SQ: the rx page (XDP_TX) or a redirected frame. */
+void rxq_xmit(struct rxq *q, struct page *page, bool frame);
+/* Any XDP_REDIRECT: the page unmapped and made an xdp_frame. */
+void rxq_redirect_frame(struct rxq *q, struct page *page);
+/* A region of RXQ_SKB_SLOTS skbs on node: its first line (mem_error()
+ * says when it failed). */
+u32 rxq_skb_slots(struct rxq *q, int node);
+/* An xdp_frame made an skb in the next of the slots from line slots
+ * (*next counts them), dropped early by the stack and freed. */
+void rxq_frame_to_skb(struct rxq *q, struct page *page, u32 slots,
+		      u32 *next);
+/* A page a consumer CPU took: counted, near or far. */
+void rxq_consumer_took(struct rxq *q, struct page *page);
+/* Which CPU's list the channel's NAPI is on (-1: not scheduled). */
+void rxq_napi_owner(struct rxq *q, int cpu);
+/* The channel's socket, the skbs it holds at most, and the line of the
+ * NAPI CPU's softnet_data defer list (its lock and head). */
+struct tcp *rxq_socket(const struct rxq *q);
+u32 rxq_socket_limit(const struct rxq *q);
+u32 rxq_softnet_line(const struct rxq *q);
+/* The socket anew and empty, its reader's buffer on node, holding limit
+ * skbs: 0, or -1 out of memory. */
+int rxq_socket_reopen(struct rxq *q, int node, u32 limit);
+/*
+ * xdp_redirect out of the other port: its channel's NAPI on a CPU of node
+ * other than this queue's polls the send queue's completions and returns
+ * the frames from there; its CQ and state lines laid out on that node.
+ * Without it (the same CPU) that NAPI polls in this queue's softirq, after
+ * it.  Returns 0, or -1 out of memory.  rxq_port_poll is one poll of it,
+ * rxq_port_pending its completions waiting.
+ */
+int rxq_attach_port(struct rxq *q, int node);
+void rxq_port_poll(struct rxq *q, struct rxq_poll *out);
+u32 rxq_port_pending(const struct rxq *q);
 
 #endif

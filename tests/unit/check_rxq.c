@@ -3,6 +3,7 @@
 #include <math.h>
 #include "unit.h"
 #include "model/nic/rxq.h"
+#include "model/workload/workload.h"
 
 static struct unit_machine um;
 static struct mem *m;
@@ -48,10 +49,10 @@ static enum rxq_port redirect_port = RXQ_PORT_SAME;
 /* cycles between the prefetch and the stack's first read of a packet */
 static double win_stack;
 
-static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
+static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 {
 	return (struct rxq_config){
-		.workload = w, .pkt_size = w == RXQ_TCP ? 1514 : 64,
+		.workload = w, .pkt_size = w == &workload_tcp ? 1514 : 64,
 		.touch = touch,
 		.rx_ring = 64, .tx_ring = 64, .wqe_fetch = 4,
 		.budget = 16, .page_cache = page_cache,
@@ -71,7 +72,7 @@ static struct rxq_config qcfg(enum rxq_workload w, int page_cache)
 	};
 }
 
-static void open_queue(const char *era, enum rxq_workload w, int pc)
+static void open_queue(const char *era, const struct workload_ops *w, int pc)
 {
 	struct rxq_config c = qcfg(w, pc);
 	const char *err = NULL;
@@ -142,7 +143,7 @@ START_TEST(drop_accounting)
 {
 	struct pcie_traffic t = { { { 0 } } };
 
-	open_queue("v5.5", RXQ_XDP_DROP, 0);
+	open_queue("v5.5", &workload_xdp_drop, 0);
 	ck_assert_int_eq(rxq_nic_rx(q, 100, now, &t), 64);
 	ck_assert_int_eq(rxq_stats(q)->rx_out_of_buffer, 36);
 	ck_assert(t.bytes[PCIE_UP][0] > 64 * (64 + 64));
@@ -182,7 +183,7 @@ START_TEST(irq_migration)
 	const char *era = migration[_i].era;
 	struct rxq_poll p;
 
-	open_queue(era, RXQ_XDP_DROP, 0);
+	open_queue(era, &workload_xdp_drop, 0);
 	for (int i = 0; i < 8; i++)
 		ck_expect(era, "local packets on node 0", cycle(64).local_pkts,
 			  64);
@@ -236,7 +237,7 @@ START_TEST(nid_check_per_era)
 	struct pp_stats a, b;
 	struct rxq_poll p;
 
-	open_queue(era, RXQ_XDP_DROP, 0);
+	open_queue(era, &workload_xdp_drop, 0);
 	for (int i = 0; i < 8; i++)
 		cycle(64);
 	um.ctx.cpu = 2;		/* socket 1 */
@@ -268,7 +269,7 @@ START_TEST(xdp_tx_round_trip)
 {
 	struct rxq_poll p;
 
-	open_queue("v5.5", RXQ_XDP_TX, 0);
+	open_queue("v5.5", &workload_xdp_tx, 0);
 	p = cycle(32);
 	ck_assert_int_eq(p.rx, 32);
 	ck_assert_int_eq(p.tx_done, 32);
@@ -282,18 +283,18 @@ END_TEST
  * the lines of their pages the CPU read and wrote. */
 static const struct {
 	const char *name;
-	enum rxq_workload workload;
+	const struct workload_ops *workload;
 	enum rxq_touch touch;
 	u64 reads, writes;
 } touches[] = {
-	{ "drop, none", RXQ_XDP_DROP, RXQ_TOUCH_NONE, 0, 0 },
-	{ "drop, read", RXQ_XDP_DROP, RXQ_TOUCH_READ, 64, 0 },
-	{ "drop, write", RXQ_XDP_DROP, RXQ_TOUCH_WRITE, 64, 64 },
-	{ "tx, none", RXQ_XDP_TX, RXQ_TOUCH_NONE, 0, 0 },
-	{ "tx, write", RXQ_XDP_TX, RXQ_TOUCH_WRITE, 64, 64 },
+	{ "drop, none", &workload_xdp_drop, RXQ_TOUCH_NONE, 0, 0 },
+	{ "drop, read", &workload_xdp_drop, RXQ_TOUCH_READ, 64, 0 },
+	{ "drop, write", &workload_xdp_drop, RXQ_TOUCH_WRITE, 64, 64 },
+	{ "tx, none", &workload_xdp_tx, RXQ_TOUCH_NONE, 0, 0 },
+	{ "tx, write", &workload_xdp_tx, RXQ_TOUCH_WRITE, 64, 64 },
 	/* a redirect writes the xdp_frame into the headroom, and the
 	 * completion reads it back */
-	{ "redirect, none", RXQ_XDP_REDIRECT, RXQ_TOUCH_NONE, 64, 64 },
+	{ "redirect, none", &workload_xdp_redirect, RXQ_TOUCH_NONE, 64, 64 },
 };
 
 START_TEST(xdp_touch)
@@ -341,12 +342,12 @@ START_TEST(redirect_returns_through_the_ring)
 	double one_by_one, cycles;
 
 	xdp_return = RXQ_RETURN_FRAME;
-	open_queue(redirect[_i].era, RXQ_XDP_REDIRECT, 0);
+	open_queue(redirect[_i].era, &workload_xdp_redirect, 0);
 	one_by_one = cycle(48).cpu.cycles;
 	close_queue();
 
 	xdp_return = redirect[_i].how;
-	open_queue(redirect[_i].era, RXQ_XDP_REDIRECT, 0);
+	open_queue(redirect[_i].era, &workload_xdp_redirect, 0);
 	xdp_return = RXQ_RETURN_FRAME;
 	cycles = cycle(48).cpu.cycles;
 	pol->stats(rxq_pool(q), &st);
@@ -369,7 +370,7 @@ END_TEST
 /* The mlx5e page cache refuses pages that are not on numa_mem_id(). */
 START_TEST(page_cache_waives_remote)
 {
-	open_queue("v5.4", RXQ_XDP_DROP, 256);
+	open_queue("v5.4", &workload_xdp_drop, 256);
 	cycle(64);
 	cycle(64);
 	ck_assert_int_gt(rxq_stats(q)->cache_reuse, 0);
@@ -384,7 +385,8 @@ END_TEST
 
 /* v5.4's stall of a steady round of 64 packets on node 0 (near), then
  * after NAPI moved to node 1, its pages staying on node 0 (far). */
-static void near_far_stall(enum rxq_workload w, double *near, double *far)
+static void near_far_stall(const struct workload_ops *w, double *near,
+			   double *far)
 {
 	struct rxq_poll p;
 
@@ -401,7 +403,7 @@ static void near_far_stall(enum rxq_workload w, double *near, double *far)
 }
 
 /* The ratio far / near of near_far_stall(). */
-static double far_over_near(enum rxq_workload w)
+static double far_over_near(const struct workload_ops *w)
 {
 	double near, far;
 
@@ -412,12 +414,12 @@ static double far_over_near(enum rxq_workload w)
 /* A remote packet read costs more than a local one. */
 START_TEST(far_costs_more)
 {
-	ck_assert(far_over_near(RXQ_XDP_DROP) > 1.5);
+	ck_assert(far_over_near(&workload_xdp_drop) > 1.5);
 }
 END_TEST
 
 /* The far packets' stall with the stack's window set to win. */
-static double far_stall(enum rxq_workload w, double win)
+static double far_stall(const struct workload_ops *w, double win)
 {
 	double near, far;
 
@@ -432,8 +434,8 @@ static double far_stall(enum rxq_workload w, double win)
  * win_stack says. */
 START_TEST(stack_window_hides_headers)
 {
-	ck_assert(far_stall(RXQ_TCP, 1e4) < far_stall(RXQ_TCP, 0));
-	ck_assert(far_stall(RXQ_XDP_DROP, 1e4) == far_stall(RXQ_XDP_DROP, 0));
+	ck_assert(far_stall(&workload_tcp, 1e4) < far_stall(&workload_tcp, 0));
+	ck_assert(far_stall(&workload_xdp_drop, 1e4) == far_stall(&workload_xdp_drop, 0));
 }
 END_TEST
 
@@ -462,7 +464,7 @@ START_TEST(tcp_pages_leave_the_pool)
 	struct pp_stats a, b;
 	u64 freed;
 
-	open_queue(era, RXQ_TCP, 0);
+	open_queue(era, &workload_tcp, 0);
 	pol->stats(rxq_pool(q), &a);
 	p = cycle(32);
 	pol->stats(rxq_pool(q), &b);
@@ -496,7 +498,7 @@ END_TEST
  * offsets chose sets, 2.0 after). */
 START_TEST(tcp_copy_far_costs_more)
 {
-	ck_assert(far_over_near(RXQ_TCP) > 1.5);
+	ck_assert(far_over_near(&workload_tcp) > 1.5);
 }
 END_TEST
 
@@ -522,7 +524,7 @@ START_TEST(pcie_bytes_of_rx)
 	struct pcie_traffic t = { { { 0 } } };
 	double up, up_link, down, down_link;
 
-	open_queue("v5.5", RXQ_XDP_DROP, 0);
+	open_queue("v5.5", &workload_xdp_drop, 0);
 	ck_assert_int_eq(rxq_nic_rx(q, 64, now, &t), 64);
 	ck_assert_int_eq(rxq_nic_tx(q, now, &t), 0); /* the NIC looks */
 	up = 64 * (MWR(64) + MWR(64)) + 16 * MRD + MRD + MWR(64);
@@ -573,7 +575,7 @@ START_TEST(cqe_compression)
 	double up;
 
 	cqe_session = compress[_i].session;
-	open_queue("v5.5", RXQ_XDP_DROP, 0);
+	open_queue("v5.5", &workload_xdp_drop, 0);
 	cqe_session = 0;
 	ms = mem_stats(m);
 	rxq_nic_rx(q, compress[_i].n, now, &t);
@@ -621,7 +623,7 @@ START_TEST(xdp_tx_waits_for_its_reads)
 	struct rxq_poll p;
 	double ready;
 
-	open_queue("v5.5", RXQ_XDP_TX, 0);
+	open_queue("v5.5", &workload_xdp_tx, 0);
 	rxq_nic_rx(q, 1, now, &t);
 	rxq_napi_poll(q, &um.ctx, &p);
 	rxq_post(q);
@@ -708,9 +710,9 @@ START_TEST(cpumap_far_returns_per_era)
 	struct mem_work w;
 	u64 remote;
 
-	open_queue(t->era, RXQ_XDP_CPUMAP, 0);
+	open_queue(t->era, &workload_xdp_cpumap, 0);
 	far = consumer_ctx(1);	/* on the machine open_queue() made */
-	ck_assert_int_eq(rxq_attach_consumer(q, 1), 0);
+	ck_assert_int_eq(rxq_attach(q, 1), 0);
 	cycle(48);
 	ck_expect(t->era, "frames waiting", rxq_consumer_pending(q), 48);
 	pol->stats(rxq_pool(q), &a);
@@ -750,9 +752,9 @@ START_TEST(cpumap_close_stays_local)
 	struct kctx close;
 	u64 remote;
 
-	open_queue("v6.12", RXQ_XDP_CPUMAP, 0);
+	open_queue("v6.12", &workload_xdp_cpumap, 0);
 	close = consumer_ctx(0);
-	ck_assert_int_eq(rxq_attach_consumer(q, 0), 0);
+	ck_assert_int_eq(rxq_attach(q, 0), 0);
 	cycle(48);
 	remote = spage_remote();
 	consume_all(&close);
@@ -769,8 +771,8 @@ START_TEST(cpumap_full_ring_drops)
 {
 	struct pp_stats a, b;
 
-	open_queue("v6.1", RXQ_XDP_CPUMAP, 0);
-	ck_assert_int_eq(rxq_attach_consumer(q, 1), 0);
+	open_queue("v6.1", &workload_xdp_cpumap, 0);
+	ck_assert_int_eq(rxq_attach(q, 1), 0);
 	cycle(48);
 	pol->stats(rxq_pool(q), &a);
 	cycle(48);
@@ -803,7 +805,7 @@ START_TEST(veth_pages_leave_per_era)
 	struct pp_stats a, b;
 	u64 allocated, calls;
 
-	open_queue(t->era, RXQ_XDP_VETH, 0);
+	open_queue(t->era, &workload_xdp_veth, 0);
 	cycle(48);
 	pol->stats(rxq_pool(q), &a);
 	cycle(48);
@@ -873,9 +875,9 @@ START_TEST(tcp_reader_frees_per_era)
 	struct rxq_poll p;
 	u64 remote, freed;
 
-	open_queue(t->era, RXQ_TCP, 0);
+	open_queue(t->era, &workload_tcp, 0);
 	far = reader_ctx(1);
-	ck_assert_int_eq(rxq_attach_reader(q, 1), 0);
+	ck_assert_int_eq(rxq_attach(q, 1), 0);
 	cycle(48);
 	cycle(48);
 	ck_expect(t->era, "skbs in the socket", rxq_consumer_pending(q), 96);
@@ -920,9 +922,9 @@ START_TEST(tcp_full_socket_drops)
 	struct pp_stats a, b;
 
 	sock_skbs = 16;
-	open_queue("v6.12", RXQ_TCP, 0);
+	open_queue("v6.12", &workload_tcp, 0);
 	sock_skbs = 128;
-	ck_assert_int_eq(rxq_attach_reader(q, 1), 0);
+	ck_assert_int_eq(rxq_attach(q, 1), 0);
 	pol->stats(rxq_pool(q), &a);
 	cycle(48);
 	cycle(48);
@@ -974,7 +976,7 @@ START_TEST(other_port_far_returns_to_the_ring)
 	int polls = 0;
 
 	redirect_port = RXQ_PORT_OTHER;
-	open_queue(era, RXQ_XDP_REDIRECT, 0);
+	open_queue(era, &workload_xdp_redirect, 0);
 	redirect_port = RXQ_PORT_SAME;
 	far = (struct kctx){ .mm = um.mm, .cpu = 3, .node = 1,
 			     .softirq = true };
@@ -1027,7 +1029,7 @@ START_TEST(other_port_same_cpu_per_era)
 	struct pp_stats a, b;
 
 	redirect_port = RXQ_PORT_OTHER;
-	open_queue(era, RXQ_XDP_REDIRECT, 0);
+	open_queue(era, &workload_xdp_redirect, 0);
 	redirect_port = RXQ_PORT_SAME;
 	pol->stats(rxq_pool(q), &a);
 	cycle(48);

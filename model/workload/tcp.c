@@ -1,0 +1,219 @@
+/*
+ * A TCP stream (model/stack/tcp.h): no XDP program; the driver builds an
+ * skb of each packet and the stack queues it on the channel's socket.
+ * The reader copies the payloads out on the NAPI's CPU after each poll,
+ * or, attached, on a CPU of its own (app_cpu), which hands the skbs back
+ * to the NAPI's CPU to free where its era does.
+ */
+#include <stdlib.h>
+#include "workload.h"
+
+/* net/core/dev.c (6.1, 6.12): sysctl_skb_defer_max, skbs a CPU's defer
+ * list holds */
+#define SKB_DEFER_MAX		64
+/* What one pass of a reader on another CPU copies: one recvmsg into its
+ * 64 KiB buffer (tcp.c's; the buffer's size is the model's guess) */
+#define READER_PASS		65536
+
+struct reader {
+	bool remote;		/* the reader on another CPU */
+	/* skbs that reader handed back (skb_attempt_defer_free), for this
+	 * channel's NAPI to free: softnet_data's defer list, the lines of
+	 * its lock and head in the channel's state */
+	struct page *defer[SKB_DEFER_MAX];
+	int defer_n;
+};
+
+static int tcp_wl_open(struct rxq *q)
+{
+	struct reader *r = calloc(1, sizeof(*r));
+
+	rxq_set_workload_state(q, r);
+	return r ? 0 : -1;
+}
+
+static void tcp_wl_close(struct rxq *q)
+{
+	free(rxq_workload_state(q));
+}
+
+/*
+ * A TCP skb's free, on the CPU running the queue's work, in its context
+ * (skb_release_data): a skb marked for recycling puts its page into the
+ * pool (skb_pp_recycle -> napi_pp_put_page, without allow_direct: 6.12's
+ * put is direct only in softirq on the CPU polling the pool's NAPI), and
+ * writes struct page doing so (pp_ref_count); else the pool let the page
+ * go at the driver's release and the skb's free gives it to the page
+ * allocator (skb_free_head), whose page hook writes struct page.
+ */
+static void skb_free_page(struct rxq *q, struct page *page)
+{
+	if (rxq_era(q)->driver.rx_skb_recycle) {
+		mem_work_store(rxq_work(q), rxq_spage_line(q, page));
+		rxq_pool_put(q, page, false);
+		return;
+	}
+	rxq_counters(q)->skb_page_free++;
+	put_page(page);
+}
+
+/*
+ * The reader frees an skb it copied (tcp_eat_recv_skb).  From 5.19 a
+ * reader on another CPU than the one that built the skb hands it back
+ * there (skb_attempt_defer_free, 6.1 and 6.12 net/core/skbuff.c): into
+ * that CPU's defer list under its spin lock (cost.pp_lock's figure, a
+ * spin lock taken and released), unless the list holds SKB_DEFER_MAX
+ * already; then, as before 5.19, it frees the skb itself.  The IPI sent
+ * when the list reaches half of that is not modelled: the list is freed
+ * at the NAPI's next poll (defer_flush), which at these rates comes
+ * within a poll's time.  The skb's own lines are not modelled (as for
+ * the reader on the NAPI's CPU): cost.recv holds its free's cycles, on
+ * the reader.
+ */
+static void reader_free(void *arg, struct page *page, int cpu)
+{
+	struct rxq *q = arg;
+	struct reader *r = rxq_workload_state(q);
+
+	if (r->remote)
+		rxq_consumer_took(q, page);
+	if (rxq_era(q)->stack.skb_defer_free && cpu != smp_processor_id() &&
+	    r->defer_n < SKB_DEFER_MAX) {
+		rxq_work(q)->cycles += rxq_cfg(q)->cost.pp_lock;
+		mem_work_store(rxq_work(q), rxq_softnet_line(q));
+		r->defer[r->defer_n++] = page;
+		return;
+	}
+	skb_free_page(q, page);
+}
+
+/* net_rx_action() frees the skbs readers handed back before it polls
+ * (skb_defer_free_flush: napi_consume_skb), in the softirq of the
+ * channel's NAPI, which is scheduled on this CPU. */
+static void defer_flush(struct rxq *q)
+{
+	struct reader *r = rxq_workload_state(q);
+
+	if (!r->defer_n)
+		return;
+	rxq_work(q)->cycles += rxq_cfg(q)->cost.pp_lock;
+	mem_work_store(rxq_work(q), rxq_softnet_line(q));
+	for (int i = 0; i < r->defer_n; i++) {
+		skb_free_page(q, r->defer[i]);
+		rxq_counters(q)->skb_defer++;
+	}
+	r->defer_n = 0;
+}
+
+/*
+ * The stack's path (mlx5e_skb_from_cqe_linear); the driver's rx work and
+ * the stack's receive are charged here together.  Until 6.4 the skb takes
+ * a page reference, so when the descriptor's page is released page_pool
+ * sees refcount 2 and lets it go (released_refcnt; 5.5 and 6.1 en_rx.c
+ * mlx5e_skb_from_cqe_linear, page_pool_put_page).  6.12's mlx5 holds the
+ * page as page_pool fragments (mlx5e_page_alloc_fragmented: a bias of
+ * MLX5E_PAGECNT_BIAS_MAX), gives the skb one and marks it for recycling,
+ * and drops the rest of its bias at the refill of the descriptor
+ * (mlx5e_refill_rx_wqes, this poll's end): the skb holds the page's last
+ * fragment.  The model gives the pool no fragment counts: the driver's
+ * release is its unmap alone, and the skb's free is the page's put.  A
+ * full socket (a reader on another CPU behind) drops the skb here, in
+ * NAPI (tcp_data_queue: TCPRcvQDrop).  Its sender would have stopped at
+ * the closed window instead; the model's sender does not see the window.
+ */
+static void tcp_wl_rx(struct rxq *q, struct page *page)
+{
+	const struct rxq_config *c = rxq_cfg(q);
+	struct mem_work *w = rxq_work(q);
+	bool recycle = rxq_era(q)->driver.rx_skb_recycle;
+
+	rxq_read_headers(q, rxq_pkt_line(q, page, 0), w->ov->win_stack);
+	if (!recycle)
+		page_ref_inc(page);
+	mem_work_store(w, rxq_spage_line(q, page));
+	w->cycles += c->cost.rx_pkt + c->tcp.c_stack;
+	if (recycle) {
+		mem_work_read_random(w, rxq_spage_line(q, page));
+		w->cycles += c->cost.dma_map / 2;	/* unmap */
+	} else {
+		rxq_release_page(q, page);
+	}
+	if (tcp_queued(rxq_socket(q)) >= rxq_socket_limit(q)) {
+		rxq_counters(q)->sock_drops++;
+		skb_free_page(q, page);
+		return;
+	}
+	tcp_receive(rxq_socket(q), page, rxq_pkt_line(q, page, 0),
+		    smp_processor_id());
+}
+
+/* The reader, on the NAPI CPU after the softirq: in process context, the
+ * poll over. */
+static void tcp_wl_poll_end(struct rxq *q, struct kctx *ctx,
+			    struct rxq_poll *out)
+{
+	struct reader *r = rxq_workload_state(q);
+
+	if (r->remote)
+		return;
+	rxq_napi_owner(q, -1);
+	ctx->softirq = false;
+	out->bytes_read = tcp_read(rxq_socket(q), rxq_work(q), UINT64_MAX,
+				   reader_free, q);
+	ctx->softirq = true;
+	rxq_counters(q)->bytes_read += out->bytes_read;
+}
+
+/* The reader on a CPU of node: an empty socket, its buffer there. */
+static int tcp_wl_attach(struct rxq *q, int node)
+{
+	struct reader *r = rxq_workload_state(q);
+	u32 limit = (u32)(rxq_cfg(q)->tcp.rmem / TCP_TRUESIZE);
+
+	if (limit < 1)
+		limit = 1;
+	if (rxq_socket_reopen(q, node, limit))
+		return -1;
+	r->remote = true;
+	return 0;
+}
+
+static u32 tcp_wl_pending(const struct rxq *q)
+{
+	return tcp_queued(rxq_socket(q));
+}
+
+/* The reader on its own CPU: one tcp_recvmsg() into its buffer,
+ * READER_PASS bytes at most. */
+static int tcp_wl_consume(struct rxq *q)
+{
+	u64 bytes = tcp_read(rxq_socket(q), rxq_work(q), READER_PASS,
+			     reader_free, q);
+
+	rxq_counters(q)->bytes_read += bytes;
+	return (int)(bytes / (u64)(rxq_cfg(q)->pkt_size - TCP_HEADERS));
+}
+
+/* The skbs' pages: in the socket and the defer list. */
+static u32 tcp_wl_skbs(const struct rxq *q)
+{
+	const struct reader *r = rxq_workload_state(q);
+
+	return tcp_queued(rxq_socket(q)) + (u32)r->defer_n;
+}
+
+const struct workload_ops workload_tcp = {
+	.name = "tcp",
+	.title = "TCP",
+	.rate_unit = "Gbps",
+	.far = WORKLOAD_FAR_READER,
+	.open = tcp_wl_open,
+	.close = tcp_wl_close,
+	.poll_start = defer_flush,
+	.rx = tcp_wl_rx,
+	.poll_end = tcp_wl_poll_end,
+	.attach = tcp_wl_attach,
+	.pending = tcp_wl_pending,
+	.consume = tcp_wl_consume,
+	.skbs = tcp_wl_skbs,
+};

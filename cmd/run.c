@@ -10,6 +10,7 @@
 #include "../input/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
+#include "../report/html.h"
 
 /* A case name as a file name: a '/' would name a directory. */
 static void file_name(const char *name, char *buf, size_t len)
@@ -251,9 +252,35 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 /* The files run writes in --out's directory (outfile_check_dir): none may
  * be one the run reads (a resolved.ini read back). */
 static const char *const run_outputs[] = {
-	"results.*", "table.txt", "commit.txt", "explain.txt", "resolved.ini",
+	"results.*", "table.txt", "commit.txt", "explain.txt", "index.html",
+	"resolved.ini",
 	"transient*", "rates.*", "split.*", NULL
 };
+
+/* index.html, last: the page of what the other files say, and of the
+ * figures the scenario's files mark guesses. */
+static int write_html(const char *dir, const struct rfile *rf)
+{
+	char *guesses = NULL;
+	size_t len = 0;
+	FILE *g = open_memstream(&guesses, &len);
+	int nr, status;
+
+	if (!g) {
+		fprintf(stderr, "ppsim run: out of memory\n");
+		return -1;
+	}
+	nr = scn_write_guesses(g, rf->scn);
+	if (fclose(g)) {
+		fprintf(stderr, "ppsim run: out of memory\n");
+		free(guesses);
+		return -1;
+	}
+	status = rep_write_html(dir, rf->path, guesses, nr,
+				scn_uncalibrated_profile(rf->scn) != NULL);
+	free(guesses);
+	return status;
+}
 
 /* --out: DIR with one file, DIR/NAME for each of several.  When one
  * file's outputs fail, those written before are said, by name. */
@@ -271,7 +298,7 @@ static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 			snprintf(dir, sizeof(dir), "%.3800s/%s", o->out,
 				 rf[f].name);
 		if (!write_out(dir, rows + rf[f].first, rf[f].nr,
-			       &rf[f].prov))
+			       &rf[f].prov) && !write_html(dir, &rf[f]))
 			continue;
 		for (int w = 0; w < f; w++)
 			if (rf[w].nr) {

@@ -1676,6 +1676,16 @@ bool scn_key_one_value(const char *key)
 	return k && (is_number(k) || k->store == S_WORD);
 }
 
+int scn_nr_keys(void)
+{
+	return (int)NR_KEYS;
+}
+
+void scn_key_name(int i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s.%s", scn_keys[i].section, scn_keys[i].name);
+}
+
 const char *scn_uncalibrated_profile(const struct scenario *scn)
 {
 	const char *profile = NULL;
@@ -2276,6 +2286,10 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 		    strncmp(ld->as[i].section, "sweep ", 6) &&
 		    strcmp(ld->as[i].section, "fitted"))
 			apply(ld, &base, base_org, &ld->as[i], false);
+	for (size_t k = 0; k < NR_KEYS; k++)
+		if (base_org[k].file && base_org[k].line > 0)
+			scn->source[k] = (struct scn_source){
+				base_org[k].file, base_org[k].line };
 	base_errors = ld->errors - base_errors;
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];

@@ -112,6 +112,12 @@ struct scenario {
 	int nr_files;
 	bool written[SCN_MAX_KEYS];	/* by key: set by a file or --set, in
 					 * any section (scn_key_written) */
+	struct scn_source {		/* by key: the file line that set it
+					 * last outside a case; file NULL: its
+					 * default, or a --set */
+		const char *file;
+		int line;
+	} source[SCN_MAX_KEYS];
 };
 
 /* One --set KEY=VALUE from the command line. */
@@ -181,6 +187,16 @@ bool scn_key_numeric(const char *key);
 /* Whether key is a number or one of a table of words (cache.llc_policy):
  * a comma in its value can only separate several values. */
 bool scn_key_one_value(const char *key);
+/* The keys, in their table's order: how many, and key i's name as
+ * section.key (a case key: case.key). */
+int scn_nr_keys(void);
+void scn_key_name(int i, char *buf, size_t len);
+/* Writes, a line each, the figures a scenario runs on (outside its cases)
+ * that the file setting them marks a guess or a prior (its comment on
+ * that line or the comment lines below it, as scenarios/hw/ marks them):
+ * "FILE:LINE: the line, comment and all".  Returns how many. */
+int scn_write_guesses(FILE *f, const struct scenario *scn);
+
 /* The hardware profile (a file under a hw/ directory) a scenario read
  * when it read no calibration (a .cal.ini), else NULL. */
 const char *scn_uncalibrated_profile(const struct scenario *scn);

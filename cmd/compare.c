@@ -12,7 +12,7 @@
 #include <string.h>
 #include "cmd.h"
 #include "../input/csv.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 #define CMP_MAX_FIELDS	64
 

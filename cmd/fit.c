@@ -9,7 +9,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include "cmd.h"
 #include "fit.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 #define FIT_STEP	0.05	/* finite-difference step, in logit units */
 #define FIT_MAX_ITER	40

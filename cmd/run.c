@@ -7,7 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
 

@@ -18,7 +18,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "fit.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 #define SENS_MAX_PARAMS	64
 static const double sens_factor[2] = { 0.75, 1.25 };

@@ -8,7 +8,7 @@
 #include "config.h"
 #include "report/commit.h"
 #include "cmd.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
 

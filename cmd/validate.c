@@ -13,7 +13,7 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
-#include "input/datadir.h"
+#include "io/datadir.h"
 #include "report/commit.h"
 #include "cmd.h"
 #include "fit.h"

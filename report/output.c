@@ -5,7 +5,7 @@
 #include <string.h>
 #include "config.h"
 #include "report/commit.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "report.h"
 
 /* ---- output ---- */

@@ -12,7 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "report.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 struct job {
 	struct rep_row *row;

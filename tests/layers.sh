@@ -9,8 +9,9 @@ build=$(dirname "$ppsim")
 # The layers, lowest first, and the outside libraries each may not use.
 # sim/'s files, in the order they may call one another: each only those
 # before it (no call cycle between two files).
-layers="model sim input report"
+layers="model io sim input report"
 foreign_model='^(sg_|simgrid_|xbt_|gsl_|ini_)'
+foreign_io='^(sg_|simgrid_|xbt_|gsl_|ini_)'
 foreign_sim='^ini_'
 foreign_input='^(sg_|simgrid_|xbt_|gsl_)'
 foreign_report='^(ini_|sg_actor|sg_host|sg_mailbox)'

@@ -803,8 +803,7 @@ int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,
 			double m = rep_measured(c, c->policies[p]);
 
 			if (!isnan(m))
-				rows[n++] = (struct rep_row){ c, c->policies[p],
-							      NULL, m };
+				rows[n++] = cmd_row(c, c->policies[p], m);
 		}
 	}
 	return n;

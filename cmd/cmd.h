@@ -134,6 +134,21 @@ void cmd_print_plan(const char *what, int nr_files,
 /* s as one CSV field (RFC 4180) in buf, cut to fit. */
 void cmd_csv_field(char *buf, size_t len, const char *s);
 
+/* A row of case c under policy, with what the outputs say of c (its
+ * unit, baseline and duration, report.h); no results yet. */
+struct rep_row cmd_row(struct scn_case *c, const struct pp_policy *policy,
+		       double measured);
+/*
+ * Runs o->reps replications of every row (seeds o->seed, o->seed + 1,
+ * ...), at most o->jobs at a time, filling row->res (allocated here,
+ * freed by cmd_free_results).  Failures are reported on stderr naming
+ * file, or with file NULL (rows of several scenarios) the FILE:LINE of
+ * the row's case section; returns -1 if any run failed.
+ */
+int cmd_run_rows(struct rep_row *rows, int nr_rows,
+		 const struct rep_opts *o, const char *file);
+void cmd_free_results(struct rep_row *rows, int nr_rows);
+
 /* Every measured (case, policy) of a scenario, or only those of the cases
  * [calibrate] cases names (fit_only); returns how many. */
 int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,

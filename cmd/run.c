@@ -110,6 +110,22 @@ static int write_one(const char *dir, const char *name,
 	return outfile_commit(&o, "ppsim run");
 }
 
+/* Every key's effective value of every case the rows ran, after the
+ * provenance: DIR/resolved.ini, a scenario file (input/'s writer). */
+static void write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
+			   const struct rep_prov *p)
+{
+	rep_preamble(f, p, rows, nr_rows);
+	fprintf(f, "# every key of every case that ran, as it ran: ppsim run "
+		"reads this file too\n");
+	for (int i = 0; i < nr_rows; i++) {
+		if (i && rows[i - 1].c == rows[i].c)
+			continue;
+		fputc('\n', f);
+		scn_write_case(f, rows[i].c);
+	}
+}
+
 static int write_out(const char *dir, const struct rep_row *rows,
 		     int nr_rows, const struct rep_prov *p)
 {
@@ -119,7 +135,7 @@ static int write_out(const char *dir, const struct rep_row *rows,
 			      int nr_rows, const struct rep_prov *p);
 	} files[] = {
 		{ "results.csv", rep_write_csv },
-		{ "resolved.ini", rep_write_resolved },
+		{ "resolved.ini", write_resolved },
 		{ "transient.csv", rep_write_transient },
 		{ "transient-mean.csv", rep_write_transient_mean },
 		{ "rates.csv", rep_write_rates },
@@ -159,12 +175,44 @@ static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 		for (int p = 0; p < c->nr_policies; p++) {
 			if (!cmd_wants_policy(o, c->policies[p]->name))
 				continue;
-			rows[n] = (struct rep_row){ c, c->policies[p], NULL,
-				rep_measured(c, c->policies[p]) };
+			rows[n] = cmd_row(c, c->policies[p],
+					  rep_measured(c, c->policies[p]));
 			n++;
 		}
 	}
 	return n;
+}
+
+/* The commit table's cells of each row (rep_labels), each row's labels
+ * pointing at its own: its case's label under the label_columns, else
+ * its name under "Case".  NULL when out of memory; free() it after. */
+static struct rep_labels *row_labels(struct rep_row *rows, int nr_rows)
+{
+	struct rep_labels *l = calloc((size_t)nr_rows, sizeof(*l));
+
+	for (int i = 0; l && i < nr_rows; i++) {
+		const struct scn_case *c = rows[i].c;
+
+		if (*c->label_columns) {
+			l[i].nr_heads = scn_label_cells(c->label_columns,
+							l[i].head,
+							SCN_MAX_LABELS);
+		} else {
+			l[i].nr_heads = 1;
+			snprintf(l[i].head[0], SCN_NAME_MAX, "Case");
+		}
+		if (*c->label_columns && *c->label) {
+			l[i].nr_cells = scn_label_cells(c->label, l[i].cell,
+							SCN_MAX_LABELS);
+		} else {
+			l[i].nr_cells = 1;
+			snprintf(l[i].cell[0], SCN_NAME_MAX, "%.*s",
+				 SCN_NAME_MAX - 1,
+				 *c->label ? c->label : c->name);
+		}
+		rows[i].labels = &l[i];
+	}
+	return l;
 }
 
 /* A file's name without its directory and .ini: its --out subdirectory
@@ -285,6 +333,7 @@ static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 int run_main(int argc, char **argv)
 {
 	struct rep_row *rows = NULL;
+	struct rep_labels *labels = NULL;
 	struct rfile *rf = NULL;
 	struct scenario **scn = NULL;
 	struct cmd_opts o;
@@ -378,11 +427,15 @@ int run_main(int argc, char **argv)
 		goto done;
 	}
 	status = 1;
-	if (!rep_run(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file)) {
+	if (o.format == CMD_COMMIT && !(labels = row_labels(rows, nr_rows))) {
+		fprintf(stderr, "ppsim run: out of memory\n");
+		goto done;
+	}
+	if (!cmd_run_rows(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file)) {
 		print_results(&o, rf, o.nr_args, rows);
 		status = o.out && write_outs(&o, rf, o.nr_args, rows) ? 1 : 0;
 	}
-	rep_free(rows, nr_rows);
+	cmd_free_results(rows, nr_rows);
 done:
 	/* the directories --out made and nothing was written in: a run
 	 * that failed leaves none behind */
@@ -393,5 +446,6 @@ done:
 	free(rf);
 	free(scn);
 	free(rows);
+	free(labels);
 	return status;
 }

@@ -325,14 +325,14 @@ static int predict(struct sens *s, const bool *changed, double *pred,
 			run[n++] = s->rows[i];
 		}
 	}
-	if (rep_run(run, n, &s->o->rc, s->nr_files > 1 ? NULL : s->o->file)) {
+	if (cmd_run_rows(run, n, &s->o->rc, s->nr_files > 1 ? NULL : s->o->file)) {
 		fprintf(stderr, "ppsim validate: --sensitivity: %s: a "
 			"simulation failed\n", what);
 		rc = -1;
 	}
 	for (int i = 0; i < n && !rc; i++)
 		pred[at[i]] = rep_rate(&run[i], s->o->rc.reps).mean;
-	rep_free(run, n);
+	cmd_free_results(run, n);
 out:
 	free(run);
 	free(at);

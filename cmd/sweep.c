@@ -740,10 +740,10 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 						SWEEP_MAX_RUNS);
 					goto done;
 				}
-				rows[(*nr_rows)++] = (struct rep_row){ c,
-					c->policies[k], NULL,
+				rows[(*nr_rows)++] = cmd_row(c,
+					c->policies[k],
 					measured_here(o, base, c,
-						      c->policies[k]) };
+						      c->policies[k]));
 			}
 		}
 		pt->nr_rows = *nr_rows - pt->first_row;
@@ -827,7 +827,7 @@ int sweep_main(int argc, char **argv)
 		goto done;
 	}
 	status = 1;
-	if (rep_run(rows, nr_rows, &o.rc, o.file))
+	if (cmd_run_rows(rows, nr_rows, &o.rc, o.file))
 		goto done;
 	if (o.csv)
 		write_csv(stdout, &o, pts, nr_points, rows);
@@ -835,7 +835,7 @@ int sweep_main(int argc, char **argv)
 		write_table(&o, pts, nr_points, rows);
 	status = o.out && write_out(&o, pts, nr_points, rows) ? 1 : 0;
 done:
-	rep_free(rows, nr_rows);
+	cmd_free_results(rows, nr_rows);
 	for (int p = 0; p < nr_points && pts; p++)
 		scn_free(pts[p].scn);
 	free(pts);

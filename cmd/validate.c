@@ -914,9 +914,9 @@ int validate_main(int argc, char **argv)
 		goto done;
 	}
 	status = 1;
-	if (!rep_run(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
+	if (!cmd_run_rows(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
 		status = report(&o, vf, o.nr_args, rows, nr_rows);
-	rep_free(rows, nr_rows);
+	cmd_free_results(rows, nr_rows);
 done:
 	for (int f = 0; scn && f < o.nr_args; f++)
 		scn_free(scn[f]);

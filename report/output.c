@@ -157,7 +157,7 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		fputs(prefix, f);
 		rep_csv_text(f, row->c->name);
 		fprintf(f, ",%s,%s,%s", row->policy->name,
-			rep_metrics[m].name, is_rate ? sim_rate_unit(&row->c->sim)
+			rep_metrics[m].name, is_rate ? row->unit
 						 : rep_metrics[m].unit);
 		csv_num(f, fg.mean);
 		csv_num(f, fg.ci95);
@@ -175,7 +175,7 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 
 int rep_baseline(const struct rep_row *rows, int nr_rows, int i)
 {
-	const struct pp_policy *base = scn_baseline(rows[i].c);
+	const struct pp_policy *base = rows[i].baseline;
 
 	for (int j = 0; j < nr_rows; j++)
 		if (rows[j].c == rows[i].c && rows[j].policy == base)
@@ -215,7 +215,7 @@ void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
 			snprintf(buf, len, "varies");
 			return;
 		}
-	scn_format_value("duration", d, buf, len);
+	snprintf(buf, len, "%s", rows[0].duration);
 }
 
 void rep_conditions(FILE *f, const struct rep_prov *p,
@@ -302,13 +302,13 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		rep_json_text(f, row->c->name);
 		fprintf(f, ", \"policy\": \"%s\", \"baseline\": \"%s\", "
 			"\"saturated\": \"%s\", \"metrics\": {\n",
-			row->policy->name, scn_baseline(row->c)->name,
+			row->policy->name, row->baseline->name,
 			rep_saturated(row, reps));
 		for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
 			struct rep_figure fg = rep_figure(row, reps, m);
 
 			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
-				rep_metrics[m].name, m == 0 ? sim_rate_unit(&row->c->sim)
+				rep_metrics[m].name, m == 0 ? row->unit
 						       : rep_metrics[m].unit);
 			rep_json_num(f, "value", fg.mean, false);
 			rep_json_num(f, "ci95", fg.ci95, m != 0);
@@ -485,7 +485,7 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		fprintf(f, "%-*s %-*s %7.2f %-4s %6s %6s %7s %7s %7.1f %7.1f "
 			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
 			w, row->c->name, pw, row->policy->name, rate.mean,
-			sim_rate_unit(&row->c->sim), ci, meas, err, delta,
+			row->unit, ci, meas, err, delta,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
 			rep_figure(row, reps, REP_IDLE).mean,
@@ -564,7 +564,7 @@ void rep_write_transient_mean(FILE *f, const struct rep_row *rows,
 			}
 			rep_csv_text(f, rows[i].c->name);
 			fprintf(f, ",%s,%.6f,%.6g,%s", rows[i].policy->name, t,
-				rate, sim_rate_unit(&rows[i].c->sim));
+				rate, rows[i].unit);
 			csv_num(f, local);
 			fputc('\n', f);
 		}
@@ -696,7 +696,7 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		csv_num(f, row->measured);
 		csv_num(f, rate.mean);
 		csv_num(f, isnan(rate.ci95) ? 0 : rate.ci95);
-		fprintf(f, ",%s", sim_rate_unit(&row->c->sim));
+		fprintf(f, ",%s", row->unit);
 		csv_num(f, delta);
 		fprintf(f, ",%d,%.4f,%.4f,%u,", group,
 			group + (slot - (n - 1) / 2.0) * width, width,
@@ -732,37 +732,10 @@ void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
 	}
 }
 
-void rep_write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
-			const struct rep_prov *p)
-{
-	rep_preamble(f, p, rows, nr_rows);
-	fprintf(f, "# every key of every case that ran, as it ran: ppsim run "
-		"reads this file too\n");
-	for (int i = 0; i < nr_rows; i++) {
-		if (i && rows[i - 1].c == rows[i].c)
-			continue;
-		fputc('\n', f);
-		scn_write_case(f, rows[i].c);
-	}
-}
-
 /* A rate as the commit table shows it: "10.95 Mpps". */
 static int commit_rate(char *buf, size_t len, double v, const char *unit)
 {
 	return snprintf(buf, len, "%.2f %s", v, unit);
-}
-
-/* A row's label cells under the scenario's label columns; without a
- * label, its name in the first. */
-static int commit_cells(const struct rep_row *row,
-			char cells[][SCN_NAME_MAX])
-{
-	if (!*row->c->label_columns || !*row->c->label) {
-		snprintf(cells[0], SCN_NAME_MAX, "%.*s", SCN_NAME_MAX - 1,
-			 *row->c->label ? row->c->label : row->c->name);
-		return 1;
-	}
-	return scn_label_cells(row->c->label, cells, SCN_MAX_LABELS);
 }
 
 /* A cell in w columns: cut, its last shown character '~', when longer. */
@@ -779,16 +752,15 @@ static void commit_cell(FILE *f, const char *s, int w)
 static bool commit_cut_distinct(const struct rep_row *rows, int nr_rows,
 				int k, int w)
 {
-	char a[SCN_MAX_LABELS][SCN_NAME_MAX], b[SCN_MAX_LABELS][SCN_NAME_MAX];
-
 	if (w < 2)
 		return false;
 	for (int i = 0; i < nr_rows; i++) {
-		int na = commit_cells(&rows[i], a);
+		const struct rep_labels *a = rows[i].labels;
 
 		for (int j = 0; j < i; j++) {
-			int nb = commit_cells(&rows[j], b);
-			const char *x = k < na ? a[k] : "", *y = k < nb ? b[k] : "";
+			const struct rep_labels *b = rows[j].labels;
+			const char *x = k < a->nr_cells ? a->cell[k] : "";
+			const char *y = k < b->nr_cells ? b->cell[k] : "";
 			bool cut_x = (int)strlen(x) > w, cut_y = (int)strlen(y) > w;
 
 			if (!strcmp(x, y))
@@ -803,32 +775,26 @@ static bool commit_cut_distinct(const struct rep_row *rows, int nr_rows,
 void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 		      const struct rep_prov *p)
 {
-	char head[SCN_MAX_LABELS][SCN_NAME_MAX], cells[SCN_MAX_LABELS][SCN_NAME_MAX];
-	int reps = p->rc->reps, wl[SCN_MAX_LABELS], nl, wr = 6, width;
+	const char (*head)[SCN_NAME_MAX] = rows[0].labels->head;
+	int reps = p->rc->reps, wl[SCN_MAX_LABELS], wr = 6, width;
+	int nl = rows[0].labels->nr_heads;
 	const char *base = strrchr(p->file, '/');
 
-	if (*rows[0].c->label_columns) {
-		nl = scn_label_cells(rows[0].c->label_columns, head,
-				     SCN_MAX_LABELS);
-	} else {
-		nl = 1;
-		snprintf(head[0], SCN_NAME_MAX, "Case");
-	}
 	for (int k = 0; k < nl; k++)
 		wl[k] = (int)strlen(head[k]);
 	/* the widest cells and rate, each label column cut so that a line
 	 * stays within the 72 columns a commit message has */
 	for (int i = 0; i < nr_rows; i++) {
+		const struct rep_labels *l = rows[i].labels;
 		char buf[64];
 		int n = commit_rate(buf, sizeof(buf),
 				    rep_rate(&rows[i], reps).mean,
-				    sim_rate_unit(&rows[i].c->sim));
+				    rows[i].unit);
 
 		wr = n > wr ? n : wr;
-		n = commit_cells(&rows[i], cells);
-		for (int k = 0; k < n && k < nl; k++)
-			if ((int)strlen(cells[k]) > wl[k])
-				wl[k] = (int)strlen(cells[k]);
+		for (int k = 0; k < l->nr_cells && k < nl; k++)
+			if ((int)strlen(l->cell[k]) > wl[k])
+				wl[k] = (int)strlen(l->cell[k]);
 	}
 	for (int k = 0; k < nl; k++) {
 		int cap = (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3;
@@ -879,19 +845,20 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 				continue;
 			commit_rate(before, sizeof(before),
 				    rep_rate(&rows[b], reps).mean,
-				    sim_rate_unit(&rows[j].c->sim));
+				    rows[j].unit);
 			commit_rate(aft, sizeof(aft),
 				    rep_rate(&rows[j], reps).mean,
-				    sim_rate_unit(&rows[j].c->sim));
+				    rows[j].unit);
 			if (!isnan(rows[b].measured) &&
 			    !isnan(rows[j].measured))
 				rep_change_text(meas, sizeof(meas),
 						(rows[j].measured -
 						 rows[b].measured) /
 						rows[b].measured * 100);
-			n = commit_cells(&rows[j], cells);
+			n = rows[j].labels->nr_cells;
 			for (int k = 0; k < nl; k++)
-				commit_cell(f, k < n ? cells[k] : "", wl[k]);
+				commit_cell(f, k < n ? rows[j].labels->cell[k] :
+					    "", wl[k]);
 			rep_change_text(chg, sizeof(chg),
 					rep_delta_pct(rows, nr_rows, j, reps));
 			fprintf(f, "%*s | %*s | %7s | %s\n", wr, before,
@@ -915,8 +882,8 @@ const char *rep_rate_label(const struct rep_row *rows, int nr_rows)
 	bool mpps = false, gbps = false;
 
 	for (int i = 0; i < nr_rows; i++) {
-		mpps |= !strcmp(sim_rate_unit(&rows[i].c->sim), "Mpps");
-		gbps |= !strcmp(sim_rate_unit(&rows[i].c->sim), "Gbps");
+		mpps |= !strcmp(rows[i].unit, "Mpps");
+		gbps |= !strcmp(rows[i].unit, "Gbps");
 	}
 	return mpps && gbps ? "rate (Mpps for XDP, Gbps of payload for TCP)"
 	       : gbps ? "TCP payload rate (Gbps)" : "packet rate (Mpps)";

@@ -39,7 +39,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 3 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 4 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
@@ -66,6 +66,18 @@ for l in $layers; do
 	if [ -s "$tmp/out" ]; then not_ok "lib$l.a uses nothing from ${above:-cmd}"
 	else ok "lib$l.a uses nothing from ${above:-cmd}"; fi
 done
+
+# report/ only reads results: what it writes comes in its rows (the unit,
+# the baseline, the values as text), so it uses nothing of input/ (the
+# scenarios) or sim/ (the engine), though both lie below it.
+if [ -f "$tmp/report.undefined" ] && [ -f "$tmp/input.defined" ] &&
+   [ -f "$tmp/sim.defined" ]; then
+	sort -u "$tmp/input.defined" "$tmp/sim.defined" >"$tmp/lower"
+	comm -12 "$tmp/report.undefined" "$tmp/lower" >"$tmp/out"
+	if [ -s "$tmp/out" ]; then
+		not_ok "libreport.a uses nothing of libinput.a or libsim.a"
+	else ok "libreport.a uses nothing of libinput.a or libsim.a"; fi
+else not_ok "libreport.a uses nothing of libinput.a or libsim.a"; fi
 
 # The unit tests: the model and Check, no SimGrid, GSL or inih.
 : >"$tmp/out"

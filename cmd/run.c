@@ -264,7 +264,7 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 		if (!rf[f].nr)
 			continue;
 		if (o->format == CMD_CSV && nr_files > 1) {
-			cmd_csv_field(prefix, sizeof(prefix), rf[f].path);
+			rep_csv_field(prefix, sizeof(prefix), rf[f].path);
 			strcat(prefix, ",");
 			for (int i = 0; i < rf[f].nr; i++)
 				rep_csv_row(stdout, prefix, &r[i], o->rc.reps,
@@ -418,11 +418,12 @@ int run_main(int argc, char **argv)
 			continue;
 		cmd_warn_calibration(rf[f].scn, rf[f].path);
 		if (o.dry_run)
-			cmd_print_rows(rf[f].path, rows + rf[f].first,
-				       rf[f].nr);
+			rep_dry_rows(stdout, rf[f].path, rows + rf[f].first,
+				     rf[f].nr);
 	}
 	if (o.dry_run) {
-		cmd_print_plan("run", o.nr_args, rows, nr_rows, o.rc.reps);
+		rep_dry_plan(stdout, "run", o.nr_args, rows, nr_rows,
+			     o.rc.reps);
 		status = 0;
 		goto done;
 	}
@@ -431,7 +432,8 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "ppsim run: out of memory\n");
 		goto done;
 	}
-	if (!cmd_run_rows(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file)) {
+	if (!cmd_run_rows(rows, nr_rows, &o.rc,
+			  o.nr_args > 1 ? NULL : o.file)) {
 		print_results(&o, rf, o.nr_args, rows);
 		status = o.out && write_outs(&o, rf, o.nr_args, rows) ? 1 : 0;
 	}

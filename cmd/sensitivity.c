@@ -419,12 +419,14 @@ static const struct sfile *file_of(const struct sens *s, int i)
 static void print_table(const struct sens *s)
 {
 	const struct cmd_opts *o = s->o;
+	struct rep_prov p = { .command = "validate --sensitivity",
+			      .rc = &o->rc, .set = o->set,
+			      .nr_set = o->nr_set };
 	int w = 9;
 
 	for (int k = 0; k < s->nr_params; k++)
 		w = (int)fmax(w, (double)strlen(s->params[k].key));
-	cmd_print_head(o, "validate --sensitivity", s->nr_files, s->rows,
-		       s->nr_rows);
+	rep_files_head(stdout, &p, s->nr_files, s->rows, s->nr_rows);
 	printf("# each prior at x%.2f and x%.2f, one at a time, in every file "
 	       "where [calibrate] free\n# does not fit it; the free "
 	       "parameters refitted each time\n", sens_factor[0],

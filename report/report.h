@@ -35,7 +35,7 @@ struct rep_row {
 	const char *unit;	/* the rate's: "Mpps" or "Gbps" */
 	const struct pp_policy *baseline;	/* what delta% compares with */
 	char duration[32];	/* the simulated time, as a file writes it */
-	const struct rep_labels *labels;	/* --format commit's, else NULL */
+	const struct rep_labels *labels;	/* --format commit's; or NULL */
 };
 
 struct rep_figure {
@@ -134,6 +134,19 @@ bool rep_altered(const struct rep_prov *p);
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows);
 
+/* The provenance of a table over several files (validate): version,
+ * commit, p->command and the number of files, then rep_conditions' line
+ * (seed, replications, duration, overrides); the files head their
+ * sections. */
+void rep_files_head(FILE *f, const struct rep_prov *p, int nr_files,
+		    const struct rep_row *rows, int nr_rows);
+/* The dry run: a file's cases, each with its policies, then the line
+ * that counts what would run over every file. */
+void rep_dry_rows(FILE *f, const char *file, const struct rep_row *rows,
+		  int nr);
+void rep_dry_plan(FILE *f, const char *what, int nr_files,
+		  const struct rep_row *rows, int nr_rows, int reps);
+
 /* The rows' measured duration as a file writes it ("50ms"), or "varies". */
 void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
 		       size_t len);
@@ -145,8 +158,9 @@ void rep_conditions(FILE *f, const struct rep_prov *p,
 		    const struct rep_row *rows, int nr_rows);
 
 /* A CSV field (RFC 4180): quoted, each quote doubled, when it holds a
- * comma, a quote or a line break. */
+ * comma, a quote or a line break; on f, or into buf, cut to fit. */
 void rep_csv_text(FILE *f, const char *s);
+void rep_csv_field(char *buf, size_t len, const char *s);
 /* A JSON string (quoted, escaped, UTF-8) and a "key": number member
  * (null for NAN), followed by ", " unless last. */
 void rep_json_text(FILE *f, const char *text);

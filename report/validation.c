@@ -91,34 +91,34 @@ static void put_effects(FILE *out, const struct val_result *v, int f,
 			"pair only" : "no case has two measured policies");
 }
 
+/* A summary line: "# WHAT, NAME: mean |error| ..., max |error| ... over
+ * N NOUNs", the errors in unit; or none when there is nothing. */
+static void put_sum(FILE *out, struct vsum s, const char *what,
+		    const char *name, const char *unit, const char *noun,
+		    const char *none)
+{
+	if (s.n)
+		fprintf(out, "# %s, %s: mean |error| %.1f %s, max |error| "
+			"%.1f %s over %d %s%s\n", what, name, s.mean, unit,
+			s.max, unit, s.n, noun, s.n == 1 ? "" : "s");
+	else
+		fprintf(out, "# %s, %s: %s\n", what, name, none);
+}
+
 /* A file's or every file's (f < 0) changes' mean and largest error. */
 static void put_effect_sum(FILE *out, const struct val_result *v, int f,
 			   const char *name)
 {
-	struct vsum s = effect_sum(v, f);
-
-	if (s.n)
-		fprintf(out, "# changes, %s: mean |error| %.1f points, max "
-			"|error| %.1f points over %d change%s\n", name, s.mean,
-			s.max, s.n, s.n == 1 ? "" : "s");
-	else
-		fprintf(out, "# changes, %s: none with measured figures at "
-			"both ends\n", name);
+	put_sum(out, effect_sum(v, f), "changes", name, "points", "change",
+		"none with measured figures at both ends");
 }
 
 /* The out-of-fit errors of rows [first, first + nr). */
 static void put_errors(FILE *out, const struct val_result *v,
 		       const char *name, int first, int nr)
 {
-	struct vsum s = figure_sum(v, first, nr);
-
-	if (s.n)
-		fprintf(out, "# out of the fit, %s: mean |error| %.1f %%, max "
-			"|error| %.1f %% over %d figure%s\n", name, s.mean,
-			s.max, s.n, s.n == 1 ? "" : "s");
-	else
-		fprintf(out, "# out of the fit, %s: no figure (every measured "
-			"figure is in the fit)\n", name);
+	put_sum(out, figure_sum(v, first, nr), "out of the fit", name, "%",
+		"figure", "no figure (every measured figure is in the fit)");
 }
 
 /* A figure fitted on with no [fitted] record, or a stale one: its line. */

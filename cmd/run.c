@@ -330,6 +330,41 @@ static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 	return 0;
 }
 
+/* --out's directory, and with several files each file's below it: -1
+ * when one cannot be written (outfile_check_dir says why). */
+static int check_outs(const struct cmd_opts *o, struct rfile *rf)
+{
+	if ((o->nr_args > 1 && out_names(rf, o->nr_args)) ||
+	    outfile_check_dir(o->out, "ppsim run: --out",
+			      o->nr_args > 1 ? NULL : run_outputs,
+			      o->dry_run))
+		return -1;
+	for (int f = 0; f < o->nr_args && o->nr_args > 1; f++) {
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%.3800s/%s", o->out, rf[f].name);
+		if (rf[f].nr && outfile_check_dir(dir, "ppsim run: --out",
+						  run_outputs, o->dry_run))
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether a case runs its baseline policy and another: what a commit
+ * table compares. */
+static bool has_pair(const struct rfile *rf, int nr_files,
+		     const struct rep_row *rows)
+{
+	for (int f = 0; f < nr_files; f++)
+		for (int i = 0; i < rf[f].nr; i++) {
+			int b = rep_baseline(rows + rf[f].first, rf[f].nr, i);
+
+			if (b >= 0 && b != i)
+				return true;
+		}
+	return false;
+}
+
 int run_main(int argc, char **argv)
 {
 	struct rep_row *rows = NULL;
@@ -382,37 +417,14 @@ int run_main(int argc, char **argv)
 			"carries it always, --out writes explain.txt)\n");
 		return 2;
 	}
-	if (o.format == CMD_COMMIT) {	/* a table needs a before and after */
-		bool pair = false;
-
-		for (int f = 0; f < o.nr_args; f++)
-			for (int i = 0; i < rf[f].nr; i++) {
-				int b = rep_baseline(rows + rf[f].first,
-						     rf[f].nr, i);
-
-				pair |= b >= 0 && b != i;
-			}
-		if (!pair) {
-			fprintf(stderr, "ppsim run: --format commit: no case "
-				"runs its baseline policy and another: nothing "
-				"to compare\n");
-			goto done;
-		}
+	if (o.format == CMD_COMMIT && !has_pair(rf, o.nr_args, rows)) {
+		fprintf(stderr, "ppsim run: --format commit: no case runs its "
+			"baseline policy and another: nothing to compare\n");
+		goto done;
 	}
 	/* a bad --out is found now, not after the simulations */
-	if (o.out && ((o.nr_args > 1 && out_names(rf, o.nr_args)) ||
-		      outfile_check_dir(o.out, "ppsim run: --out",
-					o.nr_args > 1 ? NULL : run_outputs,
-					o.dry_run)))
+	if (o.out && check_outs(&o, rf))
 		goto done;
-	for (int f = 0; f < o.nr_args && o.out && o.nr_args > 1; f++) {
-		char dir[4096];
-
-		snprintf(dir, sizeof(dir), "%.3800s/%s", o.out, rf[f].name);
-		if (rf[f].nr && outfile_check_dir(dir, "ppsim run: --out",
-						  run_outputs, o.dry_run))
-			goto done;
-	}
 	for (int f = 0; f < o.nr_args; f++) {
 		if (!rf[f].nr)
 			continue;

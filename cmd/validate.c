@@ -350,6 +350,28 @@ static int wanted_rows(const struct cmd_opts *o, struct rep_row *rows, int nr)
 	return n;
 }
 
+/* What --sensitivity (and --param, its option) cannot go with: -1 after
+ * saying so. */
+static int refuse_sensitivity(const struct cmd_opts *o)
+{
+	if (o->nr_params && !o->sensitivity) {
+		fprintf(stderr, "ppsim validate: --param needs "
+			"--sensitivity\n");
+		return -1;
+	}
+	if (o->sensitivity && o->format == CMD_JSON) {
+		fprintf(stderr, "ppsim validate: --sensitivity prints a table "
+			"or CSV, not JSON\n");
+		return -1;
+	}
+	if (o->sensitivity && (o->nr_cases || o->nr_policies || o->dry_run)) {
+		fprintf(stderr, "ppsim validate: --sensitivity moves every "
+			"figure: not with --case, --policy or --dry-run\n");
+		return -1;
+	}
+	return 0;
+}
+
 int validate_main(int argc, char **argv)
 {
 	int help;
@@ -362,21 +384,8 @@ int validate_main(int argc, char **argv)
 	gsl_set_error_handler_off();
 	if ((help = cmd_parse(argc, argv, cmd_spec("validate"), &o)))
 		return help > 0 ? 0 : 2;
-	if (o.nr_params && !o.sensitivity) {
-		fprintf(stderr, "ppsim validate: --param needs "
-			"--sensitivity\n");
+	if (refuse_sensitivity(&o))
 		return 2;
-	}
-	if (o.sensitivity && o.format == CMD_JSON) {
-		fprintf(stderr, "ppsim validate: --sensitivity prints a table "
-			"or CSV, not JSON\n");
-		return 2;
-	}
-	if (o.sensitivity && (o.nr_cases || o.nr_policies || o.dry_run)) {
-		fprintf(stderr, "ppsim validate: --sensitivity moves every "
-			"figure: not with --case, --policy or --dry-run\n");
-		return 2;
-	}
 	scn = calloc((size_t)o.nr_args, sizeof(*scn));
 	vf = calloc((size_t)o.nr_args, sizeof(*vf));
 	rows = calloc((size_t)o.nr_args * FIT_MAX_ROWS, sizeof(*rows));

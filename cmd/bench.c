@@ -105,7 +105,7 @@ int bench_main(int argc, char **argv)
 	row.policy = pp_policy_find(cmd_policies, policy);
 	bare = bare_loop(row.policy, &bare_cpu);
 	o.rc.reps = 1;	/* one run, timed */
-	if (rep_run(&row, 1, &o.rc, o.file)) {
+	if (cmd_run_rows(&row, 1, &o.rc, o.file)) {
 		scn_free(scn);
 		return 1;
 	}
@@ -122,7 +122,7 @@ int bench_main(int argc, char **argv)
 	       row.res[0].wall_s, row.res[0].sim_packets / row.res[0].wall_s /
 	       1e6, bare, sim_ns, sim_ns / bare, bare_cpu, sim_cpu,
 	       sim_cpu / bare_cpu);
-	rep_free(&row, 1);
+	cmd_free_results(&row, 1);
 	scn_free(scn);
 	return 0;
 }

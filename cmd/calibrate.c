@@ -15,7 +15,7 @@
 #include "config.h"
 #include "cmd.h"
 #include "fit.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 
 /* --update's file: the scenario's name with .cal.ini for its extension.

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
-#include "report/commit.h"
 #include "cmd.h"
 #include "../report/outfile.h"
 
@@ -805,68 +804,6 @@ void cmd_warn_scenario(const struct scenario *scn, const char *file)
 			unrun, unrun == 1 ? "" : "s");
 }
 
-void cmd_print_rows(const char *file, const struct rep_row *rows, int nr)
-{
-	int w = 10;	/* the case names' column (report/ is not linked here) */
-
-	for (int i = 0; i < nr; i++)
-		if ((int)strlen(rows[i].c->name) > w)
-			w = (int)strlen(rows[i].c->name);
-	printf("%s\n", file);
-	for (int i = 0; i < nr; i++) {
-		if (i && rows[i - 1].c == rows[i].c) {
-			printf(" %s", rows[i].policy->name);
-			continue;
-		}
-		printf("%s  %-*s %s", i ? "\n" : "", w, rows[i].c->name,
-		       rows[i].policy->name);
-	}
-	putchar('\n');
-}
-
-void cmd_print_plan(const char *what, int nr_files,
-		    const struct rep_row *rows, int nr_rows, int reps)
-{
-	int nr_cases = 0;
-
-	for (int i = 0; i < nr_rows; i++)
-		nr_cases += !i || rows[i - 1].c != rows[i].c;
-	printf("dry run: %s: %d file%s, %d case%s, %d (case, "
-	       "policy) pair%s x %d replication%s = %d simulations; nothing "
-	       "run\n", what, nr_files, nr_files == 1 ? "" : "s", nr_cases,
-	       nr_cases == 1 ? "" : "s", nr_rows, nr_rows == 1 ? "" : "s",
-	       reps, reps == 1 ? "" : "s", nr_rows * reps);
-}
-
-void cmd_csv_field(char *buf, size_t len, const char *s)
-{
-	size_t n = 0;
-
-	if (!strpbrk(s, ",\"\n\r")) {
-		snprintf(buf, len, "%s", s);
-		return;
-	}
-	/* RFC 4180: in quotes, each quote doubled */
-	for (buf[n++] = '"'; *s && n + 3 < len; s++) {
-		if (*s == '"')
-			buf[n++] = '"';
-		buf[n++] = *s;
-	}
-	buf[n++] = '"';
-	buf[n] = '\0';
-}
-
-void cmd_print_head(const struct cmd_opts *o, const char *command,
-		    int nr_files, const struct rep_row *rows, int nr_rows)
-{
-	struct rep_prov p = { .rc = &o->rc, .set = o->set,
-			      .nr_set = o->nr_set };
-
-	printf("# ppsim %s (git %s) %s  %d file%s\n", PACKAGE_VERSION,
-	       PPSIM_COMMIT, command, nr_files, nr_files > 1 ? "s" : "");
-	rep_conditions(stdout, &p, rows, nr_rows);
-}
-
 /* The profile's name is the file's, hw/NAME.ini: the first include
  * under a hw/ directory. */
 const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
@@ -899,8 +836,7 @@ int cmd_measured_rows(struct scenario *scn, struct rep_row *rows,
 			double m = rep_measured(c, c->policies[p]);
 
 			if (!isnan(m))
-				rows[n++] = (struct rep_row){ c, c->policies[p],
-							      NULL, m };
+				rows[n++] = cmd_row(c, c->policies[p], m);
 		}
 	}
 	return n;

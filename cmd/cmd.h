@@ -132,12 +132,6 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
  * such command. */
 const struct cmd_spec *cmd_spec(const char *name);
 void cmd_usage(FILE *f, const struct cmd_spec *spec);
-/* The provenance of a table over several files (validate): version,
- * commit, command and the number of files, then rep_conditions' line
- * (seed, replications, duration, overrides); the files head their
- * sections. */
-void cmd_print_head(const struct cmd_opts *o, const char *command,
-		    int nr_files, const struct rep_row *rows, int nr_rows);
 /* Whether --case (--policy) lets name through: yes when none was given. */
 bool cmd_wants_case(const struct cmd_opts *o, const char *name);
 bool cmd_wants_policy(const struct cmd_opts *o, const char *name);
@@ -149,13 +143,20 @@ int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,
  * profile included without its calibration (uncalibrated priors run), and
  * measured figures left out with the policies --set took off. */
 void cmd_warn_scenario(const struct scenario *scn, const char *file);
-/* The dry run: a file's cases, each with its policies, then the line
- * that counts what would run over every file. */
-void cmd_print_rows(const char *file, const struct rep_row *rows, int nr);
-void cmd_print_plan(const char *what, int nr_files,
-		    const struct rep_row *rows, int nr_rows, int reps);
-/* s as one CSV field (RFC 4180) in buf, cut to fit. */
-void cmd_csv_field(char *buf, size_t len, const char *s);
+/* A row of case c under policy, with what the outputs say of c (its
+ * unit, baseline and duration, report.h); no results yet. */
+struct rep_row cmd_row(struct scn_case *c, const struct pp_policy *policy,
+		       double measured);
+/*
+ * Runs o->reps replications of every row (seeds o->seed, o->seed + 1,
+ * ...), at most o->jobs at a time, filling row->res (allocated here,
+ * freed by cmd_free_results).  Failures are reported on stderr naming
+ * file, or with file NULL (rows of several scenarios) the FILE:LINE of
+ * the row's case section; returns -1 if any run failed.
+ */
+int cmd_run_rows(struct rep_row *rows, int nr_rows,
+		 const struct rep_opts *o, const char *file);
+void cmd_free_results(struct rep_row *rows, int nr_rows);
 
 /* Every measured (case, policy) of a scenario, or only those of the cases
  * [calibrate] cases names (fit_only); returns how many. */

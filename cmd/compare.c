@@ -6,24 +6,15 @@
  * ppsim run --format csv, results.csv of --out, or a sweep's.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "../report/compare.h"
 #include "../input/csv.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 #define CMP_MAX_FIELDS	64
-
-/* One rate of a file: what it is, and its figure. */
-struct cmp_row {
-	char *key;		/* swept values, case, policy: its label */
-	char unit[16];
-	double value, ci95;	/* ci95 NAN: one replication */
-	int line;
-	bool matched;
-};
 
 struct cmp_file {
 	const char *path;
@@ -177,35 +168,11 @@ static int read_file(struct cmp_file *cf)
 	return rc;
 }
 
-static void print_pair(int w, const struct cmp_row *a,
-		       const struct cmp_row *b)
-{
-	const struct cmp_row *r = a ? a : b;
-	char va[32] = "-", vb[32] = "-", delta[16] = "-";
-	const char *beyond = a && b ? "-" : a ? "only A" : "only B";
-
-	if (a)
-		snprintf(va, sizeof(va), isnan(a->ci95) ? "%.2f" :
-			 "%.2f ±%.2f", a->value, a->ci95);
-	if (b)
-		snprintf(vb, sizeof(vb), isnan(b->ci95) ? "%.2f" :
-			 "%.2f ±%.2f", b->value, b->ci95);
-	if (a && b && a->value > 0)
-		snprintf(delta, sizeof(delta), "%+.1f",
-			 (b->value - a->value) / a->value * 100);
-	if (a && b && !isnan(a->ci95) && !isnan(b->ci95))
-		beyond = fabs(b->value - a->value) > a->ci95 + b->ci95 ?
-			 "yes" : "no";
-	/* ± is two bytes and one column */
-	printf("%-*s %-4s %*s %*s %7s  %s\n", w, r->key, r->unit,
-	       14 + (a && !isnan(a->ci95)), va, 14 + (b && !isnan(b->ci95)),
-	       vb, delta, beyond);
-}
-
 int compare_main(int argc, char **argv)
 {
 	struct cmp_file cf[2] = { { .path = argv[1] }, { .path = argv[2] } };
-	int status = 0, w = 12;
+	struct cmp_pair *pairs = NULL;
+	int status = 0, nr = 0;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
@@ -243,26 +210,24 @@ int compare_main(int argc, char **argv)
 	}
 	if (status)
 		goto done;
-	for (int i = 0; i < 2; i++)
-		for (int r = 0; r < cf[i].nr; r++)
-			if ((int)strlen(cf[i].rows[r].key) > w)
-				w = (int)strlen(cf[i].rows[r].key);
-	printf("# A: %s\n# B: %s\n", cf[0].path, cf[1].path);
-	printf("%-*s %-4s %14s %14s %7s  %s\n", w, "rate of", "unit", "A",
-	       "B", "delta%", "beyond CIs");
+	pairs = calloc((size_t)(cf[0].nr + cf[1].nr), sizeof(*pairs));
+	if (!pairs) {
+		fprintf(stderr, "ppsim compare: out of memory\n");
+		status = 1;
+		goto done;
+	}
 	for (int r = 0; r < cf[0].nr; r++) {
 		struct cmp_row *a = &cf[0].rows[r], *b = NULL;
 
 		b = find_row(&cf[1], a->key);
 		if (b)
 			b->matched = true;
-		print_pair(w, a, b);
+		pairs[nr++] = (struct cmp_pair){ a, b };
 	}
 	for (int s = 0; s < cf[1].nr; s++)
 		if (!cf[1].rows[s].matched)
-			print_pair(w, NULL, &cf[1].rows[s]);
-	printf("# beyond CIs: |B - A| larger than the two 95 %% confidence "
-	       "half-widths together\n");
+			pairs[nr++] = (struct cmp_pair){ NULL, &cf[1].rows[s] };
+	cmp_write_table(stdout, cf[0].path, cf[1].path, pairs, nr);
 done:
 	for (int i = 0; i < 2; i++) {
 		for (int r = 0; r < cf[i].nr; r++)
@@ -270,5 +235,6 @@ done:
 		free(cf[i].rows);
 		free(cf[i].sorted);
 	}
+	free(pairs);
 	return status;
 }

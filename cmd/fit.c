@@ -9,7 +9,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include "cmd.h"
 #include "fit.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 #define FIT_STEP	0.05	/* finite-difference step, in logit units */
 #define FIT_MAX_ITER	40
@@ -164,9 +164,9 @@ static int residuals(const gsl_vector *u, void *data, gsl_vector *r)
 		f->sim_failed = true;
 		return GSL_EFAILED;
 	}
-	if (rep_run(f->rows, f->nr_rows, f->rc, f->file)) {
+	if (cmd_run_rows(f->rows, f->nr_rows, f->rc, f->file)) {
 		f->sim_failed = true;
-		rep_free(f->rows, f->nr_rows);
+		cmd_free_results(f->rows, f->nr_rows);
 		return GSL_EFAILED;
 	}
 	for (int i = 0; i < f->nr_rows; i++) {
@@ -175,7 +175,7 @@ static int residuals(const gsl_vector *u, void *data, gsl_vector *r)
 		gsl_vector_set(r, i, (pred - f->rows[i].measured) /
 				     f->rows[i].measured);
 	}
-	rep_free(f->rows, f->nr_rows);
+	cmd_free_results(f->rows, f->nr_rows);
 	f->evaluations++;
 	return GSL_SUCCESS;
 }

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmd.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 /* The line of [section] name in a shipped file, and the comment lines
  * that continue it, as "  NAME: value ; comment".  Returns whether the

@@ -12,7 +12,7 @@
 #include <simgrid/engine.h>
 #include "config.h"
 #include "cmd.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 #include "../model/page_pool/kernel_era.h"
 

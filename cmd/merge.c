@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include "cmd.h"
 #include "../input/csv.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 
 #define MERGE_MAX_FIELDS	64

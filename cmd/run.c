@@ -7,7 +7,7 @@
 #include <gsl/gsl_errno.h>
 #include "config.h"
 #include "cmd.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
 #include "../report/html.h"
@@ -111,6 +111,22 @@ static int write_one(const char *dir, const char *name,
 	return outfile_commit(&o, "ppsim run");
 }
 
+/* Every key's effective value of every case the rows ran, after the
+ * provenance: DIR/resolved.ini, a scenario file (input/'s writer). */
+static void write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
+			   const struct rep_prov *p)
+{
+	rep_preamble(f, p, rows, nr_rows);
+	fprintf(f, "# every key of every case that ran, as it ran: ppsim run "
+		"reads this file too\n");
+	for (int i = 0; i < nr_rows; i++) {
+		if (i && rows[i - 1].c == rows[i].c)
+			continue;
+		fputc('\n', f);
+		scn_write_case(f, rows[i].c);
+	}
+}
+
 static int write_out(const char *dir, const struct rep_row *rows,
 		     int nr_rows, const struct rep_prov *p)
 {
@@ -123,7 +139,7 @@ static int write_out(const char *dir, const struct rep_row *rows,
 		{ "results.json", rep_write_json },
 		{ "table.txt", rep_write_table },
 		{ "commit.txt", rep_write_commit },
-		{ "resolved.ini", rep_write_resolved },
+		{ "resolved.ini", write_resolved },
 		{ "transient.csv", rep_write_transient },
 		{ "transient-mean.csv", rep_write_transient_mean },
 		{ "rates.csv", rep_write_rates },
@@ -163,12 +179,44 @@ static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 		for (int p = 0; p < c->nr_policies; p++) {
 			if (!cmd_wants_policy(o, c->policies[p]->name))
 				continue;
-			rows[n] = (struct rep_row){ c, c->policies[p], NULL,
-				rep_measured(c, c->policies[p]) };
+			rows[n] = cmd_row(c, c->policies[p],
+					  rep_measured(c, c->policies[p]));
 			n++;
 		}
 	}
 	return n;
+}
+
+/* The commit table's cells of each row (rep_labels), each row's labels
+ * pointing at its own: its case's label under the label_columns, else
+ * its name under "Case".  NULL when out of memory; free() it after. */
+static struct rep_labels *row_labels(struct rep_row *rows, int nr_rows)
+{
+	struct rep_labels *l = calloc((size_t)nr_rows, sizeof(*l));
+
+	for (int i = 0; l && i < nr_rows; i++) {
+		const struct scn_case *c = rows[i].c;
+
+		if (*c->label_columns) {
+			l[i].nr_heads = scn_label_cells(c->label_columns,
+							l[i].head,
+							SCN_MAX_LABELS);
+		} else {
+			l[i].nr_heads = 1;
+			snprintf(l[i].head[0], SCN_NAME_MAX, "Case");
+		}
+		if (*c->label_columns && *c->label) {
+			l[i].nr_cells = scn_label_cells(c->label, l[i].cell,
+							SCN_MAX_LABELS);
+		} else {
+			l[i].nr_cells = 1;
+			snprintf(l[i].cell[0], SCN_NAME_MAX, "%.*s",
+				 SCN_NAME_MAX - 1,
+				 *c->label ? c->label : c->name);
+		}
+		rows[i].labels = &l[i];
+	}
+	return l;
 }
 
 /* A file's name without its directory and .ini: its --out subdirectory
@@ -220,7 +268,7 @@ static void print_results(const struct cmd_opts *o, const struct rfile *rf,
 		if (!rf[f].nr)
 			continue;
 		if (o->format == CMD_CSV && nr_files > 1) {
-			cmd_csv_field(prefix, sizeof(prefix), rf[f].path);
+			rep_csv_field(prefix, sizeof(prefix), rf[f].path);
 			strcat(prefix, ",");
 			for (int i = 0; i < rf[f].nr; i++)
 				rep_csv_row(stdout, prefix, &r[i], o->rc.reps,
@@ -312,9 +360,45 @@ static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 	return 0;
 }
 
+/* --out's directory, and with several files each file's below it: -1
+ * when one cannot be written (outfile_check_dir says why). */
+static int check_outs(const struct cmd_opts *o, struct rfile *rf)
+{
+	if ((o->nr_args > 1 && out_names(rf, o->nr_args)) ||
+	    outfile_check_dir(o->out, "ppsim run: --out",
+			      o->nr_args > 1 ? NULL : run_outputs,
+			      o->dry_run))
+		return -1;
+	for (int f = 0; f < o->nr_args && o->nr_args > 1; f++) {
+		char dir[4096];
+
+		snprintf(dir, sizeof(dir), "%.3800s/%s", o->out, rf[f].name);
+		if (rf[f].nr && outfile_check_dir(dir, "ppsim run: --out",
+						  run_outputs, o->dry_run))
+			return -1;
+	}
+	return 0;
+}
+
+/* Whether a case runs its baseline policy and another: what a commit
+ * table compares. */
+static bool has_pair(const struct rfile *rf, int nr_files,
+		     const struct rep_row *rows)
+{
+	for (int f = 0; f < nr_files; f++)
+		for (int i = 0; i < rf[f].nr; i++) {
+			int b = rep_baseline(rows + rf[f].first, rf[f].nr, i);
+
+			if (b >= 0 && b != i)
+				return true;
+		}
+	return false;
+}
+
 int run_main(int argc, char **argv)
 {
 	struct rep_row *rows = NULL;
+	struct rep_labels *labels = NULL;
 	struct rfile *rf = NULL;
 	struct scenario **scn = NULL;
 	struct cmd_opts o;
@@ -363,56 +447,42 @@ int run_main(int argc, char **argv)
 			"carries it always, --out writes explain.txt)\n");
 		return 2;
 	}
-	if (o.format == CMD_COMMIT) {	/* a table needs a before and after */
-		bool pair = false;
-
-		for (int f = 0; f < o.nr_args; f++)
-			for (int i = 0; i < rf[f].nr; i++) {
-				int b = rep_baseline(rows + rf[f].first,
-						     rf[f].nr, i);
-
-				pair |= b >= 0 && b != i;
-			}
-		if (!pair) {
-			fprintf(stderr, "ppsim run: --format commit: no case "
-				"runs its baseline policy and another: nothing "
-				"to compare\n");
-			goto done;
-		}
+	if (o.format == CMD_COMMIT && !has_pair(rf, o.nr_args, rows)) {
+		fprintf(stderr, "ppsim run: --format commit: no case runs its "
+			"baseline policy and another: nothing to compare\n");
+		goto done;
 	}
 	/* a bad --out is found now, not after the simulations */
-	if (o.out && ((o.nr_args > 1 && out_names(rf, o.nr_args)) ||
-		      outfile_check_dir(o.out, "ppsim run: --out",
-					o.nr_args > 1 ? NULL : run_outputs,
-					o.dry_run)))
+	if (o.out && check_outs(&o, rf))
 		goto done;
-	for (int f = 0; f < o.nr_args && o.out && o.nr_args > 1; f++) {
-		char dir[4096];
-
-		snprintf(dir, sizeof(dir), "%.3800s/%s", o.out, rf[f].name);
-		if (rf[f].nr && outfile_check_dir(dir, "ppsim run: --out",
-						  run_outputs, o.dry_run))
-			goto done;
-	}
 	for (int f = 0; f < o.nr_args; f++) {
 		if (!rf[f].nr)
 			continue;
 		cmd_warn_scenario(rf[f].scn, rf[f].path);
 		if (o.dry_run)
-			cmd_print_rows(rf[f].path, rows + rf[f].first,
-				       rf[f].nr);
+			rep_dry_rows(stdout, rf[f].path, rows + rf[f].first,
+				     rf[f].nr);
 	}
 	if (o.dry_run) {
-		cmd_print_plan("run", o.nr_args, rows, nr_rows, o.rc.reps);
+		rep_dry_plan(stdout, "run", o.nr_args, rows, nr_rows,
+			     o.rc.reps);
 		status = 0;
 		goto done;
 	}
 	status = 1;
-	if (!rep_run(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file)) {
+	/* the commit table's cells: for --format commit, and --out's
+	 * commit.txt */
+	if ((o.format == CMD_COMMIT || o.out) &&
+	    !(labels = row_labels(rows, nr_rows))) {
+		fprintf(stderr, "ppsim run: out of memory\n");
+		goto done;
+	}
+	if (!cmd_run_rows(rows, nr_rows, &o.rc,
+			  o.nr_args > 1 ? NULL : o.file)) {
 		print_results(&o, rf, o.nr_args, rows);
 		status = o.out && write_outs(&o, rf, o.nr_args, rows) ? 1 : 0;
 	}
-	rep_free(rows, nr_rows);
+	cmd_free_results(rows, nr_rows);
 done:
 	/* the directories --out made and nothing was written in: a run
 	 * that failed leaves none behind */
@@ -423,5 +493,6 @@ done:
 	free(rf);
 	free(scn);
 	free(rows);
+	free(labels);
 	return status;
 }

@@ -17,8 +17,9 @@
 #include <unistd.h>
 #include "config.h"
 #include "cmd.h"
+#include "report/sensitivity.h"
 #include "fit.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 #define SENS_MAX_PARAMS	64
 static const double sens_factor[2] = { 0.75, 1.25 };
@@ -33,28 +34,14 @@ struct sfile {
 	double fitted[FIT_MAX_PARAMS];	/* the baseline's fit */
 	int first, nr;		/* its out-of-fit rows in the shared array */
 };
-
-/* One prior and what moving it did. */
-struct sparam {
-	char key[SCN_KEY_MAX];
-	char value[32];		/* as written, or "varies" */
-	double v0;		/* the value, NAN when it varies */
-	double move[2];		/* largest |move| of a figure, % */
-	double mae[2];		/* out-of-fit mean |error| after the move, % */
-	int most;		/* the figure that moved most, either way */
-	int order;		/* found in this order: ties keep it */
-	bool named;		/* by --param */
-	bool failed[2];		/* its refit or simulations failed, or */
-	char refused[2][640];	/* the scenario's checks refuse the move: why */
-	bool rough[2];		/* a refit ran out of iterations */
-	double *pred[2];	/* every out-of-fit figure's prediction */
-};
+_Static_assert(FIT_MAX_PARAMS <= SENS_MAX_REFIT,
+	       "every parameter a file refits has its place in sens_file");
 
 struct sens {
 	const struct cmd_opts *o;
 	struct sfile *files;
 	int nr_files;
-	struct sparam *params;
+	struct sens_param *params;
 	int nr_params;
 	struct rep_row *rows;	/* every file's out-of-fit figures */
 	int nr_rows;
@@ -73,7 +60,7 @@ static bool is_free(const struct fit *f, const char *key)
 
 /* A prior of the file: written there ([cost] and [model]) or named with
  * --param, and not fitted there. */
-static bool is_prior(const struct sfile *sf, const struct sparam *sp)
+static bool is_prior(const struct sfile *sf, const struct sens_param *sp)
 {
 	return (sp->named || scn_key_written(sf->base, sp->key)) &&
 	       !is_free(&sf->fit, sp->key);
@@ -95,7 +82,7 @@ static double moved_value(const char *key, double v, double factor)
 
 /* Sets the work copies as written, then moves sp by factor in the files
  * where it is a prior; changed[f] says where a value changed. */
-static void apply_move(struct sens *s, const struct sparam *sp,
+static void apply_move(struct sens *s, const struct sens_param *sp,
 		       double factor, bool *changed)
 {
 	for (int f = 0; f < s->nr_files; f++) {
@@ -125,7 +112,7 @@ static void apply_move(struct sens *s, const struct sparam *sp,
 static void check_moves(struct sens *s)
 {
 	for (int k = 0; k < s->nr_params; k++) {
-		struct sparam *sp = &s->params[k];
+		struct sens_param *sp = &s->params[k];
 
 		for (int f = 0; f < s->nr_files; f++) {
 			const struct sfile *sf = &s->files[f];
@@ -175,7 +162,7 @@ static void check_moves(struct sens *s)
  * -1 after saying why. */
 static int add_param(struct sens *s, const char *key, bool named)
 {
-	struct sparam *sp;
+	struct sens_param *sp;
 	bool prior = false;
 
 	for (int k = 0; k < s->nr_params; k++) {
@@ -190,7 +177,7 @@ static int add_param(struct sens *s, const char *key, bool named)
 		return -1;
 	}
 	sp = &s->params[s->nr_params];
-	*sp = (struct sparam){ .most = -1, .order = s->nr_params,
+	*sp = (struct sens_param){ .most = -1, .order = s->nr_params,
 			       .named = named };
 	snprintf(sp->key, sizeof(sp->key), "%s", key);
 	for (int f = 0; f < s->nr_files; f++)
@@ -202,7 +189,7 @@ static int add_param(struct sens *s, const char *key, bool named)
 }
 
 /* The prior's value where it is one, or "varies". */
-static void describe_value(const struct sens *s, struct sparam *sp)
+static void describe_value(const struct sens *s, struct sens_param *sp)
 {
 	double v0 = NAN;
 	bool varies = false;
@@ -225,6 +212,11 @@ static void describe_value(const struct sens *s, struct sparam *sp)
 		snprintf(sp->value, sizeof(sp->value), "varies");
 	else
 		scn_format_value(sp->key, v0, sp->value, sizeof(sp->value));
+	sp->whole = scn_key_whole(sp->key);
+	for (int d = 0; sp->whole && !varies && d < 2; d++)
+		scn_format_value(sp->key, moved_value(sp->key, v0,
+						      sens_factor[d]),
+				 sp->moved[d], sizeof(sp->moved[d]));
 }
 
 /* The priors: [cost] and [model] in the key table's order, then every
@@ -325,14 +317,14 @@ static int predict(struct sens *s, const bool *changed, double *pred,
 			run[n++] = s->rows[i];
 		}
 	}
-	if (rep_run(run, n, &s->o->rc, s->nr_files > 1 ? NULL : s->o->file)) {
+	if (cmd_run_rows(run, n, &s->o->rc, s->nr_files > 1 ? NULL : s->o->file)) {
 		fprintf(stderr, "ppsim validate: --sensitivity: %s: a "
 			"simulation failed\n", what);
 		rc = -1;
 	}
 	for (int i = 0; i < n && !rc; i++)
 		pred[at[i]] = rep_rate(&run[i], s->o->rc.reps).mean;
-	rep_free(run, n);
+	cmd_free_results(run, n);
 out:
 	free(run);
 	free(at);
@@ -354,7 +346,7 @@ static double move_pct(const struct sens *s, const double *pred, int i)
 }
 
 /* The largest move each way, the figure that moved most, the error. */
-static void summarize(struct sens *s, struct sparam *sp)
+static void summarize(struct sens *s, struct sens_param *sp)
 {
 	double best = -1;
 
@@ -375,161 +367,51 @@ static void summarize(struct sens *s, struct sparam *sp)
 	}
 }
 
-static double largest_move(const struct sparam *sp)
-{
-	double m = -1;
-
-	for (int d = 0; d < 2; d++)
-		if (!sp->failed[d])
-			m = fmax(m, sp->move[d]);
-	return m;
-}
-
 static int by_move(const void *a, const void *b)
 {
-	const struct sparam *pa = a, *pb = b;
-	double ma = largest_move(pa), mb = largest_move(pb);
+	const struct sens_param *pa = a, *pb = b;
+	double ma = sens_largest_move(pa), mb = sens_largest_move(pb);
 
 	return ma < mb ? 1 : ma > mb ? -1 : pa->order - pb->order;
 }
 
-/* A refused move, after the table ("# ") or, with CSV, which has no line
- * for it, on stderr ("ppsim validate: "). */
-static void print_refused(FILE *out, const char *lead, const struct sens *s)
-{
-	for (int k = 0; k < s->nr_params; k++)
-		for (int d = 0; d < 2; d++)
-			if (s->params[k].refused[d][0])
-				fprintf(out, "%s%s x%.2f: refused by the "
-					"scenario's checks, not run: %s\n",
-					lead, s->params[k].key, sens_factor[d],
-					s->params[k].refused[d]);
-}
-
-/* Which file row i of the shared array belongs to. */
-static const struct sfile *file_of(const struct sens *s, int i)
-{
-	int f = 0;
-
-	while (f + 1 < s->nr_files && i >= s->files[f + 1].first)
-		f++;
-	return &s->files[f];
-}
-
-static void print_table(const struct sens *s)
+/* The outputs: the table, or the CSV and the refused moves on stderr.
+ * Returns 0, or -1 out of memory. */
+static int write_outputs(const struct sens *s)
 {
 	const struct cmd_opts *o = s->o;
-	int w = 9;
+	struct rep_prov p = { .command = "validate --sensitivity",
+			      .rc = &o->rc, .set = o->set,
+			      .nr_set = o->nr_set };
+	struct sens_file *files = calloc((size_t)s->nr_files, sizeof(*files));
+	struct sens_result r = { files, s->nr_files, s->params, s->nr_params,
+				 s->rows, s->nr_rows, s->base, s->base_mae,
+				 s->base_rough,
+				 { sens_factor[0], sens_factor[1] }, &p };
 
-	for (int k = 0; k < s->nr_params; k++)
-		w = (int)fmax(w, (double)strlen(s->params[k].key));
-	cmd_print_head(o, "validate --sensitivity", s->nr_files, s->rows,
-		       s->nr_rows);
-	printf("# each prior at x%.2f and x%.2f, one at a time, in every file "
-	       "where [calibrate] free\n# does not fit it; the free "
-	       "parameters refitted each time\n", sens_factor[0],
-	       sens_factor[1]);
+	if (!files) {
+		fprintf(stderr, "ppsim validate: out of memory\n");
+		return -1;
+	}
 	for (int f = 0; f < s->nr_files; f++) {
 		const struct sfile *sf = &s->files[f];
 
-		printf("# ");
-		datadir_put_line_text(stdout, sf->path);
-		printf(": %d figure%s out of the fit; ", sf->nr,
-		       sf->nr == 1 ? "" : "s");
-		if (!sf->fit.nr_params)
-			printf("no [calibrate] free: nothing refitted");
-		for (int k = 0; k < sf->fit.nr_params; k++)
-			printf("%s %s (baseline %.4g)", k ? "," : "refitted",
-			       sf->fit.p[k].key, sf->fitted[k]);
-		printf("\n");
-	}
-	printf("# baseline (priors as written): out-of-fit mean |error| "
-	       "%.1f %% over %d figure%s\n", s->base_mae, s->nr_rows,
-	       s->nr_rows == 1 ? "" : "s");
-	printf("# move: the largest change of an out-of-fit prediction, in %% "
-	       "of the baseline's;\n# mae: the out-of-fit mean |error| after "
-	       "the move, against the baseline's, in points\n");
-	printf("%-*s %9s %8s %8s %8s %8s  %s\n", w, "parameter", "value",
-	       "move-25%", "move+25%", "mae-25%", "mae+25%", "moved most");
-	for (int k = 0; k < s->nr_params; k++) {
-		const struct sparam *sp = &s->params[k];
-
-		printf("%-*s %9s", w, sp->key, sp->value);
-		for (int d = 0; d < 2; d++)
-			if (sp->failed[d])
-				printf(" %8s", sp->refused[d][0] ? "refused"
-								 : "failed");
-			else
-				printf(" %8.1f", sp->move[d]);
-		for (int d = 0; d < 2; d++)
-			if (sp->failed[d])
-				printf(" %8s", sp->refused[d][0] ? "refused"
-								 : "failed");
-			else
-				printf(" %+8.1f", sp->mae[d] - s->base_mae);
-		if (sp->most >= 0 && largest_move(sp) > 0)
-			printf("  %s %s %s\n", file_of(s, sp->most)->path,
-			       s->rows[sp->most].c->name,
-			       s->rows[sp->most].policy->name);
-		else
-			printf("  -\n");
-	}
-	for (int k = 0; k < s->nr_params; k++) {
-		const struct sparam *sp = &s->params[k];
-		char lo[32], hi[32];
-
-		if (!scn_key_whole(sp->key))
-			continue;
-		if (isnan(sp->v0)) {
-			printf("# %s: whole numbers, moved to the nearest whole "
-			       "value, by one at least\n", sp->key);
-			continue;
-		}
-		scn_format_value(sp->key, moved_value(sp->key, sp->v0,
-						      sens_factor[0]),
-				 lo, sizeof(lo));
-		scn_format_value(sp->key, moved_value(sp->key, sp->v0,
-						      sens_factor[1]),
-				 hi, sizeof(hi));
-		printf("# %s: a whole number, moved to %s and %s\n", sp->key,
-		       lo, hi);
-	}
-	print_refused(stdout, "# ", s);
-	for (int k = 0; k < s->nr_params; k++)
-		for (int d = 0; d < 2; d++)
-			if (s->params[k].rough[d])
-				printf("# %s x%.2f: a refit ran out of "
-				       "iterations; its best point was kept\n",
-				       s->params[k].key, sens_factor[d]);
-	if (s->base_rough)
-		printf("# the baseline: a refit ran out of iterations; its "
-		       "best point was kept\n");
-}
-
-/* Every out-of-fit figure under every move, one line each. */
-static void print_csv(const struct sens *s)
-{
-	printf("parameter,factor,file,case,policy,measured,baseline,"
-	       "predicted,move_pct\n");
-	for (int k = 0; k < s->nr_params; k++) {
-		const struct sparam *sp = &s->params[k];
-
-		for (int d = 0; d < 2; d++) {
-			if (sp->failed[d])
-				continue;
-			for (int i = 0; i < s->nr_rows; i++) {
-				printf("%s,%g,", sp->key, sens_factor[d]);
-				rep_csv_text(stdout, file_of(s, i)->path);
-				putchar(',');
-				rep_csv_text(stdout, s->rows[i].c->name);
-				printf(",%s,%.6g,%.6g,%.6g,%.6g\n",
-				       s->rows[i].policy->name,
-				       s->rows[i].measured, s->base[i],
-				       sp->pred[d][i],
-				       move_pct(s, sp->pred[d], i));
-			}
+		files[f] = (struct sens_file){ .path = sf->path,
+			.first = sf->first, .nr = sf->nr,
+			.nr_refit = sf->fit.nr_params };
+		for (int k = 0; k < sf->fit.nr_params; k++) {
+			files[f].refit_key[k] = sf->fit.p[k].key;
+			files[f].refit_value[k] = sf->fitted[k];
 		}
 	}
+	if (o->format == CMD_CSV) {
+		sens_write_csv(stdout, &r);
+		sens_write_refused(stderr, "ppsim validate: ", &r);
+	} else {
+		sens_write_table(stdout, &r);
+	}
+	free(files);
+	return 0;
 }
 
 /* Loads the work copies, their fits and their out-of-fit rows. */
@@ -601,7 +483,7 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 			s.files[f].fitted[k] = s.files[f].fit.p[k].value;
 	s.base_mae = mean_abs_error(&s, s.base);
 	for (int k = 0; k < s.nr_params; k++) {
-		struct sparam *sp = &s.params[k];
+		struct sens_param *sp = &s.params[k];
 
 		for (int d = 0; d < 2; d++) {
 			char what[80];
@@ -626,12 +508,7 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 	}
 	progress(2 * s.nr_params + 1, 2 * s.nr_params + 1, "");
 	qsort(s.params, (size_t)s.nr_params, sizeof(*s.params), by_move);
-	if (o->format == CMD_CSV) {
-		print_csv(&s);
-		print_refused(stderr, "ppsim validate: ", &s);
-	} else
-		print_table(&s);
-	status = failed ? 1 : 0;
+	status = write_outputs(&s) || failed ? 1 : 0;
 done:
 	for (int k = 0; s.params && k < SENS_MAX_PARAMS; k++) {
 		free(s.params[k].pred[0]);

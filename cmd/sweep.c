@@ -6,14 +6,13 @@
 #include <sys/stat.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
-#include "report/commit.h"
 #include "cmd.h"
 #include "../input/csv.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
+#include "../report/sweep.h"
 
-#define SWEEP_MAX_AXES	4
 #define SWEEP_MAX_VALUES 32
 #define SWEEP_MAX_POINTS 256
 #define SWEEP_MAX_RUNS	4096	/* (case, policy) pairs over all points */
@@ -51,13 +50,6 @@ struct sweep_opts {
 static const char *const sweep_outputs[] = { "sweep.*", "sweep-rate.dat",
 					     NULL };
 static const char *const job_outputs[] = { "sweep-[0-9]*.csv", NULL };
-
-struct point {
-	struct scenario *scn;
-	char prefix[256];	/* the swept values, as leading CSV columns */
-	double x;		/* the first axis's value in its base unit */
-	int first_row, nr_rows;
-};
 
 /* Where an axis was given, as its errors begin: "FILE:LINE: vary: KEY"
  * for a [sweep]'s, "ppsim sweep: --set KEY" for the command line's. */
@@ -330,7 +322,7 @@ static void shell_word(FILE *f, const char *s, char *bad)
  * how many jobs there are; for task in 1..that, [*first, *end) are its
  * rows.
  */
-static int task_rows(const struct sweep_opts *o, const struct point *pts,
+static int task_rows(const struct sweep_opts *o, const struct sweep_point *pts,
 		     int nr_points, const struct rep_row *rows, int task,
 		     int *first, int *end)
 {
@@ -470,7 +462,7 @@ static struct task_size task_size(const struct sweep_opts *o,
  * host's.
  */
 static void slurm_script(FILE *f, const struct sweep_opts *o,
-			 const struct rep_row *rows, const struct point *pts,
+			 const struct rep_row *rows, const struct sweep_point *pts,
 			 int nr_points, int nr_tasks, char *bad)
 {
 	struct task_size big = { 0, 0, 0, 0 };
@@ -571,7 +563,7 @@ static void slurm_script(FILE *f, const struct sweep_opts *o,
  * as a quoted word.  As lines for GNU parallel, run here (this binary
  * and the files by their full paths), or as a Slurm job array's script.
  */
-static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
+static int emit_jobs(const struct sweep_opts *o, const struct sweep_point *pts,
 		     int nr_points, const struct rep_row *rows)
 {
 	char self[PATH_MAX], file[PATH_MAX], *text = NULL;
@@ -627,127 +619,6 @@ static int emit_jobs(const struct sweep_opts *o, const struct point *pts,
 	return 0;
 }
 
-static void write_table(const struct sweep_opts *o, const struct point *pts,
-			int nr_points, const struct rep_row *rows)
-{
-	int w = rep_name_width(rows, pts[nr_points - 1].first_row +
-				     pts[nr_points - 1].nr_rows);
-
-	printf("# ppsim %s (git %s) sweep ", PACKAGE_VERSION, PPSIM_COMMIT);
-	datadir_put_line_text(stdout, o->file);
-	printf("  seed %lu  reps %d\n", o->rc.seed, o->rc.reps);
-	for (int a = 0; a < o->nr_axes; a++)
-		printf("%-14s ", o->axes[a].key);
-	printf("%-*s %-6s %7s %-4s %6s %7s %7s %-9s %7s\n", w, "case",
-	       "policy", "rate", "unit", "ci95", "err%", "delta%", "saturated",
-	       "local%");
-	for (int p = 0; p < nr_points; p++) {
-		for (int r = pts[p].first_row;
-		     r < pts[p].first_row + pts[p].nr_rows; r++) {
-			struct rep_figure f = rep_rate(&rows[r], o->rc.reps);
-			struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
-			double err = (f.mean - rows[r].measured) /
-				     rows[r].measured * 100;
-			const struct rep_row *pr = &rows[pts[p].first_row];
-			int i = r - pts[p].first_row;
-			double delta = rep_delta_pct(pr, pts[p].nr_rows, i,
-						     o->rc.reps);
-			double local = 0;
-
-			point_values(o, p, set);
-			for (int a = 0; a < o->nr_axes; a++)
-				printf("%-14s ", set[a].value);
-			for (int k = 0; k < o->rc.reps; k++)
-				local += rows[r].res[k].local_pages / o->rc.reps;
-			printf("%-*s %-6s %7.2f %-4s ", w, rows[r].c->name,
-			       rows[r].policy->name, f.mean,
-			       sim_rate_unit(&rows[r].c->sim));
-			rep_put_ci95(stdout, f.ci95);
-			putchar(' ');
-			if (isnan(err))
-				printf("%7s ", "-");
-			else
-				printf("%+7.1f ", err);
-			if (rep_baseline(pr, pts[p].nr_rows, i) == i)
-				printf("%7s ", "base");
-			else if (isnan(delta))
-				printf("%7s ", "-");
-			else
-				printf("%+7.1f ", delta);
-			printf("%-9s %7.1f\n", rep_saturated(&rows[r], o->rc.reps),
-			       100 * local);
-		}
-	}
-}
-
-static void write_csv(FILE *f, const struct sweep_opts *o,
-		      const struct point *pts, int nr_points,
-		      const struct rep_row *rows)
-{
-	char header[512] = "", file[PATH_MAX];
-
-	for (int a = 0; a < o->nr_axes; a++)
-		snprintf(header + strlen(header), sizeof(header) - strlen(header),
-			 "%s,", o->axes[a].key);
-	/* the provenance every job of the sweep shares, so that ppsim merge
-	 * (which keeps the first file's) gives the direct sweep's bytes: the
-	 * scenario by its full path, as the jobs name it (emit_job) */
-	if (!realpath(o->file, file))
-		snprintf(file, sizeof(file), "%s", o->file);
-	fprintf(f, "# ppsim %s (git %s)  sweep ", PACKAGE_VERSION,
-		PPSIM_COMMIT);
-	datadir_put_line_text(f, file);
-	fprintf(f, "\n# seed %lu  reps %d", o->rc.seed, o->rc.reps);
-	for (int i = 0; i < o->nr_fixed; i++)	/* --duration */
-		fprintf(f, "%s%s=%s", i ? " " : "  set ", o->fixed[i].key,
-			o->fixed[i].value);
-	/* the whole sweep's size, in every job's CSV too (--task): merge
-	 * counts its runs, (point, case, policy), against it */
-	fprintf(f, "\n# points %d  runs %d\n", nr_points,
-		pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows);
-	rep_csv_header(f, header);
-	for (int p = 0; p < nr_points; p++) {
-		const struct rep_row *pr = &rows[pts[p].first_row];
-
-		for (int i = 0; i < pts[p].nr_rows; i++) {
-			int r = pts[p].first_row + i;
-
-			if (r >= o->first_row && r < o->end_row)
-				rep_csv_row(f, pts[p].prefix, &pr[i],
-					    o->rc.reps,
-					    rep_delta_pct(pr, pts[p].nr_rows,
-							  i, o->rc.reps),
-					    false);
-		}
-	}
-}
-
-/* The name of a row's line in the plot: case, policy, other keys. */
-static void series_name(const struct point *pt, const struct rep_row *row,
-			char *name, size_t len)
-{
-	const char *rest = strchr(pt->prefix, ',') + 1;
-
-	snprintf(name, len, "%s %s%s%.*s", row->c->name, row->policy->name,
-		 *rest ? " " : "", (int)strlen(rest) - (*rest ? 1 : 0), rest);
-}
-
-/* Whether name is one of the lines of series, whole (not a prefix: a
- * budget of 6 is not one of 64). */
-static bool has_series(const char *series, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *s = series; *s;) {
-		size_t n = strcspn(s, "\n");
-
-		if (n == len && !strncmp(s, name, len))
-			return true;
-		s += n + (s[n] == '\n');
-	}
-	return false;
-}
-
 /* The measured figure of case c (of a point) under policy pol where the
  * scenario measured it: every swept key at the value the scenario itself
  * gives the case (base), else NAN.  A figure measured at one ring size is
@@ -776,23 +647,43 @@ static double measured_here(const struct sweep_opts *o,
 	return NAN;
 }
 
-/* The rate against the first key, one line per case, policy and value of
- * the other keys: one data block per line, as gnuplot's index reads; the
- * line in its policy's colour, with the measured figure where the
- * scenario was measured. */
-static int write_plot(const struct sweep_opts *o, const struct point *pts,
-		      int nr_points, const struct rep_row *rows,
-		      const struct rep_figure *figs)
+/* What ran, as report/sweep.h has it: every row, each rate from its
+ * replications (figs NULL) or as a CSV gave it. */
+static struct sweep_result result_of(const struct sweep_opts *o,
+				     const struct sweep_point *pts,
+				     int nr_points, const struct rep_row *rows,
+				     const struct rep_figure *figs)
 {
-	char path[4096], title[512], out[4096], name[256], other[256];
+	struct sweep_result s = { .file = o->file, .nr_axes = o->nr_axes,
+				  .fixed = o->fixed, .nr_fixed = o->nr_fixed,
+				  .rc = &o->rc, .pts = pts,
+				  .nr_points = nr_points, .rows = rows,
+				  .figs = figs, .first_row = o->first_row,
+				  .end_row = o->end_row };
+
+	for (int a = 0; a < o->nr_axes; a++)
+		s.key[a] = o->axes[a].key;
+	return s;
+}
+
+/* The rate against the first key, one line per case, policy and value of
+ * the other keys (sweep_write_rates), each line in its policy's colour,
+ * with the measured figure where the scenario was measured; figs: each
+ * row's rate. */
+static int write_plot(const struct sweep_opts *o,
+		      const struct sweep_point *pts, int nr_points,
+		      const struct rep_row *rows, const struct rep_figure *figs)
+{
+	char path[4096], title[512], out[4096];
 	char xlabel[128], reps[16], machine[64];
 	int nr_rows = pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows;
-	bool measured = false;	/* a diamond drawn: its key said */
+	bool measured;
 	/* every series name, one a line: names cannot hold a newline */
-	size_t cap = (size_t)nr_rows * (sizeof(name) + 1) + 1;
+	size_t cap = (size_t)nr_rows * (256 + 1) + 1;
 	char *series = calloc(1, cap), *colours = calloc(1, (size_t)nr_rows * 8 + 1);
 	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0,
 		cmd_machine(pts[0].scn, machine, sizeof(machine)) };
+	struct sweep_result s = result_of(o, pts, nr_points, rows, figs);
 	const char *more[6], *unit = scn_key_unit(o->axes[0].key);
 	struct outfile f;
 	int rc = -1;
@@ -800,45 +691,7 @@ static int write_plot(const struct sweep_opts *o, const struct point *pts,
 	snprintf(path, sizeof(path), "%.2000s/sweep-rate.dat", o->out);
 	if (!series || !colours || !outfile_open(&f, path, "", "ppsim sweep"))
 		goto done;
-	fprintf(f.f, "# x rate ci95 measured top (in each case's unit: Mpps, "
-		"or Gbps for TCP; top: how high the point, its CI or its "
-		"measurement reach), one block per line of the plot\n");
-	for (int p = 0; p < nr_points; p++) {
-		for (int r = pts[p].first_row;
-		     r < pts[p].first_row + pts[p].nr_rows; r++) {
-			series_name(&pts[p], &rows[r], name, sizeof(name));
-			if (has_series(series, name))
-				continue;
-			snprintf(series + strlen(series),
-				 cap - strlen(series), "%s%s",
-				 *series ? "\n" : "", name);
-			sprintf(colours + strlen(colours), "%s#%06x",
-				*colours ? " " : "",
-				rep_policy_colour(rows[r].policy));
-			fprintf(f.f, "\n\n# %s\n", name);
-			for (int q = 0; q < nr_points; q++) {
-				for (int k = pts[q].first_row;
-				     k < pts[q].first_row + pts[q].nr_rows;
-				     k++) {
-					struct rep_figure fg;
-					double m, ci;
-
-					series_name(&pts[q], &rows[k], other,
-						    sizeof(other));
-					if (strcmp(name, other))
-						continue;
-					fg = figs[k];
-					ci = isnan(fg.ci95) ? 0 : fg.ci95;
-					m = rows[k].measured;
-					measured |= !isnan(m);
-					fprintf(f.f, "%.10g %.6g %.6g %.6g %.6g\n",
-						pts[q].x, fg.mean, ci, m,
-						fmax(fg.mean + ci,
-						     isnan(m) ? 0 : m));
-				}
-			}
-		}
-	}
+	measured = sweep_write_rates(f.f, &s, series, cap, colours);
 	if (outfile_commit(&f, "ppsim sweep"))
 		goto done;
 	rc = 0;
@@ -863,16 +716,17 @@ done:
 	return rc;
 }
 
-static int write_out(const struct sweep_opts *o, const struct point *pts,
+static int write_out(const struct sweep_opts *o, const struct sweep_point *pts,
 		     int nr_points, const struct rep_row *rows)
 {
 	char path[4096];
 	struct outfile f;
+	struct sweep_result s = result_of(o, pts, nr_points, rows, NULL);
 
 	snprintf(path, sizeof(path), "%.2000s/sweep.csv", o->out);
 	if (!outfile_open(&f, path, "", "ppsim sweep"))
 		return -1;
-	write_csv(f.f, o, pts, nr_points, rows);
+	sweep_write_csv(f.f, &s);
 	if (outfile_commit(&f, "ppsim sweep"))
 		return -1;
 	/* from the CSV, as ppsim merge --out plots the jobs' */
@@ -880,7 +734,7 @@ static int write_out(const struct sweep_opts *o, const struct point *pts,
 }
 
 /* Loads every point's scenario and lays out its rows. */
-static int build_points(struct sweep_opts *o, struct point *pts,
+static int build_points(struct sweep_opts *o, struct sweep_point *pts,
 			int nr_points,
 			struct rep_row *rows, int *nr_rows)
 {
@@ -908,7 +762,7 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 	*nr_rows = 0;
 	for (int p = 0; p < nr_points; p++) {
 		struct scn_override set[SWEEP_MAX_AXES + CMD_MAX_SET];
-		struct point *pt = &pts[p];
+		struct sweep_point *pt = &pts[p];
 
 		point_values(o, p, set);
 		pt->scn = scn_load_cases(o->file, set,
@@ -917,10 +771,12 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 		if (!pt->scn)
 			goto done;
 		pt->prefix[0] = '\0';
-		for (int a = 0; a < o->nr_axes; a++)
+		for (int a = 0; a < o->nr_axes; a++) {
 			snprintf(pt->prefix + strlen(pt->prefix),
 				 sizeof(pt->prefix) - strlen(pt->prefix),
 				 "%s,", set[a].value);
+			pt->value[a] = set[a].value;
+		}
 		pt->first_row = *nr_rows;
 		for (int i = 0; i < pt->scn->nr_cases; i++) {
 			struct scn_case *c = &pt->scn->cases[i];
@@ -940,10 +796,10 @@ static int build_points(struct sweep_opts *o, struct point *pts,
 						SWEEP_MAX_RUNS);
 					goto done;
 				}
-				rows[(*nr_rows)++] = (struct rep_row){ c,
-					c->policies[k], NULL,
+				rows[(*nr_rows)++] = cmd_row(c,
+					c->policies[k],
 					measured_here(o, base, c,
-						      c->policies[k]) };
+						      c->policies[k]));
 			}
 		}
 		pt->nr_rows = *nr_rows - pt->first_row;
@@ -1071,7 +927,7 @@ int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
 	struct rep_row *rows = calloc(SWEEP_MAX_RUNS, sizeof(*rows));
 	struct rep_figure *figs = calloc(SWEEP_MAX_RUNS, sizeof(*figs));
 	struct sweep_opts o = { .rc = { .reps = 1 }, .out = dir };
-	struct point *pts = NULL;
+	struct sweep_point *pts = NULL;
 	int nr_points = 1, nr_rows = 0, rc = -1;
 	char *save = NULL;
 
@@ -1155,9 +1011,10 @@ int sweep_main(int argc, char **argv)
 {
 	int help;
 	struct rep_row *rows = NULL;
-	struct point *pts = NULL;
+	struct sweep_point *pts = NULL;
 	struct sweep_opts o;
 	struct scenario *named = NULL;	/* of [sweep NAME] */
+	struct sweep_result result;
 	int nr_points = 1, nr_rows = 0, status = 2;
 	char out_path[PATH_MAX];
 
@@ -1236,16 +1093,17 @@ int sweep_main(int argc, char **argv)
 		}
 	}
 	status = 1;
-	if (rep_run(rows + o.first_row, o.end_row - o.first_row, &o.rc,
-		    o.file))
+	if (cmd_run_rows(rows + o.first_row, o.end_row - o.first_row, &o.rc,
+			 o.file))
 		goto done;
+	result = result_of(&o, pts, nr_points, rows, NULL);
 	if (o.csv)
-		write_csv(stdout, &o, pts, nr_points, rows);
+		sweep_write_csv(stdout, &result);
 	else
-		write_table(&o, pts, nr_points, rows);
+		sweep_write_table(stdout, &result);
 	status = o.out && write_out(&o, pts, nr_points, rows) ? 1 : 0;
 done:
-	rep_free(rows, nr_rows);
+	cmd_free_results(rows, nr_rows);
 	for (int p = 0; p < nr_points && pts; p++)
 		scn_free(pts[p].scn);
 	free(pts);

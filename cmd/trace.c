@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cmd.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "../input/trace.h"
 
 /* The policies this binary has: a kernel tree's is named by whoever

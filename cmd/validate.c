@@ -13,39 +13,13 @@
 #include <string.h>
 #include <gsl/gsl_errno.h>
 #include "config.h"
-#include "input/datadir.h"
-#include "report/commit.h"
+#include "report/validation.h"
 #include "cmd.h"
 #include "fit.h"
 
-#define FLAT_PCT	2.0	/* a change this small or smaller has no sign */
-#define STALE_PCT	1.0	/* a figure fitted on, predicted now this much
-				 * or more away from its fit's prediction: the
-				 * calibration no longer fits the model (ten
-				 * times what 1 and 3 replications differ by) */
-
-/* One scenario of the run: its rows are rows[first, first + nr). */
-struct vfile {
-	const char *path;
-	struct scenario *scn;
-	int first, nr;
-};
-
-/* What one figure says once its simulations are in. */
-struct vfigure {
-	struct rep_figure pred;
-	double err;		/* % */
-	bool fit;		/* its case is a calibration case */
-	bool over;		/* |err| over its scenario's tolerance */
-	const struct scn_fitted *rec;	/* the fit's [fitted] line of its
-					 * case; NULL: none */
-	double fitted;		/* what the fit predicted; NAN: no record */
-	bool stale;		/* pred.mean STALE_PCT or more from fitted */
-};
-
 static int sign_of(double pct)
 {
-	return pct > FLAT_PCT ? 1 : pct < -FLAT_PCT ? -1 : 0;
+	return pct > VAL_FLAT_PCT ? 1 : pct < -VAL_FLAT_PCT ? -1 : 0;
 }
 
 static double change_pct(double before, double after)
@@ -53,43 +27,28 @@ static double change_pct(double before, double after)
 	return (after - before) / before * 100;
 }
 
-/*
- * A change with measured figures at both ends: a case's baseline policy
- * against another (a before/after), or one policy from a case to another
- * that differs from it in one or two keys only (a trend step: queues, a
- * ring's size, what the program touches).  Its error is in points: the
- * predicted change in % less the measured one.
- */
-struct veffect {
-	int file;
-	int from, to;		/* rows */
-	bool step;		/* a trend step, else a before/after */
-	char keys[2 * SCN_KEY_MAX];	/* a step's keys and values */
-	double mpct, ppct;	/* measured and predicted change, % */
-	bool over;		/* |ppct - mpct| over effect_tolerance */
-	bool mismatch;		/* their directions differ */
-};
-
 #define MAX_EFFECTS	(4 * FIT_MAX_ROWS)
 
-static void add_effect(struct veffect *e, int *nr, int file, int from,
+static void add_effect(struct val_effect *e, int *nr, int file, int from,
 		       int to, const struct rep_row *rows,
-		       const struct vfigure *fig, double tolerance)
+		       const struct val_figure *fig, double tolerance)
 {
-	struct veffect *x;
+	struct val_effect *x;
 
 	if (*nr == MAX_EFFECTS)
 		return;
 	x = &e[(*nr)++];
-	*x = (struct veffect){ .file = file, .from = from, .to = to };
+	*x = (struct val_effect){ .file = file, .from = from, .to = to };
 	x->mpct = change_pct(rows[from].measured, rows[to].measured);
 	x->ppct = change_pct(fig[from].pred.mean, fig[to].pred.mean);
 	x->over = fabs(x->ppct - x->mpct) > tolerance;
-	x->mismatch = sign_of(x->mpct) != sign_of(x->ppct);
+	x->msign = sign_of(x->mpct);
+	x->psign = sign_of(x->ppct);
+	x->mismatch = x->msign != x->psign;
 }
 
 /* The row of (case, policy) among a scenario's, or -1. */
-static int row_of(const struct vfile *vf, const struct rep_row *rows,
+static int row_of(const struct val_file *vf, const struct rep_row *rows,
 		  const struct scn_case *c, const struct pp_policy *pol)
 {
 	for (int i = vf->first; i < vf->first + vf->nr; i++)
@@ -110,7 +69,7 @@ static bool differ_in(const struct scn_case *a, const struct scn_case *b,
 
 /* Whether a case measured under pol lies between cases a and b along key
  * (every other key the same), its value strictly between va < vb. */
-static bool measured_between(const struct vfile *vf,
+static bool measured_between(const struct val_file *vf,
 			     const struct rep_row *rows, int a, int b,
 			     const char *key, double va, double vb,
 			     const struct pp_policy *pol)
@@ -168,9 +127,9 @@ static void step_keys(const struct scn_case *lo, const struct scn_case *hi,
 /* Each case's baseline policy (scn_baseline: baseline =, else its first)
  * against its other measured ones; a case whose baseline has no
  * measured figure has no before/after. */
-static void before_after(const struct vfile *vf, int file,
-			 const struct rep_row *rows, const struct vfigure *fig,
-			 struct veffect *e, int *nr)
+static void before_after(const struct val_file *vf, int file,
+			 const struct rep_row *rows, const struct val_figure *fig,
+			 struct val_effect *e, int *nr)
 {
 	const struct rep_row *vr = rows + vf->first;
 
@@ -218,9 +177,9 @@ static bool coupled(const char *keys)
  * measured: along a numeric key from its lower value to its higher, with
  * no case measured between them; else from the case first in the
  * file. */
-static void steps(const struct vfile *vf, int file,
-		  const struct rep_row *rows, const struct vfigure *fig,
-		  struct veffect *e, int *nr)
+static void steps(const struct val_file *vf, int file,
+		  const struct rep_row *rows, const struct val_figure *fig,
+		  struct val_effect *e, int *nr)
 {
 	const struct scenario *scn = vf->scn;
 
@@ -269,357 +228,6 @@ static void steps(const struct vfile *vf, int file,
 	}
 }
 
-/* A change's line: what changed, the measured and predicted change, the
- * error in points, and whether it is over or goes the other way. */
-static void print_effect(const struct veffect *x, const struct rep_row *rows,
-			 int w)
-{
-	static const char *const word[] = { "down", "flat", "up" };
-	int ms = sign_of(x->mpct), ps = sign_of(x->ppct);
-
-	if (x->step)
-		printf("#   %-*s -> %-*s %-6s %s: ", w, rows[x->from].c->name,
-		       w, rows[x->to].c->name, rows[x->from].policy->name,
-		       x->keys);
-	else
-		printf("#   %-*s %s -> %s: ", w, rows[x->to].c->name,
-		       rows[x->from].policy->name, rows[x->to].policy->name);
-	printf("%+.1f %% measured, %+.1f %% predicted, %+.1f points: ",
-	       x->mpct, x->ppct, x->ppct - x->mpct);
-	if (ms == ps)
-		printf("both %s", word[ms + 1]);
-	else
-		printf("measured %s, predicted %s  MISMATCH", word[ms + 1],
-		       word[ps + 1]);
-	printf("%s\n", x->over ? "  OVER" : "");
-}
-
-/* The mean and largest |error| of a set of figures or changes, and how
- * many there are. */
-struct vsum {
-	double mean, max;
-	int n;
-};
-
-static void sum_add(struct vsum *s, double err)
-{
-	s->mean += fabs(err);
-	s->max = fmax(s->max, fabs(err));
-	s->n++;
-}
-
-static struct vsum sum_done(struct vsum s)
-{
-	if (s.n)
-		s.mean /= s.n;
-	return s;
-}
-
-/* The changes of file f (every file's: f < 0), in points. */
-static struct vsum effect_sum(const struct veffect *e, int nr, int f)
-{
-	struct vsum s = { 0 };
-
-	for (int k = 0; k < nr; k++)
-		if (f < 0 || e[k].file == f)
-			sum_add(&s, e[k].ppct - e[k].mpct);
-	return sum_done(s);
-}
-
-/* The figures out of the fit among rows [first, first + nr), in %. */
-static struct vsum figure_sum(const struct vfigure *fig, int first, int nr)
-{
-	struct vsum s = { 0 };
-
-	for (int i = first; i < first + nr; i++)
-		if (!fig[i].fit)
-			sum_add(&s, fig[i].err);
-	return sum_done(s);
-}
-
-/* The lines of file f's changes of one kind (steps or before/after). */
-static void print_effects(const struct veffect *e, int nr, int f, bool step,
-			  const struct rep_row *rows, int w)
-{
-	int n = 0;
-
-	for (int k = 0; k < nr; k++) {
-		if (e[k].file != f || e[k].step != step)
-			continue;
-		print_effect(&e[k], rows, w);
-		n++;
-	}
-	if (!n)
-		printf("#   none: %s\n", step ? "no two cases with measured "
-		       "figures differ in one key or one coupled pair only" :
-		       "no case has two measured policies");
-}
-
-/* A file's or every file's (f < 0) changes' mean and largest error. */
-static void print_effect_sum(const struct veffect *e, int nr, int f,
-			     const char *name)
-{
-	struct vsum s = effect_sum(e, nr, f);
-
-	if (s.n)
-		printf("# changes, %s: mean |error| %.1f points, max |error| "
-		       "%.1f points over %d change%s\n", name, s.mean, s.max,
-		       s.n, s.n == 1 ? "" : "s");
-	else
-		printf("# changes, %s: none with measured figures at both "
-		       "ends\n", name);
-}
-
-/* --format commit: each before/after change, measured and predicted,
- * its error in points and whether it is over (*) or goes the other way (!),
- * within the 72 columns of a commit message; a file's name over its
- * changes when there are several. */
-static void print_commit(const struct cmd_opts *o, const struct vfile *vf,
-			 int nr_files, const struct veffect *e, int nr,
-			 const struct rep_row *rows)
-{
-	printf("ppsim %s validate, %d rep%s: before -> after, measured and "
-	       "predicted\n", PACKAGE_VERSION, o->rc.reps,
-	       o->rc.reps == 1 ? "" : "s");
-	printf("%-20s | %-13s | %8s | %9s | %6s\n", "Case", "Policies",
-	       "Measured", "Predicted", "Off");
-	printf("------------------------------------------------------------"
-	       "-----------\n");
-	for (int f = 0; f < nr_files; f++) {
-		const char *base = strrchr(vf[f].path, '/');
-
-		if (nr_files > 1)
-			printf("%s:\n", base ? base + 1 : vf[f].path);
-		for (int k = 0; k < nr; k++) {
-			char pols[64], name[32], m[16], p[16], o6[16];
-			double off;
-
-			if (e[k].step || e[k].file != f)
-				continue;
-			snprintf(pols, sizeof(pols), "%s -> %s",
-				 rows[e[k].from].policy->name,
-				 rows[e[k].to].policy->name);
-			/* a name cut shows its cut */
-			snprintf(name, sizeof(name), "%.20s",
-				 rows[e[k].to].c->name);
-			if (strlen(rows[e[k].to].c->name) > 20)
-				snprintf(name + 19, sizeof(name) - 19, "~");
-			rep_change_text(m, sizeof(m), e[k].mpct);
-			rep_change_text(p, sizeof(p), e[k].ppct);
-			off = e[k].ppct - e[k].mpct;
-			if (fabs(off) < 999.95)
-				snprintf(o6, sizeof(o6), "%+.1f", off);
-			else	/* the column's width, the sign kept */
-				snprintf(o6, sizeof(o6), "%c999", off < 0 ?
-					 '<' : '>');
-			printf("%-20s | %-13.13s | %8s | %9s | %6s%s\n", name,
-			       pols, m, p, o6,
-			       e[k].mismatch ? " !" : e[k].over ? " *" : "");
-		}
-	}
-	printf("Off: predicted change less measured change, in points; *\n"
-	       "beyond the effect tolerance, ! the other way.\n");
-}
-
-/* The out-of-fit errors of rows [first, first + nr). */
-static void print_errors(const char *name, const struct vfigure *fig,
-			 int first, int nr)
-{
-	struct vsum s = figure_sum(fig, first, nr);
-
-	if (s.n)
-		printf("# out of the fit, %s: mean |error| %.1f %%, max "
-		       "|error| %.1f %% over %d figure%s\n", name, s.mean,
-		       s.max, s.n, s.n == 1 ? "" : "s");
-	else
-		printf("# out of the fit, %s: no figure (every measured figure "
-		       "is in the fit)\n", name);
-}
-
-static void print_table(const struct cmd_opts *o, const struct vfile *vf,
-			int nr_files, const struct rep_row *rows,
-			const struct vfigure *fig, int nr_rows)
-{
-	int w = rep_name_width(rows, nr_rows);
-
-	cmd_print_head(o, "validate", nr_files, rows, nr_rows);
-	printf("%-*s %-6s %8s %9s %-4s %6s %7s %-3s %s\n", w, "case",
-	       "policy", "measured", "predicted", "unit", "ci95", "err%", "fit",
-	       "limit");
-	for (int f = 0; f < nr_files; f++) {
-		printf("# ");
-		datadir_put_line_text(stdout, vf[f].path);
-		printf("  tolerance %g %%\n", vf[f].scn->calibrate.tolerance);
-		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
-			const char *limit = rep_saturated(&rows[i], o->rc.reps);
-
-			printf("%-*s %-6s %8.2f %9.2f %-4s ", w, rows[i].c->name,
-			       rows[i].policy->name, rows[i].measured,
-			       fig[i].pred.mean, sim_rate_unit(&rows[i].c->sim));
-			rep_put_ci95(stdout, fig[i].pred.ci95);
-			printf(" %+7.1f %-3s %s", fig[i].err,
-			       fig[i].fit ? "in" : "out", limit);
-			if (fig[i].over)	/* under the last heading */
-				printf("%*sOVER", 10 - (int)strlen(limit), "");
-			putchar('\n');
-		}
-	}
-}
-
-static void print_csv(const struct cmd_opts *o, const struct vfile *vf,
-		      int nr_files, const struct rep_row *rows,
-		      const struct vfigure *fig, int nr_rows,
-		      const struct veffect *e, int nr_effects)
-{
-	cmd_print_head(o, "validate", nr_files, rows, nr_rows);
-	printf("file,case,policy,measured,predicted,unit,ci95,error_pct,fit,"
-	       "tolerance,over,saturated,fitted,stale,kind,from_case,"
-	       "from_policy,keys,measured_change_pct,predicted_change_pct,"
-	       "change_error_pts,effect_tolerance,mismatch\n");
-	for (int f = 0; f < nr_files; f++) {
-		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
-			rep_csv_text(stdout, vf[f].path);
-			putchar(',');
-			rep_csv_text(stdout, rows[i].c->name);
-			printf(",%s,%.6g,%.6g,%s,", rows[i].policy->name,
-			       rows[i].measured,
-			       fig[i].pred.mean,
-			       sim_rate_unit(&rows[i].c->sim));
-			if (!isnan(fig[i].pred.ci95))
-				printf("%.6g", fig[i].pred.ci95);
-			printf(",%.6g,%s,%g,%d,%s,", fig[i].err,
-			       fig[i].fit ? "in" : "out",
-			       vf[f].scn->calibrate.tolerance, fig[i].over,
-			       rep_saturated(&rows[i], o->rc.reps));
-			/* empty: out of the fit, no record, or not checked */
-			if (!isnan(fig[i].fitted))
-				printf("%.10g,%d", fig[i].fitted,
-				       fig[i].stale);
-			else
-				putchar(',');
-			printf(",figure,,,,,,,,\n");
-		}
-	}
-	for (int k = 0; k < nr_effects; k++) {
-		const struct veffect *x = &e[k];
-
-		rep_csv_text(stdout, vf[x->file].path);
-		putchar(',');
-		rep_csv_text(stdout, rows[x->to].c->name);
-		printf(",%s,,,%s,,,,,%d,,,,%s,", rows[x->to].policy->name,
-		       sim_rate_unit(&rows[x->to].c->sim), x->over,
-		       x->step ? "step" : "before_after");
-		rep_csv_text(stdout, rows[x->from].c->name);
-		printf(",%s,", rows[x->from].policy->name);
-		rep_csv_text(stdout, x->keys);
-		printf(",%.6g,%.6g,%.6g,%g,%d\n", x->mpct, x->ppct,
-		       x->ppct - x->mpct,
-		       vf[x->file].scn->calibrate.effect_tolerance,
-		       x->mismatch);
-	}
-}
-
-/* The summary lines as JSON members: out of the fit (%), changes
- * (points). */
-static void json_sums(struct vsum fig, struct vsum chg)
-{
-	printf("\"out_of_fit\": {\"figures\": %d, ", fig.n);
-	rep_json_num(stdout, "mean_error_pct", fig.n ? fig.mean : NAN, false);
-	rep_json_num(stdout, "max_error_pct", fig.n ? fig.max : NAN, true);
-	printf("}, \"changes_error\": {\"changes\": %d, ", chg.n);
-	rep_json_num(stdout, "mean_error_pts", chg.n ? chg.mean : NAN, false);
-	rep_json_num(stdout, "max_error_pts", chg.n ? chg.max : NAN, true);
-	printf("}");
-}
-
-/* --format json: the provenance, then per file its figures and its
- * changes, each as the table says them. */
-static void print_json(const struct cmd_opts *o, const struct vfile *vf,
-		       int nr_files, const struct rep_row *rows,
-		       const struct vfigure *fig, const struct veffect *e,
-		       int nr_effects)
-{
-	char dur[32];
-
-	rep_duration_text(rows, vf[nr_files - 1].first + vf[nr_files - 1].nr,
-			  dur, sizeof(dur));
-	printf("{\"ppsim\": \"%s\", \"commit\": \"%s\", \"command\": "
-	       "\"validate\", \"seed\": %lu, \"reps\": %d, \"duration\": "
-	       "\"%s\", ", PACKAGE_VERSION, PPSIM_COMMIT, o->rc.seed,
-	       o->rc.reps, dur);
-	rep_json_set(stdout, o->set, o->nr_set);
-	printf(", \"files\": [\n");
-	for (int f = 0; f < nr_files; f++) {
-		const struct scn_calibrate *cal = &vf[f].scn->calibrate;
-		const char *sep = "";
-
-		printf("  {\"file\": ");
-		rep_json_text(stdout, vf[f].path);
-		printf(", ");
-		rep_json_num(stdout, "tolerance", cal->tolerance, false);
-		rep_json_num(stdout, "effect_tolerance", cal->effect_tolerance,
-			     false);
-		printf("\"figures\": [\n");
-		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
-			printf("    {\"case\": ");
-			rep_json_text(stdout, rows[i].c->name);
-			printf(", \"policy\": \"%s\", \"unit\": \"%s\", ",
-			       rows[i].policy->name,
-			       sim_rate_unit(&rows[i].c->sim));
-			rep_json_num(stdout, "measured", rows[i].measured,
-				     false);
-			rep_json_num(stdout, "predicted", fig[i].pred.mean,
-				     false);
-			rep_json_num(stdout, "ci95", fig[i].pred.ci95, false);
-			rep_json_num(stdout, "error_pct", fig[i].err, false);
-			rep_json_num(stdout, "fitted", fig[i].fitted, false);
-			printf("\"fit\": %s, \"over\": %s, \"stale\": %s, "
-			       "\"limit\": \"%s\"}%s\n",
-			       fig[i].fit ? "true" : "false",
-			       fig[i].over ? "true" : "false",
-			       fig[i].stale ? "true" : "false",
-			       rep_saturated(&rows[i], o->rc.reps),
-			       i + 1 < vf[f].first + vf[f].nr ? "," : "");
-		}
-		printf("  ], \"changes\": [");
-		for (int k = 0; k < nr_effects; k++) {
-			const struct veffect *x = &e[k];
-
-			if (x->file != f)
-				continue;
-			printf("%s\n    {\"kind\": \"%s\", \"from_case\": ", sep,
-			       x->step ? "step" : "before_after");
-			rep_json_text(stdout, rows[x->from].c->name);
-			printf(", \"from_policy\": \"%s\", \"case\": ",
-			       rows[x->from].policy->name);
-			rep_json_text(stdout, rows[x->to].c->name);
-			printf(", \"policy\": \"%s\", \"keys\": ",
-			       rows[x->to].policy->name);
-			rep_json_text(stdout, x->keys);
-			printf(", ");
-			rep_json_num(stdout, "measured_change_pct", x->mpct,
-				     false);
-			rep_json_num(stdout, "predicted_change_pct", x->ppct,
-				     false);
-			rep_json_num(stdout, "change_error_pts",
-				     x->ppct - x->mpct, false);
-			printf("\"over\": %s, \"mismatch\": %s}",
-			       x->over ? "true" : "false",
-			       x->mismatch ? "true" : "false");
-			sep = ",";
-		}
-		printf("\n  ], ");
-		json_sums(figure_sum(fig, vf[f].first, vf[f].nr),
-			  effect_sum(e, nr_effects, f));
-		printf("}%s\n", f + 1 < nr_files ? "," : "");
-	}
-	printf("], ");
-	json_sums(figure_sum(fig, 0, vf[nr_files - 1].first +
-				     vf[nr_files - 1].nr),
-		  effect_sum(e, nr_effects, -1));
-	printf("}\n");
-}
-
 /* Why a scenario's figures fitted on are not checked against its
  * [fitted] records, or NULL: a record is of a fit of this scenario as its
  * files are, which a scenario that fits nothing did not make, and which
@@ -639,90 +247,28 @@ static const char *unchecked(const struct cmd_opts *o,
 
 /* A figure fitted on: what its calibration's fit predicted ([fitted];
  * fitted stays NAN without a record), and whether the model now predicts
- * it STALE_PCT or more away. */
+ * it VAL_STALE_PCT or more away. */
 static void check_fitted(const struct scenario *scn, const struct rep_row *r,
-			 struct vfigure *fig)
+			 struct val_figure *fig)
 {
 	fig->rec = scn_fitted_case(scn, r->c->name);
 	for (int p = 0; fig->rec && p < fig->rec->nr; p++)
 		if (fig->rec->fig[p].policy == r->policy)
 			fig->fitted = fig->rec->fig[p].value;
 	fig->stale = !isnan(fig->fitted) &&
-		     fabs(change_pct(fig->fitted, fig->pred.mean)) >= STALE_PCT;
+		     fabs(change_pct(fig->fitted, fig->pred.mean)) >=
+		     VAL_STALE_PCT;
 }
 
-/* Each file's figures fitted on, against what the fit predicted: the
- * stale ones and those with no record each a line, the others counted
- * with the files that recorded them. */
-static void print_fitted(const struct cmd_opts *o, const struct vfile *vf,
-			 const struct rep_row *rows,
-			 const struct vfigure *fig, int w)
+/* Each figure's prediction, error and record of the fit, into fig;
+ * returns how many are stale, said on stderr file by file. */
+static int figures(const struct cmd_opts *o, const struct val_file *vf,
+		   int nr_files, const struct rep_row *rows,
+		   struct val_figure *fig)
 {
-	const char *files[SCN_MAX_CASES];
-	int fine = 0, nr_fit = 0, nr_files = 0;
-	const char *why = unchecked(o, vf->scn);
+	int stale = 0;
 
-	printf("# %s\n", vf->path);
-	for (int i = vf->first; i < vf->first + vf->nr; i++) {
-		if (!fig[i].fit)
-			continue;
-		nr_fit++;
-		if (why)
-			continue;
-		if (isnan(fig[i].fitted)) {
-			printf("#   %-*s %-6s no [fitted] record of it: not "
-			       "checked (%s)\n", w, rows[i].c->name,
-			       rows[i].policy->name,
-			       fit_name_is_key(rows[i].c->name) ?
-			       "ppsim calibrate writes one" : "its name "
-			       "cannot be a key");
-		} else if (fig[i].stale) {
-			printf("#   %-*s %-6s %.2f %s now, %.2f when fitted "
-			       "(%s:%d): %+.1f %%  STALE\n", w,
-			       rows[i].c->name, rows[i].policy->name,
-			       fig[i].pred.mean,
-			       sim_rate_unit(&rows[i].c->sim), fig[i].fitted,
-			       fig[i].rec->file, fig[i].rec->line,
-			       change_pct(fig[i].fitted, fig[i].pred.mean));
-		} else {
-			int k = 0;
-
-			fine++;
-			while (k < nr_files && files[k] != fig[i].rec->file)
-				k++;
-			if (k == nr_files && nr_files < SCN_MAX_CASES)
-				files[nr_files++] = fig[i].rec->file;
-		}
-	}
-	if (!nr_fit) {
-		printf("#   none: no figure of the fit among those run\n");
-	} else if (why) {
-		printf("#   not checked: %s\n", why);
-	} else if (fine) {
-		printf("#   %d figure%s within %g %% of what the fit predicted "
-		       "(", fine, fine == 1 ? "" : "s", STALE_PCT);
-		for (int k = 0; k < nr_files; k++)
-			printf("%s%s", k ? ", " : "", files[k]);
-		printf(")\n");
-	}
-}
-
-static int report(const struct cmd_opts *o, const struct vfile *vf,
-		  int nr_files, const struct rep_row *rows, int nr_rows)
-{
-	struct vfigure *fig = calloc((size_t)nr_rows, sizeof(*fig));
-	struct veffect *e = calloc(MAX_EFFECTS, sizeof(*e));
-	int over = 0, off = 0, bad_ba = 0, bad_tr = 0, stale = 0, w;
-	int nr_effects = 0;
-
-	if (!fig || !e) {
-		free(fig);
-		free(e);
-		fprintf(stderr, "ppsim validate: out of memory\n");
-		return 1;
-	}
 	for (int f = 0; f < nr_files; f++) {
-		bool check = !unchecked(o, vf[f].scn);
 		int n = 0;
 
 		for (int i = vf[f].first; i < vf[f].first + vf[f].nr; i++) {
@@ -730,11 +276,10 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 			fig[i].err = rep_error_pct(fig[i].pred.mean,
 						   rows[i].measured);
 			fig[i].fit = scn_fitted_on(vf[f].scn, rows[i].c->name);
-			fig[i].over = fabs(fig[i].err) >
-				      vf[f].scn->calibrate.tolerance;
-			over += fig[i].over;
+			fig[i].over = fabs(fig[i].err) > vf[f].tolerance;
+			fig[i].keyable = fit_name_is_key(rows[i].c->name);
 			fig[i].fitted = NAN;
-			if (fig[i].fit && check)
+			if (fig[i].fit && !vf[f].unchecked)
 				check_fitted(vf[f].scn, &rows[i], &fig[i]);
 			n += fig[i].stale;
 		}
@@ -745,68 +290,52 @@ static int report(const struct cmd_opts *o, const struct vfile *vf,
 				"predicted; the model or its files changed "
 				"since the fit, which ppsim calibrate redoes\n",
 				vf[f].path, n, n == 1 ? "is" : "are",
-				STALE_PCT);
+				VAL_STALE_PCT);
 		stale += n;
 	}
-	for (int f = 0; f < nr_files; f++) {
-		before_after(&vf[f], f, rows, fig, e, &nr_effects);
-		steps(&vf[f], f, rows, fig, e, &nr_effects);
+	return stale;
+}
+
+static int report(const struct cmd_opts *o, const struct val_file *vf,
+		  int nr_files, const struct rep_row *rows, int nr_rows)
+{
+	struct rep_prov prov = { .command = "validate", .rc = &o->rc,
+				 .set = o->set, .nr_set = o->nr_set };
+	struct val_figure *fig = calloc((size_t)nr_rows, sizeof(*fig));
+	struct val_effect *e = calloc(MAX_EFFECTS, sizeof(*e));
+	struct val_result v = { .files = vf, .nr_files = nr_files,
+				.rows = rows, .nr_rows = nr_rows, .fig = fig,
+				.e = e, .prov = &prov };
+
+	if (!fig || !e) {
+		free(fig);
+		free(e);
+		fprintf(stderr, "ppsim validate: out of memory\n");
+		return 1;
 	}
-	for (int k = 0; k < nr_effects; k++) {
-		off += e[k].over;
-		bad_ba += e[k].mismatch && !e[k].step;
-		bad_tr += e[k].mismatch && e[k].step;
+	v.stale = figures(o, vf, nr_files, rows, fig);
+	for (int i = 0; i < nr_rows; i++)
+		v.over += fig[i].over;
+	for (int f = 0; f < nr_files; f++) {
+		before_after(&vf[f], f, rows, fig, e, &v.nr_effects);
+		steps(&vf[f], f, rows, fig, e, &v.nr_effects);
+	}
+	for (int k = 0; k < v.nr_effects; k++) {
+		v.off += e[k].over;
+		v.bad_ba += e[k].mismatch && !e[k].step;
+		v.bad_tr += e[k].mismatch && e[k].step;
 	}
 	if (o->format == CMD_COMMIT)
-		print_commit(o, vf, nr_files, e, nr_effects, rows);
+		val_write_commit(stdout, &v);
 	else if (o->format == CMD_CSV)
-		print_csv(o, vf, nr_files, rows, fig, nr_rows, e, nr_effects);
+		val_write_csv(stdout, &v);
 	else if (o->format == CMD_JSON)
-		print_json(o, vf, nr_files, rows, fig, e, nr_effects);
-	if (o->format != CMD_TABLE)
-		goto done;
-	w = rep_name_width(rows, nr_rows);
-	print_table(o, vf, nr_files, rows, fig, nr_rows);
-	printf("#\n");
-	for (int f = 0; f < nr_files; f++)
-		print_errors(vf[f].path, fig, vf[f].first, vf[f].nr);
-	print_errors("overall", fig, 0, nr_rows);
-	printf("#\n# before/after, each case's baseline (its baseline key, "
-	       "else its first policy) against the\n# others, measured and "
-	       "predicted change and the error in points (a change within "
-	       "%g %%\n# is flat; OVER: beyond the file's effect_tolerance):\n",
-	       FLAT_PCT);
-	for (int f = 0; f < nr_files; f++) {
-		printf("# %s  effect_tolerance %g points\n", vf[f].path,
-		       vf[f].scn->calibrate.effect_tolerance);
-		print_effects(e, nr_effects, f, false, rows, w);
-	}
-	printf("#\n# trend steps, one policy between cases that differ in one "
-	       "key only (along a number,\n# between consecutive measured "
-	       "values) or in one coupled pair (rx and tx ring, workload\n# "
-	       "and touch, the migration's time and CPU, queues and their "
-	       "CPUs):\n");
-	for (int f = 0; f < nr_files; f++) {
-		printf("# %s\n", vf[f].path);
-		print_effects(e, nr_effects, f, true, rows, w);
-	}
-	printf("#\n");
-	for (int f = 0; f < nr_files; f++)
-		print_effect_sum(e, nr_effects, f, vf[f].path);
-	print_effect_sum(e, nr_effects, -1, "overall");
-	printf("#\n# the calibration: each figure fitted on, predicted now "
-	       "against what the fit predicted ([fitted]; %g %% apart or "
-	       "more: stale):\n", STALE_PCT);
-	for (int f = 0; f < nr_files; f++)
-		print_fitted(o, &vf[f], rows, fig, w);
-	printf("#\n# %d of %d figures over the tolerance, %d of %d changes "
-	       "over the effect tolerance, %d direction mismatches (%d "
-	       "before/after, %d trends), %d stale fitted\n", over, nr_rows,
-	       off, nr_effects, bad_ba + bad_tr, bad_ba, bad_tr, stale);
-done:
+		val_write_json(stdout, &v);
+	else
+		val_write_table(stdout, &v);
 	free(fig);
 	free(e);
-	return over || off || bad_ba || bad_tr || stale ? 1 : 0;
+	return v.over || v.off || v.bad_ba || v.bad_tr || v.stale ? 1 : 0;
 }
 
 /* Keeps the rows --case and --policy let through, in order. */
@@ -821,33 +350,42 @@ static int wanted_rows(const struct cmd_opts *o, struct rep_row *rows, int nr)
 	return n;
 }
 
+/* What --sensitivity (and --param, its option) cannot go with: -1 after
+ * saying so. */
+static int refuse_sensitivity(const struct cmd_opts *o)
+{
+	if (o->nr_params && !o->sensitivity) {
+		fprintf(stderr, "ppsim validate: --param needs "
+			"--sensitivity\n");
+		return -1;
+	}
+	if (o->sensitivity && o->format == CMD_JSON) {
+		fprintf(stderr, "ppsim validate: --sensitivity prints a table "
+			"or CSV, not JSON\n");
+		return -1;
+	}
+	if (o->sensitivity && (o->nr_cases || o->nr_policies || o->dry_run)) {
+		fprintf(stderr, "ppsim validate: --sensitivity moves every "
+			"figure: not with --case, --policy or --dry-run\n");
+		return -1;
+	}
+	return 0;
+}
+
 int validate_main(int argc, char **argv)
 {
 	int help;
 	struct scenario **scn;
 	struct rep_row *rows = NULL;
-	struct vfile *vf;
+	struct val_file *vf;
 	struct cmd_opts o;
 	int nr_rows = 0, status = 2, bad = 0, kept = 0;
 
 	gsl_set_error_handler_off();
 	if ((help = cmd_parse(argc, argv, cmd_spec("validate"), &o)))
 		return help > 0 ? 0 : 2;
-	if (o.nr_params && !o.sensitivity) {
-		fprintf(stderr, "ppsim validate: --param needs "
-			"--sensitivity\n");
+	if (refuse_sensitivity(&o))
 		return 2;
-	}
-	if (o.sensitivity && o.format == CMD_JSON) {
-		fprintf(stderr, "ppsim validate: --sensitivity prints a table "
-			"or CSV, not JSON\n");
-		return 2;
-	}
-	if (o.sensitivity && (o.nr_cases || o.nr_policies || o.dry_run)) {
-		fprintf(stderr, "ppsim validate: --sensitivity moves every "
-			"figure: not with --case, --policy or --dry-run\n");
-		return 2;
-	}
 	scn = calloc((size_t)o.nr_args, sizeof(*scn));
 	vf = calloc((size_t)o.nr_args, sizeof(*vf));
 	rows = calloc((size_t)o.nr_args * FIT_MAX_ROWS, sizeof(*rows));
@@ -878,8 +416,11 @@ int validate_main(int argc, char **argv)
 			scn_free(scn[f]);
 			continue;
 		}
-		vf[f] = (struct vfile){ path, scn[f], nr_rows,
-			wanted_rows(&o, rows + nr_rows, n) };
+		vf[f] = (struct val_file){ path, scn[f], nr_rows,
+			wanted_rows(&o, rows + nr_rows, n),
+			scn[f]->calibrate.tolerance,
+			scn[f]->calibrate.effect_tolerance,
+			unchecked(&o, scn[f]) };
 		nr_rows += vf[f].nr;
 		o.args[f++] = (char *)path;
 		kept = f;
@@ -902,10 +443,12 @@ int validate_main(int argc, char **argv)
 	for (int f = 0; f < o.nr_args; f++) {
 		cmd_warn_scenario(scn[f], o.args[f]);
 		if (o.dry_run && vf[f].nr)
-			cmd_print_rows(o.args[f], rows + vf[f].first, vf[f].nr);
+			rep_dry_rows(stdout, o.args[f], rows + vf[f].first,
+				     vf[f].nr);
 	}
 	if (o.dry_run) {
-		cmd_print_plan("validate", o.nr_args, rows, nr_rows, o.rc.reps);
+		rep_dry_plan(stdout, "validate", o.nr_args, rows, nr_rows,
+			     o.rc.reps);
 		status = 0;
 		goto done;
 	}
@@ -914,9 +457,9 @@ int validate_main(int argc, char **argv)
 		goto done;
 	}
 	status = 1;
-	if (!rep_run(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
+	if (!cmd_run_rows(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
 		status = report(&o, vf, o.nr_args, rows, nr_rows);
-	rep_free(rows, nr_rows);
+	cmd_free_results(rows, nr_rows);
 done:
 	for (int f = 0; scn && f < o.nr_args; f++)
 		scn_free(scn[f]);

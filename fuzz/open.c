@@ -11,7 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "input/datadir.h"
+#include "io/datadir.h"
 #include "input/scenario.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);

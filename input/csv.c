@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "csv.h"
-#include "datadir.h"
+#include "../io/datadir.h"
 
 const char csv_ppsim_tail[] =
 	"case,policy,metric,unit,value,ci95,measured,error_pct,delta_pct";

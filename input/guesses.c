@@ -13,7 +13,7 @@
 #include <string.h>
 #include <strings.h>
 #include "scenario.h"
-#include "datadir.h"
+#include "../io/datadir.h"
 
 #define GUESS_LINE_MAX	1024	/* the text kept of a figure's comment */
 

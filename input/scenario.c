@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "datadir.h"
+#include "../io/datadir.h"
 #include "scenario.h"
 #include "../model/page_pool/pp.h"
 

@@ -1,7 +1,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "datadir.h"
+#include "../io/datadir.h"
 #include "trace.h"
 
 #define TRACE_LINE_MAX	512	/* characters */

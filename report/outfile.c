@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "outfile.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 
 /* The one file read that may be replaced (calibrate's calibration). */
 static struct stat may_replace;

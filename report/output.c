@@ -5,7 +5,6 @@
 #include <string.h>
 #include "config.h"
 #include "report/commit.h"
-#include "../input/datadir.h"
 #include "report.h"
 
 /* ---- output ---- */
@@ -67,6 +66,24 @@ void rep_csv_text(FILE *f, const char *s)
 		fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+void rep_csv_field(char *buf, size_t len, const char *s)
+{
+	size_t n = 0;
+
+	if (!strpbrk(s, ",\"\n\r")) {
+		snprintf(buf, len, "%s", s);
+		return;
+	}
+	/* RFC 4180: in quotes, each quote doubled */
+	for (buf[n++] = '"'; *s && n + 3 < len; s++) {
+		if (*s == '"')
+			buf[n++] = '"';
+		buf[n++] = *s;
+	}
+	buf[n++] = '"';
+	buf[n] = '\0';
 }
 
 /* The length of the well-formed UTF-8 sequence s starts with (RFC 3629:
@@ -157,7 +174,7 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 		fputs(prefix, f);
 		rep_csv_text(f, row->c->name);
 		fprintf(f, ",%s,%s,%s", row->policy->name,
-			rep_metrics[m].name, is_rate ? sim_rate_unit(&row->c->sim)
+			rep_metrics[m].name, is_rate ? row->unit
 						 : rep_metrics[m].unit);
 		csv_num(f, fg.mean);
 		csv_num(f, fg.ci95);
@@ -175,7 +192,7 @@ void rep_csv_row(FILE *f, const char *prefix, const struct rep_row *row,
 
 int rep_baseline(const struct rep_row *rows, int nr_rows, int i)
 {
-	const struct pp_policy *base = scn_baseline(rows[i].c);
+	const struct pp_policy *base = rows[i].baseline;
 
 	for (int j = 0; j < nr_rows; j++)
 		if (rows[j].c == rows[i].c && rows[j].policy == base)
@@ -193,70 +210,6 @@ double rep_delta_pct(const struct rep_row *rows, int nr_rows, int i,
 		return NAN;
 	base = rep_rate(&rows[b], reps).mean;
 	return (rep_rate(&rows[i], reps).mean - base) / base * 100;
-}
-
-bool rep_altered(const struct rep_prov *p)
-{
-	/* how long to measure and what to run on the machine measured:
-	 * the measured figures still hold (a patch's before and after
-	 * beside the eras that were measured) */
-	static const char *const same_machine[] = {
-		"duration", "policies", "baseline",
-	};
-
-	for (int i = 0; i < p->nr_set; i++) {
-		bool same = false;
-
-		for (size_t k = 0; k < sizeof(same_machine) /
-				       sizeof(same_machine[0]); k++)
-			same |= !strcmp(p->set[i].key, same_machine[k]);
-		if (!same)
-			return true;
-	}
-	return false;
-}
-
-/* The simulated time measured per case, as a file writes it; "varies"
- * when the cases differ. */
-void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
-		       size_t len)
-{
-	double d = rows[0].c->sim.load.duration;
-
-	for (int i = 1; i < nr_rows; i++)
-		if (rows[i].c->sim.load.duration != d) {
-			snprintf(buf, len, "varies");
-			return;
-		}
-	scn_format_value("duration", d, buf, len);
-}
-
-void rep_conditions(FILE *f, const struct rep_prov *p,
-		    const struct rep_row *rows, int nr_rows)
-{
-	char dur[32];
-
-	rep_duration_text(rows, nr_rows, dur, sizeof(dur));
-	fprintf(f, "# seed %lu  reps %d  duration %s", p->rc->seed,
-		p->rc->reps, dur);
-	for (int i = 0; i < p->nr_set; i++) {
-		fprintf(f, "%s%s=", i ? " " : "  set ", p->set[i].key);
-		datadir_put_line_text(f, p->set[i].value);
-	}
-	fputc('\n', f);
-}
-
-void rep_preamble(FILE *f, const struct rep_prov *p,
-		  const struct rep_row *rows, int nr_rows)
-{
-	fprintf(f, "# ppsim %s (git %s)  %s ", PACKAGE_VERSION, PPSIM_COMMIT,
-		p->command);
-	datadir_put_line_text(f, p->file);
-	fputc('\n', f);
-	rep_conditions(f, p, rows, nr_rows);
-	if (rep_altered(p))
-		fprintf(f, "# err%%: not computed: the overrides changed the "
-			"scenario the measurements were taken on\n");
 }
 
 void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
@@ -315,13 +268,13 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		rep_json_text(f, row->c->name);
 		fprintf(f, ", \"policy\": \"%s\", \"baseline\": \"%s\", "
 			"\"saturated\": \"%s\", \"metrics\": {\n",
-			row->policy->name, scn_baseline(row->c)->name,
+			row->policy->name, row->baseline->name,
 			rep_saturated(row, reps));
 		for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
 			struct rep_figure fg = rep_figure(row, reps, m);
 
 			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
-				rep_metrics[m].name, m == 0 ? sim_rate_unit(&row->c->sim)
+				rep_metrics[m].name, m == 0 ? row->unit
 						       : rep_metrics[m].unit);
 			rep_json_num(f, "value", fg.mean, false);
 			rep_json_num(f, "ci95", fg.ci95, m != 0);
@@ -496,7 +449,7 @@ void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		fprintf(f, "%-*s %-*s %7.2f %-4s %6s %6s %7s %7s %7.1f %7.1f "
 			"%7.1f %7.1f %7.1f %6.1f %-9s %7.3f %7.3f\n",
 			w, row->c->name, pw, row->policy->name, rate.mean,
-			sim_rate_unit(&row->c->sim), ci, meas, err, delta,
+			row->unit, ci, meas, err, delta,
 			rep_figure(row, reps, REP_CPU).mean,
 			rep_figure(row, reps, REP_STALL).mean,
 			rep_figure(row, reps, REP_IDLE).mean,
@@ -575,7 +528,7 @@ void rep_write_transient_mean(FILE *f, const struct rep_row *rows,
 			}
 			rep_csv_text(f, rows[i].c->name);
 			fprintf(f, ",%s,%.6f,%.6g,%s", rows[i].policy->name, t,
-				rate, sim_rate_unit(&rows[i].c->sim));
+				rate, rows[i].unit);
 			csv_num(f, local);
 			fputc('\n', f);
 		}
@@ -703,7 +656,7 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		csv_num(f, row->measured);
 		csv_num(f, rate.mean);
 		csv_num(f, isnan(rate.ci95) ? 0 : rate.ci95);
-		fprintf(f, ",%s", sim_rate_unit(&row->c->sim));
+		fprintf(f, ",%s", row->unit);
 		csv_num(f, delta);
 		fprintf(f, ",%d,%.4f,%.4f,%u,", group,
 			group + (slot - (n - 1) / 2.0) * width, width,
@@ -739,191 +692,13 @@ void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
 	}
 }
 
-void rep_write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
-			const struct rep_prov *p)
-{
-	rep_preamble(f, p, rows, nr_rows);
-	fprintf(f, "# every key of every case that ran, as it ran: ppsim run "
-		"reads this file too\n");
-	for (int i = 0; i < nr_rows; i++) {
-		if (i && rows[i - 1].c == rows[i].c)
-			continue;
-		fputc('\n', f);
-		scn_write_case(f, rows[i].c);
-	}
-}
-
-/* A rate as the commit table shows it: "10.95 Mpps". */
-static int commit_rate(char *buf, size_t len, double v, const char *unit)
-{
-	return snprintf(buf, len, "%.2f %s", v, unit);
-}
-
-/* A row's label cells under the scenario's label columns; without a
- * label, its name in the first. */
-static int commit_cells(const struct rep_row *row,
-			char cells[][SCN_NAME_MAX])
-{
-	if (!*row->c->label_columns || !*row->c->label) {
-		snprintf(cells[0], SCN_NAME_MAX, "%.*s", SCN_NAME_MAX - 1,
-			 *row->c->label ? row->c->label : row->c->name);
-		return 1;
-	}
-	return scn_label_cells(row->c->label, cells, SCN_MAX_LABELS);
-}
-
-/* A cell in w columns: cut, its last shown character '~', when longer. */
-static void commit_cell(FILE *f, const char *s, int w)
-{
-	if ((int)strlen(s) > w && w > 1)
-		fprintf(f, "%.*s~ | ", w - 1, s);
-	else
-		fprintf(f, "%-*s | ", w, s);
-}
-
-/* Whether column k's cells, cut to w columns as commit_cell cuts them,
- * are still as distinct as they were. */
-static bool commit_cut_distinct(const struct rep_row *rows, int nr_rows,
-				int k, int w)
-{
-	char a[SCN_MAX_LABELS][SCN_NAME_MAX], b[SCN_MAX_LABELS][SCN_NAME_MAX];
-
-	if (w < 2)
-		return false;
-	for (int i = 0; i < nr_rows; i++) {
-		int na = commit_cells(&rows[i], a);
-
-		for (int j = 0; j < i; j++) {
-			int nb = commit_cells(&rows[j], b);
-			const char *x = k < na ? a[k] : "", *y = k < nb ? b[k] : "";
-			bool cut_x = (int)strlen(x) > w, cut_y = (int)strlen(y) > w;
-
-			if (!strcmp(x, y))
-				continue;
-			if (cut_x && cut_y && !strncmp(x, y, (size_t)w - 1))
-				return false;
-		}
-	}
-	return true;
-}
-
-void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
-		      const struct rep_prov *p)
-{
-	char head[SCN_MAX_LABELS][SCN_NAME_MAX], cells[SCN_MAX_LABELS][SCN_NAME_MAX];
-	int reps = p->rc->reps, wl[SCN_MAX_LABELS], nl, wr = 6, width;
-	const char *base = strrchr(p->file, '/');
-
-	if (*rows[0].c->label_columns) {
-		nl = scn_label_cells(rows[0].c->label_columns, head,
-				     SCN_MAX_LABELS);
-	} else {
-		nl = 1;
-		snprintf(head[0], SCN_NAME_MAX, "Case");
-	}
-	for (int k = 0; k < nl; k++)
-		wl[k] = (int)strlen(head[k]);
-	/* the widest cells and rate, each label column cut so that a line
-	 * stays within the 72 columns a commit message has */
-	for (int i = 0; i < nr_rows; i++) {
-		char buf[64];
-		int n = commit_rate(buf, sizeof(buf),
-				    rep_rate(&rows[i], reps).mean,
-				    sim_rate_unit(&rows[i].c->sim));
-
-		wr = n > wr ? n : wr;
-		n = commit_cells(&rows[i], cells);
-		for (int k = 0; k < n && k < nl; k++)
-			if ((int)strlen(cells[k]) > wl[k])
-				wl[k] = (int)strlen(cells[k]);
-	}
-	for (int k = 0; k < nl; k++) {
-		int cap = (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3;
-
-		/* cut (its end shown as '~') only where the cells stay
-		 * apart: two cases shown as one would be a wrong table,
-		 * a line past 72 columns only an ugly one */
-		if (wl[k] > cap && commit_cut_distinct(rows, nr_rows, k, cap))
-			wl[k] = cap;
-	}
-	width = 2 * wr + 3 * 3 + 7 + 8;
-	for (int k = 0; k < nl; k++)
-		width += wl[k] + 3;
-	for (int i = 0; i < nr_rows; i++) {
-		int bi = rep_baseline(rows, nr_rows, i);
-		const struct pp_policy *before_pol, *after = rows[i].policy;
-		bool seen = false;
-
-		if (bi < 0 || bi == i)
-			continue;
-		/* one table per (before, after) pair of policies */
-		before_pol = rows[bi].policy;
-		for (int j = 0; j < i && !seen; j++) {
-			int bj = rep_baseline(rows, nr_rows, j);
-
-			seen = bj >= 0 && bj != j && rows[j].policy == after &&
-			       rows[bj].policy == before_pol;
-		}
-		if (seen)
-			continue;
-		fprintf(f, "ppsim %s, %s, %d rep%s, predicted%s:\n",
-			PACKAGE_VERSION, base ? base + 1 : p->file, reps,
-			reps == 1 ? "" : "s", rep_altered(p) ?
-			" with --set" : "");
-		for (int k = 0; k < nl; k++)
-			fprintf(f, "%-*.*s | ", wl[k], wl[k], head[k]);
-		fprintf(f, "%-*s | %-*s | %7s | %s\n", wr, "Before", wr,
-			"After", "Change", "Measured");
-		for (int k = 0; k < width; k++)
-			fputc('-', f);
-		fputc('\n', f);
-		for (int j = i; j < nr_rows; j++) {
-			int b = rep_baseline(rows, nr_rows, j), n;
-			char before[64], aft[64], chg[16], meas[16] = "-";
-
-			if (rows[j].policy != after || b < 0 || b == j ||
-			    rows[b].policy != before_pol)
-				continue;
-			commit_rate(before, sizeof(before),
-				    rep_rate(&rows[b], reps).mean,
-				    sim_rate_unit(&rows[j].c->sim));
-			commit_rate(aft, sizeof(aft),
-				    rep_rate(&rows[j], reps).mean,
-				    sim_rate_unit(&rows[j].c->sim));
-			if (!isnan(rows[b].measured) &&
-			    !isnan(rows[j].measured))
-				rep_change_text(meas, sizeof(meas),
-						(rows[j].measured -
-						 rows[b].measured) /
-						rows[b].measured * 100);
-			n = commit_cells(&rows[j], cells);
-			for (int k = 0; k < nl; k++)
-				commit_cell(f, k < n ? cells[k] : "", wl[k]);
-			rep_change_text(chg, sizeof(chg),
-					rep_delta_pct(rows, nr_rows, j, reps));
-			fprintf(f, "%*s | %*s | %7s | %s\n", wr, before,
-				wr, aft, chg, meas);
-		}
-		fprintf(f, "Before: %s, after: %s.\n\n", before_pol->name,
-			after->name);
-	}
-}
-
-void rep_change_text(char *buf, size_t len, double pct)
-{
-	if (pct >= 999.95)
-		snprintf(buf, len, ">999 %%");
-	else
-		snprintf(buf, len, "%+.1f %%", pct);
-}
-
 const char *rep_rate_label(const struct rep_row *rows, int nr_rows)
 {
 	bool mpps = false, gbps = false;
 
 	for (int i = 0; i < nr_rows; i++) {
-		mpps |= !strcmp(sim_rate_unit(&rows[i].c->sim), "Mpps");
-		gbps |= !strcmp(sim_rate_unit(&rows[i].c->sim), "Gbps");
+		mpps |= !strcmp(rows[i].unit, "Mpps");
+		gbps |= !strcmp(rows[i].unit, "Gbps");
 	}
 	return mpps && gbps ? "rate (Mpps for XDP, Gbps of payload for TCP)"
 	       : gbps ? "TCP payload rate (Gbps)" : "packet rate (Mpps)";

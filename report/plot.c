@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "config.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
 #include "outfile.h"
 #include "plot.h"
 

@@ -15,12 +15,27 @@
 
 #define REP_MAX_REPS	100
 
-/* One (case, policy) and its replications. */
+/* A row's cells in the commit table (--format commit) and the headers of
+ * their columns: its case's label under the label_columns, else its name
+ * under "Case". */
+struct rep_labels {
+	int nr_heads, nr_cells;
+	char head[SCN_MAX_LABELS][SCN_NAME_MAX];
+	char cell[SCN_MAX_LABELS][SCN_NAME_MAX];
+};
+
+/* One (case, policy) and its replications, and what the outputs say of
+ * its case: the command that makes the row fills these in (cmd_row), so
+ * that report/ asks neither input/ nor sim/. */
 struct rep_row {
 	struct scn_case *c;
 	const struct pp_policy *policy;
 	struct sim_result *res;	/* reps results */
 	double measured;	/* in the case's unit; NAN if none */
+	const char *unit;	/* the rate's: "Mpps" or "Gbps" */
+	const struct pp_policy *baseline;	/* what delta% compares with */
+	char duration[32];	/* the simulated time, as a file writes it */
+	const struct rep_labels *labels;	/* --format commit's; or NULL */
 };
 
 struct rep_figure {
@@ -35,17 +50,6 @@ struct rep_opts {
 	unsigned long seed;	/* the first seed */
 	bool quiet;		/* no progress bar, even on a terminal */
 };
-
-/*
- * Runs o->reps replications of every row (seeds o->seed, o->seed + 1,
- * ...), at most o->jobs at a time, filling row->res (allocated here,
- * freed by rep_free).  Failures are reported on stderr naming file, or
- * with file NULL (rows of several scenarios) the FILE:LINE of the row's
- * case section; returns -1 if any run failed.
- */
-int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *o,
-	    const char *file);
-void rep_free(struct rep_row *rows, int nr_rows);
 
 /* What the outputs say of a simulation, one metric each. */
 enum rep_metric_id {
@@ -104,8 +108,8 @@ const char *rep_saturated(const struct rep_row *row, int reps);
 double rep_measured(const struct scn_case *c,
 		    const struct pp_policy *policy);
 
-/* The row rows[i] is compared with: its case's baseline policy
- * (scn_baseline), or -1 when that row is not among rows. */
+/* The row rows[i] is compared with: its baseline policy's (row->baseline),
+ * or -1 when that row is not among rows. */
 int rep_baseline(const struct rep_row *rows, int nr_rows, int i);
 /* rows[i]'s rate against its baseline row's in %: NAN without one. */
 double rep_delta_pct(const struct rep_row *rows, int nr_rows, int i,
@@ -130,6 +134,19 @@ bool rep_altered(const struct rep_prov *p);
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows);
 
+/* The provenance of a table over several files (validate): version,
+ * commit, p->command and the number of files, then rep_conditions' line
+ * (seed, replications, duration, overrides); the files head their
+ * sections. */
+void rep_files_head(FILE *f, const struct rep_prov *p, int nr_files,
+		    const struct rep_row *rows, int nr_rows);
+/* The dry run: a file's cases, each with its policies, then the line
+ * that counts what would run over every file. */
+void rep_dry_rows(FILE *f, const char *file, const struct rep_row *rows,
+		  int nr);
+void rep_dry_plan(FILE *f, const char *what, int nr_files,
+		  const struct rep_row *rows, int nr_rows, int reps);
+
 /* The rows' measured duration as a file writes it ("50ms"), or "varies". */
 void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
 		       size_t len);
@@ -141,8 +158,9 @@ void rep_conditions(FILE *f, const struct rep_prov *p,
 		    const struct rep_row *rows, int nr_rows);
 
 /* A CSV field (RFC 4180): quoted, each quote doubled, when it holds a
- * comma, a quote or a line break. */
+ * comma, a quote or a line break; on f, or into buf, cut to fit. */
 void rep_csv_text(FILE *f, const char *s);
+void rep_csv_field(char *buf, size_t len, const char *s);
 /* A JSON string (quoted, escaped, UTF-8) and a "key": number member
  * (null for NAN), followed by ", " unless last. */
 void rep_json_text(FILE *f, const char *text);
@@ -203,10 +221,6 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		     const struct rep_prov *p);
 void rep_write_split(FILE *f, const struct rep_row *rows, int nr_rows,
 		     const struct rep_prov *p);
-/* Every key's effective value of every case the rows ran, after the
- * provenance: DIR/resolved.ini. */
-void rep_write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
-			const struct rep_prov *p);
 /* A policy's colour in every plot (0xRRGGBB): the same in all. */
 unsigned int rep_policy_colour(const struct pp_policy *pol);
 /* The width of the case column: the longest case name, 12 at least, so

@@ -9,8 +9,9 @@ build=$(dirname "$ppsim")
 # The layers, lowest first, and the outside libraries each may not use.
 # sim/'s files, in the order they may call one another: each only those
 # before it (no call cycle between two files).
-layers="model sim input report"
+layers="model io sim input report"
 foreign_model='^(sg_|simgrid_|xbt_|gsl_|ini_)'
+foreign_io='^(sg_|simgrid_|xbt_|gsl_|ini_)'
 foreign_sim='^ini_'
 foreign_input='^(sg_|simgrid_|xbt_|gsl_)'
 foreign_report='^(ini_|sg_actor|sg_host|sg_mailbox)'
@@ -65,6 +66,18 @@ for l in $layers; do
 	if [ -s "$tmp/out" ]; then not_ok "lib$l.a uses nothing from ${above:-cmd}"
 	else ok "lib$l.a uses nothing from ${above:-cmd}"; fi
 done
+
+# report/ only reads results: what it writes comes in its rows (the unit,
+# the baseline, the values as text), so it uses nothing of input/ (the
+# scenarios) or sim/ (the engine), though both lie below it.
+if [ -f "$tmp/report.undefined" ] && [ -f "$tmp/input.defined" ] &&
+   [ -f "$tmp/sim.defined" ]; then
+	sort -u "$tmp/input.defined" "$tmp/sim.defined" >"$tmp/lower"
+	comm -12 "$tmp/report.undefined" "$tmp/lower" >"$tmp/out"
+	if [ -s "$tmp/out" ]; then
+		not_ok "libreport.a uses nothing of libinput.a or libsim.a"
+	else ok "libreport.a uses nothing of libinput.a or libsim.a"; fi
+else not_ok "libreport.a uses nothing of libinput.a or libsim.a"; fi
 
 # The unit tests: the model and Check, no SimGrid, GSL or inih.
 : >"$tmp/out"

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include "config.h"
 #include "datadir.h"
-#include "input/paths.h"
+#include "io/paths.h"
 
 /* Whether this program is the ppsim of the build tree (not an installed
  * copy, not another program such as a fuzzer): the same file. */

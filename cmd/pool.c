@@ -1,5 +1,6 @@
-/* The worker pool: every (row, replication) a forked simulation, at most
- * jobs at a time, each collected as soon as it finishes (so that a long
+/* The rows and the worker pool: a row says what report/ needs of its
+ * case; every (row, replication) is a forked simulation, at most jobs at
+ * a time, each collected as soon as it finishes (so that a long
  * simulation does not hold a core idle behind it) into its own slot, and
  * failures said in row order at the end: the output is the same whatever
  * the parallelism. */
@@ -11,8 +12,21 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "report.h"
-#include "../input/datadir.h"
+#include "../io/datadir.h"
+#include "cmd.h"
+
+struct rep_row cmd_row(struct scn_case *c, const struct pp_policy *policy,
+		       double measured)
+{
+	struct rep_row row = { .c = c, .policy = policy,
+			       .measured = measured,
+			       .unit = sim_rate_unit(&c->sim),
+			       .baseline = scn_baseline(c) };
+
+	scn_format_value("duration", c->sim.load.duration, row.duration,
+			 sizeof(row.duration));
+	return row;
+}
 
 struct job {
 	struct rep_row *row;
@@ -68,8 +82,8 @@ static int finished(const struct job *running, int nr, struct pollfd *pfd)
 	return 0;
 }
 
-int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
-	     const char *file)
+int cmd_run_rows(struct rep_row *rows, int nr_rows,
+		 const struct rep_opts *rc, const char *file)
 {
 	int reps = rc->reps, jobs = rc->jobs;
 	unsigned long seed = rc->seed;
@@ -147,7 +161,7 @@ int rep_run(struct rep_row *rows, int nr_rows, const struct rep_opts *rc,
 	return failed ? -1 : 0;
 }
 
-void rep_free(struct rep_row *rows, int nr_rows)
+void cmd_free_results(struct rep_row *rows, int nr_rows)
 {
 	for (int i = 0; i < nr_rows; i++) {
 		free(rows[i].res);

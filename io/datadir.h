@@ -2,7 +2,7 @@
  * Where ppsim finds its shipped files (scenarios, plot scripts, traces):
  * $PPSIM_DATADIR if set, else, for the build tree's ppsim alone, the
  * source tree it was built from while it exists, else the installed
- * $(datadir)/ppsim (input/paths.h, which make keeps up to date).  The data
+ * $(datadir)/ppsim (io/paths.h, which make keeps up to date).  The data
  * directory mirrors the source tree, so "scenarios/x.ini" names the same
  * file in a checkout and in an installation.
  */

@@ -1,0 +1,115 @@
+/* What every output says first: where its figures come from (the
+ * version, the command, the scenario, the seed, the overrides); and the
+ * dry run's listing of what would run. */
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "report/commit.h"
+#include "../io/datadir.h"
+#include "report.h"
+
+bool rep_altered(const struct rep_prov *p)
+{
+	/* how long to measure and what to run on the machine measured:
+	 * the measured figures still hold (a patch's before and after
+	 * beside the eras that were measured) */
+	static const char *const same_machine[] = {
+		"duration", "policies", "baseline",
+	};
+
+	for (int i = 0; i < p->nr_set; i++) {
+		bool same = false;
+
+		for (size_t k = 0; k < sizeof(same_machine) /
+				       sizeof(same_machine[0]); k++)
+			same |= !strcmp(p->set[i].key, same_machine[k]);
+		if (!same)
+			return true;
+	}
+	return false;
+}
+
+/* The simulated time measured per case, as a file writes it; "varies"
+ * when the cases differ. */
+void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
+		       size_t len)
+{
+	double d = rows[0].c->sim.load.duration;
+
+	for (int i = 1; i < nr_rows; i++)
+		if (rows[i].c->sim.load.duration != d) {
+			snprintf(buf, len, "varies");
+			return;
+		}
+	snprintf(buf, len, "%s", rows[0].duration);
+}
+
+void rep_conditions(FILE *f, const struct rep_prov *p,
+		    const struct rep_row *rows, int nr_rows)
+{
+	char dur[32];
+
+	rep_duration_text(rows, nr_rows, dur, sizeof(dur));
+	fprintf(f, "# seed %lu  reps %d  duration %s", p->rc->seed,
+		p->rc->reps, dur);
+	for (int i = 0; i < p->nr_set; i++) {
+		fprintf(f, "%s%s=", i ? " " : "  set ", p->set[i].key);
+		datadir_put_line_text(f, p->set[i].value);
+	}
+	fputc('\n', f);
+}
+
+void rep_preamble(FILE *f, const struct rep_prov *p,
+		  const struct rep_row *rows, int nr_rows)
+{
+	fprintf(f, "# ppsim %s (git %s)  %s ", PACKAGE_VERSION, PPSIM_COMMIT,
+		p->command);
+	datadir_put_line_text(f, p->file);
+	fputc('\n', f);
+	rep_conditions(f, p, rows, nr_rows);
+	if (rep_altered(p))
+		fprintf(f, "# err%%: not computed: the overrides changed the "
+			"scenario the measurements were taken on\n");
+}
+
+void rep_files_head(FILE *f, const struct rep_prov *p, int nr_files,
+		    const struct rep_row *rows, int nr_rows)
+{
+	fprintf(f, "# ppsim %s (git %s) %s  %d file%s\n", PACKAGE_VERSION,
+		PPSIM_COMMIT, p->command, nr_files, nr_files > 1 ? "s" : "");
+	rep_conditions(f, p, rows, nr_rows);
+}
+
+void rep_dry_rows(FILE *f, const char *file, const struct rep_row *rows,
+		  int nr)
+{
+	int w = 10;	/* the case names' column: narrower than a table's */
+
+	for (int i = 0; i < nr; i++)
+		if ((int)strlen(rows[i].c->name) > w)
+			w = (int)strlen(rows[i].c->name);
+	fprintf(f, "%s\n", file);
+	for (int i = 0; i < nr; i++) {
+		if (i && rows[i - 1].c == rows[i].c) {
+			fprintf(f, " %s", rows[i].policy->name);
+			continue;
+		}
+		fprintf(f, "%s  %-*s %s", i ? "\n" : "", w, rows[i].c->name,
+			rows[i].policy->name);
+	}
+	fputc('\n', f);
+}
+
+void rep_dry_plan(FILE *f, const char *what, int nr_files,
+		  const struct rep_row *rows, int nr_rows, int reps)
+{
+	int nr_cases = 0;
+
+	for (int i = 0; i < nr_rows; i++)
+		nr_cases += !i || rows[i - 1].c != rows[i].c;
+	fprintf(f, "dry run: %s: %d file%s, %d case%s, %d (case, "
+		"policy) pair%s x %d replication%s = %d simulations; nothing "
+		"run\n", what, nr_files, nr_files == 1 ? "" : "s", nr_cases,
+		nr_cases == 1 ? "" : "s", nr_rows, nr_rows == 1 ? "" : "s",
+		reps, reps == 1 ? "" : "s", nr_rows * reps);
+}

@@ -1,0 +1,157 @@
+/* ppsim validate --sensitivity's outputs (sensitivity.h). */
+#include <math.h>
+#include <string.h>
+#include "sensitivity.h"
+#include "../io/datadir.h"
+
+/* Which file row i of the shared array belongs to. */
+static const struct sens_file *file_of(const struct sens_result *r, int i)
+{
+	int f = 0;
+
+	while (f + 1 < r->nr_files && i >= r->files[f + 1].first)
+		f++;
+	return &r->files[f];
+}
+
+double sens_largest_move(const struct sens_param *sp)
+{
+	double m = -1;
+
+	for (int d = 0; d < 2; d++)
+		if (!sp->failed[d])
+			m = fmax(m, sp->move[d]);
+	return m;
+}
+
+void sens_write_refused(FILE *f, const char *lead,
+			const struct sens_result *r)
+{
+	for (int k = 0; k < r->nr_params; k++)
+		for (int d = 0; d < 2; d++)
+			if (r->params[k].refused[d][0])
+				fprintf(f, "%s%s x%.2f: refused by the "
+					"scenario's checks, not run: %s\n",
+					lead, r->params[k].key, r->factor[d],
+					r->params[k].refused[d]);
+}
+
+/* The heading: the provenance, each file's figures and refits, the
+ * baseline, what the columns say. */
+static void table_head(FILE *f, const struct sens_result *r, int w)
+{
+	rep_files_head(f, r->prov, r->nr_files, r->rows, r->nr_rows);
+	fprintf(f, "# each prior at x%.2f and x%.2f, one at a time, in every "
+		"file where [calibrate] free\n# does not fit it; the free "
+		"parameters refitted each time\n", r->factor[0],
+		r->factor[1]);
+	for (int i = 0; i < r->nr_files; i++) {
+		const struct sens_file *sf = &r->files[i];
+
+		fprintf(f, "# ");
+		datadir_put_line_text(f, sf->path);
+		fprintf(f, ": %d figure%s out of the fit; ", sf->nr,
+			sf->nr == 1 ? "" : "s");
+		if (!sf->nr_refit)
+			fprintf(f, "no [calibrate] free: nothing refitted");
+		for (int k = 0; k < sf->nr_refit; k++)
+			fprintf(f, "%s %s (baseline %.4g)",
+				k ? "," : "refitted", sf->refit_key[k],
+				sf->refit_value[k]);
+		fprintf(f, "\n");
+	}
+	fprintf(f, "# baseline (priors as written): out-of-fit mean |error| "
+		"%.1f %% over %d figure%s\n", r->base_mae, r->nr_rows,
+		r->nr_rows == 1 ? "" : "s");
+	fprintf(f, "# move: the largest change of an out-of-fit prediction, "
+		"in %% of the baseline's;\n# mae: the out-of-fit mean |error| "
+		"after the move, against the baseline's, in points\n");
+	fprintf(f, "%-*s %9s %8s %8s %8s %8s  %s\n", w, "parameter", "value",
+		"move-25%", "move+25%", "mae-25%", "mae+25%", "moved most");
+}
+
+/* A prior's line of the table. */
+static void table_line(FILE *f, const struct sens_result *r,
+		       const struct sens_param *sp, int w)
+{
+	fprintf(f, "%-*s %9s", w, sp->key, sp->value);
+	for (int d = 0; d < 2; d++)
+		if (sp->failed[d])
+			fprintf(f, " %8s", sp->refused[d][0] ? "refused" :
+				"failed");
+		else
+			fprintf(f, " %8.1f", sp->move[d]);
+	for (int d = 0; d < 2; d++)
+		if (sp->failed[d])
+			fprintf(f, " %8s", sp->refused[d][0] ? "refused" :
+				"failed");
+		else
+			fprintf(f, " %+8.1f", sp->mae[d] - r->base_mae);
+	if (sp->most >= 0 && sens_largest_move(sp) > 0)
+		fprintf(f, "  %s %s %s\n", file_of(r, sp->most)->path,
+			r->rows[sp->most].c->name,
+			r->rows[sp->most].policy->name);
+	else
+		fprintf(f, "  -\n");
+}
+
+void sens_write_table(FILE *f, const struct sens_result *r)
+{
+	int w = 9;
+
+	for (int k = 0; k < r->nr_params; k++)
+		w = (int)fmax(w, (double)strlen(r->params[k].key));
+	table_head(f, r, w);
+	for (int k = 0; k < r->nr_params; k++)
+		table_line(f, r, &r->params[k], w);
+	for (int k = 0; k < r->nr_params; k++) {
+		const struct sens_param *sp = &r->params[k];
+
+		if (!sp->whole)
+			continue;
+		if (isnan(sp->v0))
+			fprintf(f, "# %s: whole numbers, moved to the nearest "
+				"whole value, by one at least\n", sp->key);
+		else
+			fprintf(f, "# %s: a whole number, moved to %s and "
+				"%s\n", sp->key, sp->moved[0], sp->moved[1]);
+	}
+	sens_write_refused(f, "# ", r);
+	for (int k = 0; k < r->nr_params; k++)
+		for (int d = 0; d < 2; d++)
+			if (r->params[k].rough[d])
+				fprintf(f, "# %s x%.2f: a refit ran out of "
+					"iterations; its best point was "
+					"kept\n", r->params[k].key,
+					r->factor[d]);
+	if (r->base_rough)
+		fprintf(f, "# the baseline: a refit ran out of iterations; "
+			"its best point was kept\n");
+}
+
+void sens_write_csv(FILE *f, const struct sens_result *r)
+{
+	fprintf(f, "parameter,factor,file,case,policy,measured,baseline,"
+		"predicted,move_pct\n");
+	for (int k = 0; k < r->nr_params; k++) {
+		const struct sens_param *sp = &r->params[k];
+
+		for (int d = 0; d < 2; d++) {
+			if (sp->failed[d])
+				continue;
+			for (int i = 0; i < r->nr_rows; i++) {
+				const struct rep_row *row = &r->rows[i];
+
+				fprintf(f, "%s,%g,", sp->key, r->factor[d]);
+				rep_csv_text(f, file_of(r, i)->path);
+				fputc(',', f);
+				rep_csv_text(f, row->c->name);
+				fprintf(f, ",%s,%.6g,%.6g,%.6g,%.6g\n",
+					row->policy->name, row->measured,
+					r->base[i], sp->pred[d][i],
+					(sp->pred[d][i] - r->base[i]) /
+					r->base[i] * 100);
+			}
+		}
+	}
+}

@@ -1,0 +1,69 @@
+/*
+ * ppsim validate --sensitivity's outputs: the table and the CSV of how
+ * far each prior moves the out-of-fit predictions.  cmd/sensitivity.c
+ * moves the priors, refits and runs; these write what it found, asking
+ * nothing of input/ or sim/.
+ */
+#ifndef PPSIM_REPORT_SENSITIVITY_H
+#define PPSIM_REPORT_SENSITIVITY_H
+
+#include "report.h"
+
+#define SENS_MAX_REFIT	8	/* parameters a file refits */
+
+/* One scenario: its out-of-fit rows are rows[first, first + nr); what
+ * its fit refits, and their baseline values. */
+struct sens_file {
+	const char *path;
+	int first, nr;
+	int nr_refit;
+	const char *refit_key[SENS_MAX_REFIT];
+	double refit_value[SENS_MAX_REFIT];
+};
+
+/* One prior and what moving it did, each way (factor[0], factor[1]). */
+struct sens_param {
+	char key[SCN_KEY_MAX];
+	char value[32];		/* as written, or "varies" */
+	double v0;		/* the value, NAN when it varies */
+	bool whole;		/* a whole number: moved to whole values */
+	char moved[2][32];	/* a whole number's moved values, as written */
+	double move[2];		/* largest |move| of a figure, % */
+	double mae[2];		/* out-of-fit mean |error| after the move, % */
+	int most;		/* the figure that moved most, either way */
+	int order;		/* found in this order: ties keep it */
+	bool named;		/* by --param */
+	bool failed[2];		/* its refit or simulations failed, or */
+	char refused[2][640];	/* the scenario's checks refuse the move: why */
+	bool rough[2];		/* a refit ran out of iterations */
+	double *pred[2];	/* every out-of-fit figure's prediction */
+};
+
+/* What the moves did. */
+struct sens_result {
+	const struct sens_file *files;
+	int nr_files;
+	const struct sens_param *params;
+	int nr_params;
+	const struct rep_row *rows;	/* every file's out-of-fit figures */
+	int nr_rows;
+	const double *base;	/* their baseline predictions */
+	double base_mae;	/* and its mean |error|, % */
+	bool base_rough;	/* a baseline refit ran out of iterations */
+	double factor[2];	/* the moves: x0.75, x1.25 */
+	const struct rep_prov *prov;	/* seed, replications, overrides */
+};
+
+/* The largest move of a prior, either way, of those that ran; -1: none
+ * ran. */
+double sens_largest_move(const struct sens_param *sp);
+/* The table, and the CSV: every out-of-fit figure under every move. */
+void sens_write_table(FILE *f, const struct sens_result *r);
+void sens_write_csv(FILE *f, const struct sens_result *r);
+/* Every refused move, a line each, each line starting with lead: after
+ * the table ("# "), or on stderr with the CSV, which has no line for
+ * one. */
+void sens_write_refused(FILE *f, const char *lead,
+			const struct sens_result *r);
+
+#endif

@@ -71,40 +71,25 @@ static void put_base64(FILE *f, const unsigned char *s, size_t n)
 	}
 }
 
-/* A file of dir in a <pre>, or a line saying it is not there. */
+/* A file of dir in a <pre> (head: only the '#' lines that open it, the
+ * provenance of results.csv), or a line saying it is not there. */
 static void put_pre(FILE *f, const char *dir, const char *name,
-		    const char *id)
+		    const char *id, bool head)
 {
-	size_t len;
+	size_t len, end = 0;
 	char *text = slurp(dir, name, &len);
 
 	if (!text) {
 		fprintf(f, "<p>(no %s)</p>\n", name);
 		return;
 	}
-	fprintf(f, "<pre id=\"%s\">", id);
-	put_escaped(f, text, len);
-	fputs("</pre>\n", f);
-	free(text);
-}
-
-/* The '#' lines that open results.csv: version, commit, command, seed,
- * the policies' sources. */
-static void put_provenance(FILE *f, const char *dir)
-{
-	size_t len;
-	char *text = slurp(dir, "results.csv", &len);
-	size_t end = 0;
-
-	if (!text)
-		return;
-	while (end < len && text[end] == '#') {
+	while (head && end < len && text[end] == '#') {
 		char *nl = memchr(text + end, '\n', len - end);
 
 		end = nl ? (size_t)(nl - text) + 1 : len;
 	}
-	fputs("<pre id=\"provenance\">", f);
-	put_escaped(f, text, end);
+	fprintf(f, "<pre id=\"%s\">", id);
+	put_escaped(f, text, head ? end : len);
 	fputs("</pre>\n", f);
 	free(text);
 }
@@ -236,7 +221,7 @@ int rep_write_html(const char *dir, const char *scenario,
 	      "<h1>ppsim run: ", f);
 	put_escaped(f, scenario, strlen(scenario));
 	fputs("</h1>\n", f);
-	put_provenance(f, dir);
+	put_pre(f, dir, "results.csv", "provenance", true);
 	fputs("<h2>Before and after</h2>\n", f);
 	put_commit_tables(f, dir);
 	fputs("<h2>What rests on guesses</h2>\n", f);
@@ -253,9 +238,9 @@ int rep_write_html(const char *dir, const char *scenario,
 	fputs("<pre id=\"guesses\">\n", f);	/* a newline after <pre> is not shown */
 	put_escaped(f, guesses, strlen(guesses));
 	fputs("</pre>\n<h2>Every figure</h2>\n", f);
-	put_pre(f, dir, "table.txt", "table");
+	put_pre(f, dir, "table.txt", "table", false);
 	fputs("<h2>Why: where each packet's time went</h2>\n", f);
-	put_pre(f, dir, "explain.txt", "explain");
+	put_pre(f, dir, "explain.txt", "explain", false);
 	fputs("<h2>Plots</h2>\n", f);
 	put_plots(f, dir);
 	fputs("</body></html>\n", f);

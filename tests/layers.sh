@@ -39,7 +39,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 4 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 5 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"

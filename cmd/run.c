@@ -52,9 +52,12 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 	for (int i = 0, line = 0; i < nr_rows; i++) {
 		const struct scn_case *c = rows[i].c;
 		char pols[128] = "", cols[128] = "", lines[256] = "";
+		int case_rows = 0;
 
 		if (i && rows[i - 1].c == c)
 			continue;
+		while (i + case_rows < nr_rows && rows[i + case_rows].c == c)
+			case_rows++;
 		/* the data lines of the case's policies, as
 		 * rep_write_transient_mean wrote them */
 		for (int j = i; j < nr_rows && rows[j].c == c; j++) {
@@ -79,6 +82,8 @@ static int draw_plots(const char *dir, const struct rep_row *rows,
 			continue;
 		snprintf(migrate, sizeof(migrate), "%g",
 			 c->sim.load.migrate_at);
+		/* the case's own workload and size, not every case's */
+		rep_plot_title(&rows[i], case_rows, p, title, sizeof(title));
 		snprintf(case_title, sizeof(case_title), "%s: %s", c->name,
 			 title);
 		snprintf(out, sizeof(out), "%.4000s/transient-", dir);

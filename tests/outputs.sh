@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..43"
+echo "1..44"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -174,6 +174,13 @@ check "--set policies= on a measured file: run, the figure of the era left out s
 check "... and err% computed: the machine measured is the one run" \
 	sh -c "! grep -q '^# err%: not computed' '$tmp/pol.csv' && grep -q '^far-drop,v5.5,rate,Mpps,[0-9.]*,,5.8,-\\?[0-9.]' '$tmp/pol.csv'"
 "$ppsim" run "$tiny" --reps 1 --set nic.rx_ring=512 --format csv --out "$tmp/o" >"$tmp/o.csv" 2>"$tmp/out"
+if command -v gnuplot >/dev/null; then
+	check "a case's transient is titled with its own workload (far-tx: XDP_TX alone)" sh -c "
+		grep -q 'far-tx: XDP_TX 60 B on' '$tmp/o/transient-far-tx.svg' &&
+		grep -q 'far-drop: XDP_DROP 60 B on' '$tmp/o/transient-far-drop.svg'"
+else
+	ok "# SKIP no gnuplot: no transient plot"
+fi
 "$ppsim" run "$tmp/o/resolved.ini" --reps 1 --format csv >"$tmp/back.csv" 2>>"$tmp/out"
 check "resolved.ini: every key as it ran; read back, the same figures" \
 	sh -c "grep -q '^nic.rx_ring = 512$' '$tmp/o/resolved.ini' && grep -q '^# seed 1  reps 1' '$tmp/o/resolved.ini' && test -s '$tmp/back.csv' && grep -v '^#' '$tmp/back.csv' | cut -d, -f1-7 >'$tmp/back.f' && grep -v '^#' '$tmp/o.csv' | cut -d, -f1-7 | cmp - '$tmp/back.f'"

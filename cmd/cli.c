@@ -804,10 +804,37 @@ void cmd_warn_scenario(const struct scenario *scn, const char *file)
 			unrun, unrun == 1 ? "" : "s");
 }
 
+/* Whether the scenario, a case or --set changed a figure of the machine
+ * its profile describes (a user's own machine, described over a shipped
+ * profile): a key of [cpu], [cache], [mem] (but pages, the model's room),
+ * [qpi] or [pcie] set elsewhere than in a hw/ file. */
+static bool machine_changed(const struct scenario *scn)
+{
+	static const char *const machine[] = { "cpu.", "cache.", "mem.",
+					       "qpi.", "pcie." };
+
+	for (int k = 0; k < scn_nr_keys(); k++) {
+		const char *from = scn->source[k].file;
+		char name[64];
+		bool ours = false;
+
+		scn_key_name(k, name, sizeof(name));
+		for (size_t m = 0; m < sizeof(machine) / sizeof(*machine); m++)
+			ours |= !strncmp(name, machine[m], strlen(machine[m]));
+		if (ours && strcmp(name, "mem.pages") && scn->written[k] &&
+		    !(from && strstr(from, "hw/")))
+			return true;
+	}
+	return false;
+}
+
 /* The profile's name is the file's, hw/NAME.ini: the first include
- * under a hw/ directory. */
+ * under a hw/ directory; NULL when there is none, or the scenario changed
+ * the machine it describes (the plots then say its cores and clock). */
 const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
 {
+	if (machine_changed(scn))
+		return NULL;
 	for (int i = 0; i < scn->nr_files; i++) {
 		const char *hw = strstr(scn->files[i], "hw/");
 		size_t n;

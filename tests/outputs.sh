@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..44"
+echo "1..45"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -178,8 +178,16 @@ if command -v gnuplot >/dev/null; then
 	check "a case's transient is titled with its own workload (far-tx: XDP_TX alone)" sh -c "
 		grep -q 'far-tx: XDP_TX 60 B on' '$tmp/o/transient-far-tx.svg' &&
 		grep -q 'far-drop: XDP_DROP 60 B on' '$tmp/o/transient-far-drop.svg'"
+	# a user's machine over a shipped profile is titled by its figures
+	printf '[global]\ninclude = %s\npolicies = v5.5\n[cpu]\ncores = 20\nfreq = 2.5GHz\n[case c]\nworkload = xdp_drop\n' \
+		"$src/scenarios/hw/e5-2603v4-2s.ini" >"$tmp/gold.ini"
+	"$ppsim" run "$tmp/gold.ini" --reps 1 --duration 1ms --out "$tmp/gold" >/dev/null 2>"$tmp/out"
+	check "a machine the scenario changed is titled by its figures, not the profile's name" sh -c "
+		grep -q 'XDP_DROP 60 B on 2 x 20 cores, 2.5 GHz' '$tmp/gold/rates.svg' &&
+		! grep -q 'e5-2603v4-2s' '$tmp/gold/rates.svg'"
 else
 	ok "# SKIP no gnuplot: no transient plot"
+	ok "# SKIP no gnuplot: no plot title"
 fi
 "$ppsim" run "$tmp/o/resolved.ini" --reps 1 --format csv >"$tmp/back.csv" 2>>"$tmp/out"
 check "resolved.ini: every key as it ran; read back, the same figures" \

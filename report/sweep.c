@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
-#include "commit.h"
+#include "report/commit.h"
 #include "sweep.h"
 #include "../io/datadir.h"
 

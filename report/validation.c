@@ -2,7 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "config.h"
-#include "commit.h"
+#include "report/commit.h"
 #include "validation.h"
 #include "../io/datadir.h"
 

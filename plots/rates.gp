@@ -60,13 +60,13 @@ if (reps > 1) {
 		with boxes lc rgb word(colours, k) title word(policies, k), \
 	     data using 10:($5 - $6):(0):(2 * $6) with vectors heads size screen 0.006,90 lw 1.5 lc rgb '#222222' title ci, \
 	     data using 10:4 with points pt 13 ps 1.6 lc rgb 'black' title 'measured', \
-	     data using 10:15:13 with labels offset 0,1 font ',10' notitle, \
+	     data using 10:15:13 with labels offset 0,1.4 font ',10' notitle, \
 	     data using 9:(NaN):xtic(14) notitle
 } else {
 	plot for [k=1:words(policies)] data \
 		using 10:(strcol(3) eq word(policies, k) ? $5 : NaN):11 \
 		with boxes lc rgb word(colours, k) title word(policies, k), \
 	     data using 10:4 with points pt 13 ps 1.6 lc rgb 'black' title 'measured', \
-	     data using 10:15:13 with labels offset 0,1 font ',10' notitle, \
+	     data using 10:15:13 with labels offset 0,1.4 font ',10' notitle, \
 	     data using 9:(NaN):xtic(14) notitle
 }

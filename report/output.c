@@ -661,8 +661,17 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		fprintf(f, ",%d,%.4f,%.4f,%u,", group,
 			group + (slot - (n - 1) / 2.0) * width, width,
 			rep_policy_colour(row->policy));
-		if (!isnan(delta) && rep_baseline(rows, nr_rows, i) != i)
+		if (!isnan(delta) && rep_baseline(rows, nr_rows, i) != i) {
+			const struct rep_row *base =
+				&rows[rep_baseline(rows, nr_rows, i)];
+
 			fprintf(f, "%+.1f %%", delta);
+			/* the change measured beside the one predicted */
+			if (!isnan(row->measured) && !isnan(base->measured))
+				fprintf(f, " (measured %+.1f %%)",
+					(row->measured / base->measured - 1) *
+					100);
+		}
 		fputc(',', f);
 		plot_text(f, row->c->name);	/* at the group's x */
 		/* how high the bar, its CI or its measurement reach */

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..86"
+echo "1..87"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -122,6 +122,10 @@ grep -q '^far-tx,v5.5,saturated,resource,cpu,' "$tmp/a.csv" && ok "saturated res
 
 grep -v '^#' "$tmp/o/rates.csv" | head -1 | grep -qx 'label,case,policy,measured,predicted,ci95,unit,delta_pct,group,x,width,colour,delta_text,tic,top' &&
 	grep -q '^far-drop v5.4,far-drop,v5.4,4.4,' "$tmp/o/rates.csv" && ok "plot data written" || not_ok "plot data written"
+# the measured change beside the predicted one, on the bar the plot labels
+grep -Eq '^far-drop v5.5,far-drop,v5.5,5.8,.*,[+-][0-9.]+ % \(measured \+31.8 %\),' "$tmp/o/rates.csv" &&
+	ok "the rates plot writes the measured change beside the predicted" ||
+	not_ok "the rates plot writes the measured change beside the predicted"
 if command -v gnuplot >/dev/null 2>&1; then
 	[ -s "$tmp/o/rates.png" ] && [ -s "$tmp/o/split.svg" ] && [ -s "$tmp/o/transient-far-drop.png" ] &&
 		ok "plots drawn" || not_ok "plots drawn"

@@ -439,7 +439,9 @@ int run_main(int argc, char **argv)
 		nr_rows += rf[f].nr;
 		rf[f].prov = (struct rep_prov){ "run", rf[f].path, &o.rc, o.set,
 			o.nr_set, cmd_machine(rf[f].scn, rf[f].machine,
-					     sizeof(rf[f].machine)) };
+					     sizeof(rf[f].machine)),
+			scn_write_guesses(NULL, rf[f].scn),
+			scn_uncalibrated_profile(rf[f].scn) != NULL };
 	}
 	if (!nr_rows) {
 		fprintf(stderr, "ppsim run: no case matches the --case and "

@@ -682,7 +682,9 @@ static int write_plot(const struct sweep_opts *o,
 	size_t cap = (size_t)nr_rows * (256 + 1) + 1;
 	char *series = calloc(1, cap), *colours = calloc(1, (size_t)nr_rows * 8 + 1);
 	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0,
-		cmd_machine(pts[0].scn, machine, sizeof(machine)) };
+		cmd_machine(pts[0].scn, machine, sizeof(machine)),
+		scn_write_guesses(NULL, pts[0].scn),
+		scn_uncalibrated_profile(pts[0].scn) != NULL };
 	struct sweep_result s = result_of(o, pts, nr_points, rows, figs);
 	const char *more[6], *unit = scn_key_unit(o->axes[0].key);
 	struct outfile f;

@@ -78,9 +78,11 @@ int scn_write_guesses(FILE *out, const struct scenario *scn)
 			continue;
 		if (!figure_text(f, src->line, text, sizeof(text)) &&
 		    (comment = strchr(text, ';')) && marks_guess(comment)) {
-			fprintf(out, "%s:%d: ", src->file, src->line);
-			datadir_put_line_text(out, text);
-			fputc('\n', out);
+			if (out) {
+				fprintf(out, "%s:%d: ", src->file, src->line);
+				datadir_put_line_text(out, text);
+				fputc('\n', out);
+			}
 			n++;
 		}
 		fclose(f);

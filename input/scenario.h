@@ -194,7 +194,8 @@ void scn_key_name(int i, char *buf, size_t len);
 /* Writes, a line each, the figures a scenario runs on (outside its cases)
  * that the file setting them marks a guess or a prior (its comment on
  * that line or the comment lines below it, as scenarios/hw/ marks them):
- * "FILE:LINE: the line, comment and all".  Returns how many. */
+ * "FILE:LINE: the line, comment and all" (f NULL: none, counted only).
+ * Returns how many. */
 int scn_write_guesses(FILE *f, const struct scenario *scn);
 
 /* The hardware profile (a file under a hw/ directory) a scenario read

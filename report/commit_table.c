@@ -137,8 +137,10 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 			fprintf(f, "%*s | %*s | %7s | %s\n", wr, before,
 				wr, aft, chg, meas);
 		}
-		fprintf(f, "Before: %s, after: %s.\n\n", before_pol->name,
+		fprintf(f, "Before: %s, after: %s.\n", before_pol->name,
 			after->name);
+		rep_guesses_line(f, p, true);
+		fputc('\n', f);
 	}
 }
 

@@ -259,8 +259,10 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"duration\": \"%s\", ",
 		p->rc->seed, reps, dur);
 	rep_json_set(f, p->set, p->nr_set);
-	fprintf(f, ", \"error_pct_computed\": %s, \"rows\": [\n",
-		altered ? "false" : "true");
+	fprintf(f, ", \"error_pct_computed\": %s, \"guesses\": %d, "
+		"\"uncalibrated\": %s, \"rows\": [\n",
+		altered ? "false" : "true", p->nr_guesses,
+		p->uncalibrated ? "true" : "false");
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_row *row = &rows[i];
 
@@ -585,9 +587,10 @@ void rep_plot_title(const struct rep_row *rows, int nr_rows,
 				      "%.2g GHz", s0->mem.sockets,
 				      s0->mem.cores, s0->mem.freq / 1e9);
 	if (n < len)
-		snprintf(buf + n, len - n, " (ppsim %s, %d rep%s)",
+		snprintf(buf + n, len - n, " (ppsim %s, %d rep%s%s)",
 			 PACKAGE_VERSION, p->rc->reps,
-			 p->rc->reps == 1 ? "" : "s");
+			 p->rc->reps == 1 ? "" : "s",
+			 p->uncalibrated ? ", uncalibrated" : "");
 }
 
 /* The first fields of a plot table's row: the plot's label (case and

@@ -59,6 +59,17 @@ void rep_conditions(FILE *f, const struct rep_prov *p,
 	fputc('\n', f);
 }
 
+void rep_guesses_line(FILE *f, const struct rep_prov *p, bool commit)
+{
+	if (!p->nr_guesses && !p->uncalibrated)
+		return;
+	fprintf(f, "%s on %d guessed or prior figure%s%s%s\n",
+		commit ? "Rests" : "# rests", p->nr_guesses,
+		p->nr_guesses == 1 ? "" : "s",
+		p->uncalibrated ? " and uncalibrated cycles" : "",
+		commit ? "." : " (run --out: index.html lists them)");
+}
+
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows)
 {
@@ -67,6 +78,7 @@ void rep_preamble(FILE *f, const struct rep_prov *p,
 	datadir_put_line_text(f, p->file);
 	fputc('\n', f);
 	rep_conditions(f, p, rows, nr_rows);
+	rep_guesses_line(f, p, false);
 	if (rep_altered(p))
 		fprintf(f, "# err%%: not computed: the overrides changed the "
 			"scenario the measurements were taken on\n");

@@ -123,12 +123,19 @@ struct rep_prov {
 	const struct scn_override *set;	/* --set, --duration, --queues */
 	int nr_set;
 	const char *machine;	/* the hardware profile's name, for plots */
+	int nr_guesses;		/* figures marked a guess or a prior where
+				 * they are set (scn_write_guesses) */
+	bool uncalibrated;	/* a profile's cycles without their fit */
 };
 
 /* Whether the command line changed the scenario the measurements were
  * taken on (any override but the duration, policies and baseline): err%
  * is then not computed, and the outputs say why. */
 bool rep_altered(const struct rep_prov *p);
+/* What the figures rest on, one line, when any is a guess or the cycles
+ * are uncalibrated (nothing otherwise): a '#' line of the provenance, or
+ * a sentence under a commit table, within its 72 columns. */
+void rep_guesses_line(FILE *f, const struct rep_prov *p, bool commit);
 /* The provenance as '# ' lines: version, commit, command, scenario,
  * seed, replications, duration, every override. */
 void rep_preamble(FILE *f, const struct rep_prov *p,

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..45"
+echo "1..46"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -165,6 +165,15 @@ check "the provenance names the commit built ($want)" \
 	sh -c "head -1 '$tmp/r256.csv' | grep -qF '(git $want)'"
 check "--set changed the machine: no error_pct, and a note saying why" \
 	sh -c "test -z \"\$(awk -F, '\$3 == \"rate\" && \$8 != \"\"' '$tmp/r256.csv')\" && grep -q '^# err%: not computed' '$tmp/r256.csv' && test -n \"\$(awk -F, '\$3 == \"rate\" && \$8 != \"\"' '$tmp/a.csv')\""
+# what the figures rest on, said in the outputs themselves, not only on
+# stderr: the provenance, the JSON and the commit table
+"$ppsim" run "$tiny" --case far-drop --reps 1 --duration 1ms --format json >"$tmp/g.json" 2>"$tmp/out"
+"$ppsim" run "$tiny" --case far-drop --reps 1 --duration 1ms --format commit >"$tmp/g.txt" 2>>"$tmp/out"
+"$ppsim" run "$tiny" --case far-drop --reps 1 --duration 1ms --format csv >"$tmp/g.csv" 2>>"$tmp/out"
+check "guesses and uncalibrated cycles said in the CSV, the JSON and the commit table" sh -c "
+	grep -Eq '^# rests on [1-9][0-9]* guessed or prior figures and uncalibrated cycles' '$tmp/g.csv' &&
+	grep -Eq '\"guesses\": [1-9][0-9]*, \"uncalibrated\": true' '$tmp/g.json' &&
+	grep -Eq '^Rests on [1-9][0-9]* guessed or prior figures and uncalibrated cycles\.$' '$tmp/g.txt'"
 # a patch's before and after beside a measured era: --set policies runs
 # them, the figures of the eras left out are said, err% still computed
 "$ppsim" run "$src/scenarios/mlx5-cx4-numa.ini" --case far-drop --reps 1 --duration 2ms \

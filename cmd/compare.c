@@ -18,6 +18,8 @@
 
 struct cmp_file {
 	const char *path;
+	const char *policy;	/* --pair: the rows of this policy alone, */
+	const char *as;		/* matched as this one's; NULL: every row */
 	char header[CSV_LINE_MAX + 2];
 	struct cmp_row *rows;
 	int nr, room;
@@ -39,6 +41,10 @@ static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
 	}
 	if (strcmp(f[k + 2], "rate"))
 		return 0;	/* the other metrics: not compared */
+	if (cf->policy && strcmp(f[k + 1], cf->policy))
+		return 0;	/* not the policy --pair compares */
+	if (cf->as)
+		f[k + 1] = (char *)cf->as;
 	if (cf->nr == cf->room) {
 		int room = cf->room ? 2 * cf->room : 64;
 
@@ -168,27 +174,74 @@ static int read_file(struct cmp_file *cf)
 	return rc;
 }
 
+/* compare's words: one or two files and --pair A=B (A's policy in the
+ * first file against B's in the second, or in the one file).  Returns 0,
+ * or 2 said. */
+static int parse_args(int argc, char **argv, struct cmp_file *cf,
+		      char *pair, size_t len)
+{
+	int nr_files = 0;
+
+	*pair = '\0';
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--pair") && i + 1 < argc && !*pair) {
+			snprintf(pair, len, "%s", argv[++i]);
+			continue;
+		}
+		if (argv[i][0] == '-' || nr_files == 2) {
+			fprintf(stderr, "Usage: ppsim compare A.csv [B.csv] "
+				"[--pair POLICY=POLICY]\n");
+			return 2;
+		}
+		cf[nr_files++].path = argv[i];
+	}
+	if (!nr_files || (nr_files == 1 && !*pair)) {
+		fprintf(stderr, "Usage: ppsim compare A.csv [B.csv] "
+			"[--pair POLICY=POLICY]: one file needs --pair\n");
+		return 2;
+	}
+	if (*pair) {
+		char *eq = strchr(pair, '=');
+
+		if (!eq || eq == pair || !eq[1] || strchr(eq + 1, '=')) {
+			fprintf(stderr, "ppsim compare: --pair %s: not "
+				"POLICY=POLICY (--pair before=after)\n",
+				pair);
+			return 2;
+		}
+		*eq = '\0';
+		cf[0].policy = pair;
+		cf[1].policy = eq + 1;
+		cf[1].as = pair;
+	}
+	if (nr_files == 1)
+		cf[1].path = cf[0].path;
+	return 0;
+}
+
 int compare_main(int argc, char **argv)
 {
-	struct cmp_file cf[2] = { { .path = argv[1] }, { .path = argv[2] } };
+	struct cmp_file cf[2] = { { .path = NULL }, { .path = NULL } };
 	struct cmp_pair *pairs = NULL;
 	int status = 0, nr = 0;
+	char pair[256], label[2][4200];
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
-		printf("Usage: ppsim compare A.csv B.csv\n\nTwo runs' rates "
-		       "side by side (ppsim run --format csv, results.csv of "
-		       "--out, or a sweep's CSV), matched on the swept values, "
-		       "case and policy: the change from A to B in %%, and "
-		       "whether it is beyond both runs' 95 %% confidence "
-		       "intervals (they do not overlap; '-' without "
-		       "replications).\n");
+		printf("Usage: ppsim compare A.csv [B.csv] [--pair "
+		       "POLICY=POLICY]\n\nTwo runs' rates side by side "
+		       "(ppsim run --format csv, results.csv of --out, or a "
+		       "sweep's CSV), matched on the swept values, case and "
+		       "policy: the change from A to B in %%, and whether it "
+		       "is beyond both runs' 95 %% confidence intervals (they "
+		       "do not overlap; '-' without replications).  --pair "
+		       "before=after: A's rows of policy before against B's "
+		       "of policy after (in one file: that file's two "
+		       "policies).\n");
 		return 0;
 	}
-	if (argc != 3) {
-		fprintf(stderr, "Usage: ppsim compare A.csv B.csv\n");
+	if (parse_args(argc, argv, cf, pair, sizeof(pair)))
 		return 2;
-	}
 	for (int i = 0; i < 2; i++)
 		if (read_file(&cf[i]) || sort_rows(&cf[i]))
 			status = 2;
@@ -227,7 +280,11 @@ int compare_main(int argc, char **argv)
 	for (int s = 0; s < cf[1].nr; s++)
 		if (!cf[1].rows[s].matched)
 			pairs[nr++] = (struct cmp_pair){ NULL, &cf[1].rows[s] };
-	cmp_write_table(stdout, cf[0].path, cf[1].path, pairs, nr);
+	for (int i = 0; i < 2; i++)
+		snprintf(label[i], sizeof(label[i]), "%s%s%s", cf[i].path,
+			 cf[i].policy ? ", policy " : "",
+			 cf[i].policy ? cf[i].policy : "");
+	cmp_write_table(stdout, label[0], label[1], pairs, nr);
 done:
 	for (int i = 0; i < 2; i++) {
 		for (int r = 0; r < cf[i].nr; r++)

@@ -91,7 +91,7 @@ for c in run validate calibrate sweep merge bench trace keys; do
 		'$ppsim' $c --help >'$tmp/h' && test \$(wc -l <'$tmp/h') -ge 5 &&
 		'$ppsim' help $c | cmp - '$tmp/h' && head -1 '$tmp/h'"
 done
-expect 0 "^Usage: ppsim compare A.csv B.csv" "help compare: as compare --help" -- sh -c "
+expect 0 "^Usage: ppsim compare A.csv \\[B.csv\\]" "help compare: as compare --help" -- sh -c "
 	'$ppsim' compare --help >'$tmp/h' && '$ppsim' help compare | cmp - '$tmp/h' && head -1 '$tmp/h'"
 expect 0 "^Usage: ppsim \[--help\]" "help help: the commands" -- "$ppsim" help help
 expect 2 "ppsim help: unknown command 'frob'" "help of an unknown command" -- "$ppsim" help frob

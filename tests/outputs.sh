@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..46"
+echo "1..49"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -130,6 +130,16 @@ check "compare: every rate of A beside B's, the change and the CIs' verdict" \
 	sh -c "test \$(wc -l <'$tmp/want') -eq 6 && grep -q ' yes$' '$tmp/want' && grep -q ' no$' '$tmp/want' && diff '$tmp/want' '$tmp/got'"
 check "compare: six rows of each, matched" \
 	test "$(grep -c -e ' v5.4 ' -e ' v5.5 ' "$tmp/cmp.txt")" -eq 6
+# --pair: a policy against another, in one file or across two
+"$ppsim" compare "$tmp/a.csv" --pair v5.4=v5.5 >"$tmp/pair.txt" 2>"$tmp/out"
+want=$(awk -F, '$3 == "rate" && $2 == "v5.5" && $1 == "far-drop" { print $9 }' "$tmp/a.csv")
+check "compare --pair v5.4=v5.5 in one file: every case's change, as run's delta% ($want)" sh -c "
+	test \$(grep -c '^[a-z-]* v5.4 ' '$tmp/pair.txt') -eq 3 &&
+	awk -v w='$want' '\$1 == \"far-drop\" { d = \$(NF - 1) - w; exit !(d < 0.06 && d > -0.06) }' '$tmp/pair.txt'"
+check "compare --pair across two files pairs the policies" sh -c "
+	'$ppsim' compare '$tmp/a.csv' '$tmp/b2.csv' --pair v5.4=v5.5 | grep -c '^[a-z-]* v5.4 ' | grep -qx 3"
+check "compare --pair without '=': said, exit 2" \
+	fails 2 "--pair v5.4: not POLICY=POLICY" "$ppsim" compare "$tmp/a.csv" --pair v5.4
 row=$(($(grep -c '^#' "$tmp/a.csv") + 2))
 sed "${row}s/,Mpps,[0-9.]*,/,Mpps,fast,/" "$tmp/a.csv" >"$tmp/word.csv"
 check "compare: a value that is not a number is FILE:LINE, exit 2" \

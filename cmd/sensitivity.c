@@ -80,6 +80,49 @@ static double moved_value(const char *key, double v, double factor)
 	return m;
 }
 
+/* Keys one of which holds the other: cost.pp_ring's cycles include its
+ * lock's (cost.pp_lock, at most pp_ring).  They move together, so that a
+ * move of one is never refused by that rule: the whole by factor moves
+ * its part by factor; the part's move adds the same cycles to the whole. */
+static const struct { const char *whole, *part; } sens_linked[] = {
+	{ "cost.pp_ring", "cost.pp_lock" },
+};
+
+/* Moves key of c by factor, and the key linked to it; *changed says a
+ * value changed.  Returns 0, or -1 with why and c as the puts left it
+ * (the caller works on a copy). */
+static int move_key(struct scn_case *c, const char *key, double factor,
+		    bool *changed, char *why, size_t len)
+{
+	const char *other = NULL;
+	double v, m, o = 0, om = 0;
+	bool first_other = false;
+
+	scn_case_get(c, key, &v);
+	m = moved_value(key, v, factor);
+	for (size_t i = 0; i < sizeof(sens_linked) / sizeof(*sens_linked);
+	     i++) {
+		if (!strcmp(key, sens_linked[i].whole)) {
+			other = sens_linked[i].part;
+			scn_case_get(c, other, &o);
+			om = moved_value(other, o, factor);
+			first_other = m < v;	/* the part shrinks first */
+		} else if (!strcmp(key, sens_linked[i].part)) {
+			other = sens_linked[i].whole;
+			scn_case_get(c, other, &o);
+			om = o + (m - v);
+			first_other = m > v;	/* the whole grows first */
+		}
+	}
+	*changed |= m != v;
+	if (other && first_other && scn_case_put(c, other, om, why, len))
+		return -1;
+	if (scn_case_put(c, key, m, why, len))
+		return -1;
+	return other && !first_other ? scn_case_put(c, other, om, why, len) :
+	       0;
+}
+
 /* Sets the work copies as written, then moves sp by factor in the files
  * where it is a prior; changed[f] says where a value changed. */
 static void apply_move(struct sens *s, const struct sens_param *sp,
@@ -93,22 +136,18 @@ static void apply_move(struct sens *s, const struct sens_param *sp,
 		if (!sp || !is_prior(sf, sp))
 			continue;
 		for (int i = 0; i < sf->work->nr_cases; i++) {
-			struct scn_case *c = &sf->work->cases[i];
 			char why[200];
-			double v, m;
 
-			scn_case_get(c, sp->key, &v);
-			m = moved_value(sp->key, v, factor);
-			changed[f] |= m != v;
 			/* checked beforehand (check_moves) */
-			scn_case_put(c, sp->key, m, why, sizeof(why));
+			move_key(&sf->work->cases[i], sp->key, factor,
+				 &changed[f], why, sizeof(why));
 		}
 	}
 }
 
-/* A move the key or a case does not accept (cost.pp_ring x0.75 under
- * cost.pp_lock) is not made: refused, with the first case's FILE:LINE and
- * why, shown in the table instead of its figures. */
+/* A move the key or a case does not accept (a rule between two keys
+ * that are not linked) is not made: refused, with the first case's
+ * FILE:LINE and why, shown in the table instead of its figures. */
 static void check_moves(struct sens *s)
 {
 	for (int k = 0; k < s->nr_params; k++) {
@@ -125,6 +164,7 @@ static void check_moves(struct sens *s)
 				for (int d = 0; d < 2; d++) {
 					struct scn_case probe = *c;
 					char why[200], text[32];
+					bool moved = false;
 					double v, m;
 
 					scn_case_get(c, sp->key, &v);
@@ -140,9 +180,10 @@ static void check_moves(struct sens *s)
 							 "by no factor: set "
 							 "another to see its "
 							 "sensitivity");
-					else if (!scn_case_put(&probe, sp->key,
-							       m, why,
-							       sizeof(why)))
+					else if (!move_key(&probe, sp->key,
+							   sens_factor[d],
+							   &moved, why,
+							   sizeof(why)))
 						continue;
 					scn_format_value(sp->key, m, text,
 							 sizeof(text));

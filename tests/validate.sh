@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..63"
+echo "1..64"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -256,22 +256,30 @@ rc=$?
 check "--sensitivity: a whole number moves to 1 and 3 from 2, and says so" sh -c "
 	test $rc -eq 0 && grep -Eq '^cache.ddio_ways +2 +[0-9.]+ +[0-9.]+ ' '$tmp/out' &&
 	grep -qx '# cache.ddio_ways: a whole number, moved to 1 and 3' '$tmp/out'"
-# a move the scenario's checks refuse (pp_ring under pp_lock) is not made,
-# and said so; the others run
+# a move the scenario's checks refuse (a ring of 768 is no power of 2)
+# is not made, and said so; the others run
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
-	--param cost.pp_ring >"$tmp/out" 2>>"$tmp/err"
+	--param nic.rx_ring >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--sensitivity: a move the checks refuse is shown refused (exit 1), the rest run" sh -c "
-	test $rc -eq 1 && grep -Eq '^cost.pp_ring +44.5 +refused +[0-9.]+ +refused ' '$tmp/out' &&
-	grep -q '^# cost.pp_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: .*pp_lock 37 is more than pp_ring' '$tmp/out' &&
+	test $rc -eq 1 && grep -Eq '^nic.rx_ring +1024 +refused +refused +refused +refused ' '$tmp/out' &&
+	grep -q '^# nic.rx_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: .*rx_ring 768 is not a power of 2' '$tmp/out' &&
 	grep -Eq '^cost.xdp +15 +[0-9.]+ ' '$tmp/out'"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
-	--param cost.pp_ring --format csv >"$tmp/out" 2>"$tmp/stderr"
+	--param nic.rx_ring --format csv >"$tmp/out" 2>"$tmp/stderr"
 rc=$?
 check "--sensitivity --format csv: a refused move has no line, and is said on stderr (exit 1)" sh -c "
-	test $rc -eq 1 && ! grep -q '^cost.pp_ring,0.75,' '$tmp/out' &&
-	grep -q '^cost.pp_ring,1.25,' '$tmp/out' &&
-	grep -q '^ppsim validate: cost.pp_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: ' '$tmp/stderr'"
+	test $rc -eq 1 && ! grep -q '^nic.rx_ring,' '$tmp/out' && grep -q '^cost.xdp,1.25,' '$tmp/out' &&
+	grep -q '^ppsim validate: nic.rx_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: ' '$tmp/stderr'"
+# keys one of which holds the other move together: pp_ring's cycles hold
+# pp_lock's, so neither move is refused by pp_lock <= pp_ring
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
+	--param cost.pp_ring --param cost.pp_lock >"$tmp/out" 2>>"$tmp/err"
+rc=$?
+check "--sensitivity: pp_ring and pp_lock move together, neither refused" sh -c "
+	test $rc -eq 0 && ! grep -q refused '$tmp/out' &&
+	grep -Eq '^cost.pp_ring +44.5 +[0-9.]+ +[0-9.]+ ' '$tmp/out' &&
+	grep -Eq '^cost.pp_lock +37 +[0-9.]+ +[0-9.]+ ' '$tmp/out'"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --param nic.no_such >"$tmp/out" 2>&1
 rc=$?
 check "--param of an unknown key is bad input" sh -c "test $rc -eq 2 &&

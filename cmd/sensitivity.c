@@ -445,7 +445,9 @@ static int write_outputs(const struct sens *s)
 			files[f].refit_value[k] = sf->fitted[k];
 		}
 	}
-	if (o->format == CMD_CSV) {
+	if (o->dry_run) {
+		sens_write_dry(stdout, &r);
+	} else if (o->format == CMD_CSV) {
 		sens_write_csv(stdout, &r);
 		sens_write_refused(stderr, "ppsim validate: ", &r);
 	} else {
@@ -511,6 +513,10 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 	if (setup(&s, scn) || find_params(&s))
 		goto done;
 	check_moves(&s);
+	if (o->dry_run) {
+		status = write_outputs(&s) ? 1 : 0;
+		goto done;
+	}
 	status = 1;
 	s.base = calloc((size_t)s.nr_rows, sizeof(*s.base));
 	if (!s.base)

@@ -364,9 +364,9 @@ static int refuse_sensitivity(const struct cmd_opts *o)
 			"or CSV, not JSON\n");
 		return -1;
 	}
-	if (o->sensitivity && (o->nr_cases || o->nr_policies || o->dry_run)) {
+	if (o->sensitivity && (o->nr_cases || o->nr_policies)) {
 		fprintf(stderr, "ppsim validate: --sensitivity moves every "
-			"figure: not with --case, --policy or --dry-run\n");
+			"figure: not with --case or --policy\n");
 		return -1;
 	}
 	return 0;
@@ -440,6 +440,12 @@ int validate_main(int argc, char **argv)
 	}
 	if (bad)
 		goto done;
+	if (o.sensitivity) {	/* its own dry run: the moves */
+		for (int f = 0; f < o.nr_args; f++)
+			cmd_warn_scenario(scn[f], o.args[f]);
+		status = validate_sensitivity(&o, scn, o.nr_args);
+		goto done;
+	}
 	for (int f = 0; f < o.nr_args; f++) {
 		cmd_warn_scenario(scn[f], o.args[f]);
 		if (o.dry_run && vf[f].nr)
@@ -450,10 +456,6 @@ int validate_main(int argc, char **argv)
 		rep_dry_plan(stdout, "validate", o.nr_args, rows, nr_rows,
 			     o.rc.reps);
 		status = 0;
-		goto done;
-	}
-	if (o.sensitivity) {
-		status = validate_sensitivity(&o, scn, o.nr_args);
 		goto done;
 	}
 	status = 1;

@@ -36,6 +36,28 @@ void sens_write_refused(FILE *f, const char *lead,
 					r->params[k].refused[d]);
 }
 
+void sens_write_dry(FILE *f, const struct sens_result *r)
+{
+	int runs = 0;
+
+	for (int k = 0; k < r->nr_params; k++) {
+		const struct sens_param *sp = &r->params[k];
+
+		fprintf(f, "  %-24s %-10s x%.2f %s, x%.2f %s\n", sp->key,
+			sp->value, r->factor[0],
+			sp->refused[0][0] ? "refused" : "moved", r->factor[1],
+			sp->refused[1][0] ? "refused" : "moved");
+		runs += !sp->refused[0][0] + !sp->refused[1][0];
+	}
+	sens_write_refused(f, "# ", r);
+	fprintf(f, "dry run: validate --sensitivity: %d prior%s, %d move%s "
+		"and the baseline, each a refit of the free parameters of %d "
+		"file%s and a run of %d out-of-fit figure%s; nothing run\n",
+		r->nr_params, r->nr_params == 1 ? "" : "s", runs,
+		runs == 1 ? "" : "s", r->nr_files, r->nr_files == 1 ? "" : "s",
+		r->nr_rows, r->nr_rows == 1 ? "" : "s");
+}
+
 /* The heading: the provenance, each file's figures and refits, the
  * baseline, what the columns say. */
 static void table_head(FILE *f, const struct sens_result *r, int w)

@@ -65,5 +65,8 @@ void sens_write_csv(FILE *f, const struct sens_result *r);
  * one. */
 void sens_write_refused(FILE *f, const char *lead,
 			const struct sens_result *r);
+/* --dry-run: the priors that would move, each way moved or refused, and
+ * the count of refits; nothing run. */
+void sens_write_dry(FILE *f, const struct sens_result *r);
 
 #endif

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..64"
+echo "1..65"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -271,6 +271,11 @@ rc=$?
 check "--sensitivity --format csv: a refused move has no line, and is said on stderr (exit 1)" sh -c "
 	test $rc -eq 1 && ! grep -q '^nic.rx_ring,' '$tmp/out' && grep -q '^cost.xdp,1.25,' '$tmp/out' &&
 	grep -q '^ppsim validate: nic.rx_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: ' '$tmp/stderr'"
+check "--sensitivity --dry-run: each prior, each way moved or refused, the count; nothing run" sh -c "
+	'$ppsim' validate --sensitivity '$src/tests/scenarios/sens.ini' --dry-run --param nic.rx_ring >'$tmp/dry' 2>&1 &&
+	grep -Eq '^  cost.xdp +15 +x0.75 moved, x1.25 moved\$' '$tmp/dry' &&
+	grep -Eq '^  nic.rx_ring +1024 +x0.75 refused, x1.25 refused\$' '$tmp/dry' &&
+	grep -q '^dry run: validate --sensitivity: 2 priors, 2 moves and the baseline, .*nothing run\$' '$tmp/dry'"
 # keys one of which holds the other move together: pp_ring's cycles hold
 # pp_lock's, so neither move is refused by pp_lock <= pp_ring
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \

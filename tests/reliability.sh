@@ -87,6 +87,7 @@ check "a scenario including a file --out writes: refused, under another name too
 mkdir "$tmp/w/c" "$tmp/w/c/hw"
 cp "$src/tests/scenarios/fit.ini" "$tiny" "$tmp/w/c/"
 cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/w/c/hw/"
+chmod -R u+w "$tmp/w/c"	# distcheck's sources, and their copies, are read-only
 sed -i 's#^include = ../../scenarios/hw/#include = hw/#' "$tmp/w/c/tiny.ini"
 check "calibrate --out a hardware profile two includes down: refused before the fit" \
 	fails 2 "^ppsim calibrate: --out .*hw/e5-2603v4-2s.ini: that is .*hw/e5-2603v4-2s.ini, a file this run reads" \

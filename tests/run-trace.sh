@@ -20,7 +20,7 @@ i=$((i + 1))
 "$ppsim" trace --help >"$tmp/help" 2>&1
 rc=$?
 awk '/^Policies:/ { on = 1; next } on && /^$/ { exit }
-     on && /^  [^ ]/ && !/\(--with-linux\)$/ { print $1 }' \
+     on && /^  [^ ]/ && !/\(--with-linux[:)]/ { print $1 }' \
 	"$tmp/help" | sort >"$tmp/have"
 echo "$policies" | sort >"$tmp/sections"
 if [ $rc -eq 0 ] && [ -s "$tmp/have" ] && cmp -s "$tmp/have" "$tmp/sections"; then

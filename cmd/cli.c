@@ -822,7 +822,7 @@ static bool machine_changed(const struct scenario *scn)
 		for (size_t m = 0; m < sizeof(machine) / sizeof(*machine); m++)
 			ours |= !strncmp(name, machine[m], strlen(machine[m]));
 		if (ours && strcmp(name, "mem.pages") && scn->written[k] &&
-		    !(from && strstr(from, "hw/")))
+		    !(from && scn_profile_part(from)))
 			return true;
 	}
 	return false;
@@ -836,7 +836,7 @@ const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
 	if (machine_changed(scn))
 		return NULL;
 	for (int i = 0; i < scn->nr_files; i++) {
-		const char *hw = strstr(scn->files[i], "hw/");
+		const char *hw = scn_profile_part(scn->files[i]);
 		size_t n;
 
 		if (!hw)

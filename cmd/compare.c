@@ -15,6 +15,7 @@
 #include "../io/datadir.h"
 
 #define CMP_MAX_FIELDS	64
+#define CMP_USAGE	"Usage: ppsim compare A.csv [B.csv] [--pair POLICY=POLICY]"
 
 struct cmp_file {
 	const char *path;
@@ -189,15 +190,13 @@ static int parse_args(int argc, char **argv, struct cmp_file *cf,
 			continue;
 		}
 		if (argv[i][0] == '-' || nr_files == 2) {
-			fprintf(stderr, "Usage: ppsim compare A.csv [B.csv] "
-				"[--pair POLICY=POLICY]\n");
+			fprintf(stderr, CMP_USAGE "\n");
 			return 2;
 		}
 		cf[nr_files++].path = argv[i];
 	}
 	if (!nr_files || (nr_files == 1 && !*pair)) {
-		fprintf(stderr, "Usage: ppsim compare A.csv [B.csv] "
-			"[--pair POLICY=POLICY]: one file needs --pair\n");
+		fprintf(stderr, CMP_USAGE ": one file needs --pair\n");
 		return 2;
 	}
 	if (*pair) {
@@ -228,8 +227,7 @@ int compare_main(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
-		printf("Usage: ppsim compare A.csv [B.csv] [--pair "
-		       "POLICY=POLICY]\n\nTwo runs' rates side by side "
+		printf(CMP_USAGE "\n\nTwo runs' rates side by side "
 		       "(ppsim run --format csv, results.csv of --out, or a "
 		       "sweep's CSV), matched on the swept values, case and "
 		       "policy: the change from A to B in %%, and whether it "

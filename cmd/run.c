@@ -330,7 +330,7 @@ static int write_html(const char *dir, const struct rfile *rf)
 		return -1;
 	}
 	status = rep_write_html(dir, rf->path, guesses, nr,
-				scn_uncalibrated_profile(rf->scn) != NULL);
+				rf->prov.uncalibrated);
 	free(guesses);
 	return status;
 }

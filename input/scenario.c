@@ -1686,6 +1686,13 @@ void scn_key_name(int i, char *buf, size_t len)
 	snprintf(buf, len, "%s.%s", scn_keys[i].section, scn_keys[i].name);
 }
 
+const char *scn_profile_part(const char *path)
+{
+	const char *hw = strstr(path, "/hw/");
+
+	return !strncmp(path, "hw/", 3) ? path : hw ? hw + 1 : NULL;
+}
+
 const char *scn_uncalibrated_profile(const struct scenario *scn)
 {
 	const char *profile = NULL;
@@ -1696,7 +1703,7 @@ const char *scn_uncalibrated_profile(const struct scenario *scn)
 
 		if (n > 8 && !strcmp(f + n - 8, ".cal.ini"))
 			return NULL;
-		if (!profile && (!strncmp(f, "hw/", 3) || strstr(f, "/hw/")))
+		if (!profile && scn_profile_part(f))
 			profile = f;
 	}
 	return profile;

@@ -198,6 +198,9 @@ void scn_key_name(int i, char *buf, size_t len);
  * Returns how many. */
 int scn_write_guesses(FILE *f, const struct scenario *scn);
 
+/* Whether path is a hardware profile, a file under a hw/ directory: its
+ * "hw/NAME.ini" part, else NULL. */
+const char *scn_profile_part(const char *path);
 /* The hardware profile (a file under a hw/ directory) a scenario read
  * when it read no calibration (a .cal.ini), else NULL. */
 const char *scn_uncalibrated_profile(const struct scenario *scn);

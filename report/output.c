@@ -648,6 +648,7 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		struct rep_figure rate = rep_figure(row, reps, REP_RATE);
 		double delta = rep_delta_pct(rows, nr_rows, i, reps);
 		double width = 0.8 / most;
+		int b = rep_baseline(rows, nr_rows, i);
 
 		if (!i || rows[i - 1].c != row->c) {
 			group++;
@@ -664,9 +665,8 @@ void rep_write_rates(FILE *f, const struct rep_row *rows, int nr_rows,
 		fprintf(f, ",%d,%.4f,%.4f,%u,", group,
 			group + (slot - (n - 1) / 2.0) * width, width,
 			rep_policy_colour(row->policy));
-		if (!isnan(delta) && rep_baseline(rows, nr_rows, i) != i) {
-			const struct rep_row *base =
-				&rows[rep_baseline(rows, nr_rows, i)];
+		if (!isnan(delta) && b != i) {
+			const struct rep_row *base = &rows[b];
 
 			fprintf(f, "%+.1f %%", delta);
 			/* the change measured beside the one predicted */

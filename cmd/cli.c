@@ -19,7 +19,8 @@ static const struct cmd_option {
 	const char *help;
 } cmd_options[] = {
 	{ CMD_CASE, "case", "NAME", "only this case (repeatable)" },
-	{ CMD_POLICY, "policy", "P", "only this policy (repeatable)" },
+	{ CMD_POLICY, "policy", "P",
+	  "run this policy (repeatable; the first the baseline)" },
 	{ CMD_DURATION, "duration", "TIME",
 	  "simulated time measured per case (e.g. 10ms)" },
 	{ CMD_QUEUES, "queues", "N", "rx queues (as --set queues=N)" },
@@ -628,6 +629,75 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 	return check_override_once(spec, o);
 }
 
+/* Whether an override sets key (policies, baseline) of a case. */
+static bool sets_case_key(const struct scn_override *set, const char *key)
+{
+	const char *k = set->key;
+
+	if (!strncmp(k, "case.", 5))
+		k += 5;
+	return !strcmp(k, key);
+}
+
+/*
+ * --policy P... in a command that reads scenarios: run these policies,
+ * the first the baseline, as "--set policies=P..." and "--set
+ * baseline=P" would; a policy the file does not list runs too, and the
+ * measured figures of the file's policies not run are left out (said by
+ * cmd_warn_scenario).  The overrides name "--policy" as where they were
+ * said, which also keeps them out of sweep's axes.
+ */
+static int select_policies(const struct cmd_spec *spec, struct cmd_opts *o)
+{
+	/* the value lives as long as the process, as argv does: a command
+	 * copies its cmd_opts (sweep) */
+	static char words[SCN_TEXT_MAX];
+	const char *first = NULL;
+	size_t used = 0;
+
+	if (!o->nr_policies || !(spec->options & CMD_SET))
+		return 0;
+	for (int i = 0; i < o->nr_set; i++) {
+		if (sets_case_key(&o->set[i], "policies") ||
+		    sets_case_key(&o->set[i], "baseline")) {
+			fprintf(stderr, "ppsim %s: --policy and --set %s= both "
+				"choose the policies: give one\n", spec->name,
+				o->set[i].key);
+			return -1;
+		}
+	}
+	for (int i = 0; i < o->nr_policies; i++) {
+		const char *name = o->policies[i];
+		int n;
+
+		/* cmd_check_names says it, beside an unknown --case */
+		if (!pp_policy_find(cmd_policies, name))
+			continue;
+		n = snprintf(words + used, sizeof(words) - used, "%s%s",
+			     first ? " " : "", name);
+		if (n < 0 || (size_t)n >= sizeof(words) - used) {
+			fprintf(stderr, "ppsim %s: --policy: the names are "
+				"longer than a scenario line\n", spec->name);
+			return -1;
+		}
+		used += (size_t)n;
+		first = first ? first : name;
+	}
+	if (!first)
+		return 0;
+	if (o->nr_set + 2 > CMD_MAX_SET) {
+		fprintf(stderr, "ppsim %s: at most %d --set, --duration and "
+			"--queues with --policy\n", spec->name,
+			CMD_MAX_SET - 2);
+		return -1;
+	}
+	o->set[o->nr_set++] = (struct scn_override){ .key = "policies",
+		.value = words, .file = "--policy" };
+	o->set[o->nr_set++] = (struct scn_override){ .key = "baseline",
+		.value = first, .file = "--policy" };
+	return 0;
+}
+
 /* An option getopt refused: said once, with where to read more. */
 static int refuse(const struct cmd_spec *spec, int ch, char **argv)
 {
@@ -736,7 +806,7 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
 	if (spec->max_args == CMD_ANY && named_twice(spec, o))
 		return -1;
 	o->file = o->nr_args ? o->args[0] : NULL;
-	return 0;
+	return select_policies(spec, o);
 }
 
 static bool listed(const char *const *names, int nr, const char *name)
@@ -800,7 +870,7 @@ void cmd_warn_scenario(const struct scenario *scn, const char *file)
 		unrun += scn->cases[i].nr_unrun;
 	if (unrun)
 		fprintf(stderr, "%s: note: %d measured figure%s of policies "
-			"that --set policies= does not run left out\n", file,
+			"not run (--policy, --set policies=) left out\n", file,
 			unrun, unrun == 1 ? "" : "s");
 }
 

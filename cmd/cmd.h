@@ -105,7 +105,9 @@ struct cmd_opts {
 	bool explain;		/* the table's why: rep_write_explain */
 	bool update;		/* calibrate: the .cal.ini beside the scenario */
 	bool man;		/* keys: as the man page's KEYS section */
-	/* --set, --duration, --queues in the order given */
+	/* --set, --duration, --queues in the order given; then, for
+	 * --policy in a command that reads scenarios, the policies and
+	 * the baseline it selects */
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;
 };

@@ -235,10 +235,18 @@ static void steps(const struct val_file *vf, int file,
 static const char *unchecked(const struct cmd_opts *o,
 			     const struct scenario *scn)
 {
-	for (int i = 0; i < o->nr_set; i++)	/* validate's own keys aside */
-		if (strncmp(o->set[i].key, "calibrate.", 10))
+	/* validate's own keys aside, and which policies run: a figure's
+	 * run is the same beside any other */
+	for (int i = 0; i < o->nr_set; i++) {
+		const char *key = o->set[i].key;
+
+		if (!strncmp(key, "case.", 5))
+			key += 5;
+		if (strncmp(key, "calibrate.", 10) &&
+		    strcmp(key, "policies") && strcmp(key, "baseline"))
 			return "the command line's overrides (--set, "
 			       "--duration) change what the fit ran";
+	}
 	if (!scn->calibrate.free[0])
 		return "the scenario fits nothing ([calibrate] free): its "
 		       "calibration, if any, is another scenario's";

@@ -1341,7 +1341,7 @@ static void fit_sample(struct scn_case *c, const struct origin *org)
 		}
 }
 
-/* --set policies=... on a file with measured figures: a figure of a
+/* --set policies=... (or --policy) on a file with measured figures: a figure of a
  * policy no longer run is left out (counted in nr_unrun, said by the
  * command), not refused, so a patch's before/after runs on a measured
  * scenario.  The file's own policies and figures must still agree. */
@@ -1350,7 +1350,8 @@ static void drop_unrun_measured(struct scn_case *c, const struct origin *org)
 	const struct origin *o = &org[find_key_index("case.policies")];
 	int kept = 0;
 
-	if (!o->file || strcmp(o->file, "--set"))
+	if (!o->file || (strcmp(o->file, "--set") &&
+			 strcmp(o->file, "--policy")))
 		return;
 	for (int i = 0; i < c->nr_measured; i++) {
 		bool run = false;

@@ -1,5 +1,7 @@
 /* The seed's commit-message layout of run's results (rep_write_commit):
- * per comparison with the baseline, Case | Before | After | Change. */
+ * Case | Before | After | Change | Measured for a baseline and one other
+ * policy; with more, one table still: the baseline, then each policy
+ * with its change (and the measured one, where there is one). */
 #include <math.h>
 #include <string.h>
 #include "config.h"
@@ -45,18 +47,86 @@ static bool commit_cut_distinct(const struct rep_row *rows, int nr_rows,
 	return true;
 }
 
-void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
-		      const struct rep_prov *p)
-{
-	const char (*head)[SCN_NAME_MAX] = rows[0].labels->head;
-	int reps = p->rc->reps, wl[SCN_MAX_LABELS], wr = 6, width;
-	int nl = rows[0].labels->nr_heads;
-	const char *base = strrchr(p->file, '/');
+/* The cases of one table: each compares its baseline with the same
+ * policies, in the same order. */
+struct commit_group {
+	const struct pp_policy *before;
+	const struct pp_policy *after[SCN_MAX_POLICIES];
+	int nr_after;
+	bool measured[SCN_MAX_POLICIES];	/* a change measured: column */
+};
 
+/* Row b's case as a group: the rows that compare with b, in order. */
+static void commit_group_of(const struct rep_row *rows, int nr_rows, int b,
+			    struct commit_group *g)
+{
+	g->before = rows[b].policy;
+	g->nr_after = 0;
+	for (int j = 0; j < nr_rows; j++)
+		if (j != b && rep_baseline(rows, nr_rows, j) == b &&
+		    g->nr_after < SCN_MAX_POLICIES)
+			g->after[g->nr_after++] = rows[j].policy;
+}
+
+static bool commit_same_group(const struct commit_group *a,
+			      const struct commit_group *b)
+{
+	if (a->before != b->before || a->nr_after != b->nr_after)
+		return false;
+	for (int k = 0; k < a->nr_after; k++)
+		if (a->after[k] != b->after[k])
+			return false;
+	return true;
+}
+
+/* Whether row b is the baseline of a case in group g. */
+static bool commit_in_group(const struct rep_row *rows, int nr_rows, int b,
+			    const struct commit_group *g)
+{
+	struct commit_group mine;
+
+	if (rep_baseline(rows, nr_rows, b) != b)
+		return false;
+	commit_group_of(rows, nr_rows, b, &mine);
+	return commit_same_group(&mine, g);
+}
+
+/* The row of case c under policy, or -1. */
+static int commit_row(const struct rep_row *rows, int nr_rows,
+		      const struct scn_case *c, const struct pp_policy *policy)
+{
+	for (int j = 0; j < nr_rows; j++)
+		if (rows[j].c == c && rows[j].policy == policy)
+			return j;
+	return -1;
+}
+
+/* The measured change of row j against row b, into buf ("-" if either
+ * figure is missing); returns whether there was one. */
+static bool commit_measured(char *buf, size_t len, const struct rep_row *b,
+			    const struct rep_row *j)
+{
+	if (isnan(b->measured) || isnan(j->measured)) {
+		snprintf(buf, len, "-");
+		return false;
+	}
+	rep_change_text(buf, len, (j->measured - b->measured) /
+			b->measured * 100);
+	return true;
+}
+
+/* The label columns' widths wl and the rates' wr over the rows of g;
+ * returns the table's width but for its label columns. */
+static int commit_widths(const struct rep_row *rows, int nr_rows,
+			 const struct commit_group *g, int reps, int *wl,
+			 int *wr)
+{
+	const struct rep_labels *l0 = rows[0].labels;
+	int nl = l0->nr_heads, width;
+
+	*wr = 6;
 	for (int k = 0; k < nl; k++)
-		wl[k] = (int)strlen(head[k]);
-	/* the widest cells and rate, each label column cut so that a line
-	 * stays within the 72 columns a commit message has */
+		wl[k] = (int)strlen(l0->head[k]);
 	for (int i = 0; i < nr_rows; i++) {
 		const struct rep_labels *l = rows[i].labels;
 		char buf[64];
@@ -64,83 +134,148 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 				    rep_rate(&rows[i], reps).mean,
 				    rows[i].unit);
 
-		wr = n > wr ? n : wr;
+		*wr = n > *wr ? n : *wr;
 		for (int k = 0; k < l->nr_cells && k < nl; k++)
 			if ((int)strlen(l->cell[k]) > wl[k])
 				wl[k] = (int)strlen(l->cell[k]);
 	}
-	for (int k = 0; k < nl; k++) {
-		int cap = (72 - 2 * wr - 3 * 3 - 7 - 8) / nl - 3;
+	/* more than one policy against the baseline: a column each, headed
+	 * by its name */
+	if (g->nr_after > 1) {
+		int n = (int)strlen(g->before->name);
 
-		/* cut (its end shown as '~') only where the cells stay
-		 * apart: two cases shown as one would be a wrong table,
-		 * a line past 72 columns only an ugly one */
+		*wr = n > *wr ? n : *wr;
+		for (int k = 0; k < g->nr_after; k++) {
+			n = (int)strlen(g->after[k]->name);
+			*wr = n > *wr ? n : *wr;
+		}
+	}
+	width = *wr;
+	for (int k = 0; k < g->nr_after; k++)
+		width += 3 + *wr + 3 + 7 + (g->measured[k] ? 3 + 8 : 0);
+	return width;
+}
+
+static void commit_rule(FILE *f, int width)
+{
+	for (int k = 0; k < width; k++)
+		fputc('-', f);
+	fputc('\n', f);
+}
+
+/* Case row b's line of group g. */
+static void commit_line(FILE *f, const struct rep_row *rows, int nr_rows,
+			int b, const struct commit_group *g, const int *wl,
+			int wr, int reps)
+{
+	const struct rep_row *base = &rows[b];
+	int n = base->labels->nr_cells, nl = base->labels->nr_heads;
+	char rate[64];
+
+	for (int k = 0; k < nl; k++)
+		commit_cell(f, k < n ? base->labels->cell[k] : "", wl[k]);
+	commit_rate(rate, sizeof(rate), rep_rate(base, reps).mean,
+		    base->unit);
+	fprintf(f, "%*s", wr, rate);
+	for (int k = 0; k < g->nr_after; k++) {
+		int j = commit_row(rows, nr_rows, base->c, g->after[k]);
+		char chg[16], meas[16];
+		bool last = k == g->nr_after - 1;
+
+		commit_rate(rate, sizeof(rate), rep_rate(&rows[j], reps).mean,
+			    rows[j].unit);
+		rep_change_text(chg, sizeof(chg),
+				rep_delta_pct(rows, nr_rows, j, reps));
+		fprintf(f, " | %*s | %7s", wr, rate, chg);
+		commit_measured(meas, sizeof(meas), base, &rows[j]);
+		/* the seed's layout ends on its Measured cell, unpadded */
+		if (g->measured[k])
+			fprintf(f, last ? " | %s" : " | %8s", meas);
+	}
+	fputc('\n', f);
+}
+
+/* One table: group g's cases. */
+static void commit_table(FILE *f, const struct rep_row *rows, int nr_rows,
+			 const struct commit_group *g,
+			 const struct rep_prov *p)
+{
+	const struct rep_labels *l0 = rows[0].labels;
+	int reps = p->rc->reps, wl[SCN_MAX_LABELS], wr, nl = l0->nr_heads;
+	int width = commit_widths(rows, nr_rows, g, reps, wl, &wr);
+	const char *base = strrchr(p->file, '/');
+
+	/* each label column cut (its end shown as '~') so that a line stays
+	 * within the 72 columns a commit message has, but only where the
+	 * cells stay apart: two cases shown as one would be a wrong table,
+	 * a line past 72 columns only an ugly one */
+	for (int k = 0; k < nl; k++) {
+		int cap = (72 - width) / nl - 3;
+
 		if (wl[k] > cap && commit_cut_distinct(rows, nr_rows, k, cap))
 			wl[k] = cap;
-	}
-	width = 2 * wr + 3 * 3 + 7 + 8;
-	for (int k = 0; k < nl; k++)
 		width += wl[k] + 3;
-	for (int i = 0; i < nr_rows; i++) {
-		int bi = rep_baseline(rows, nr_rows, i);
-		const struct pp_policy *before_pol, *after = rows[i].policy;
+	}
+	fprintf(f, "ppsim %s, %s, %d rep%s, predicted%s:\n", PACKAGE_VERSION,
+		base ? base + 1 : p->file, reps, reps == 1 ? "" : "s",
+		rep_altered(p) ? " with --set" : "");
+	for (int k = 0; k < nl; k++)
+		fprintf(f, "%-*.*s | ", wl[k], wl[k], l0->head[k]);
+	fprintf(f, "%-*s", wr, g->nr_after > 1 ? g->before->name : "Before");
+	for (int k = 0; k < g->nr_after; k++) {
+		fprintf(f, " | %-*s | %7s", wr, g->nr_after > 1 ?
+			g->after[k]->name : "After", "Change");
+		if (g->measured[k])
+			fprintf(f, k == g->nr_after - 1 ? " | %s" : " | %-8s",
+				"Measured");
+	}
+	fputc('\n', f);
+	commit_rule(f, width);
+	for (int b = 0; b < nr_rows; b++)
+		if (commit_in_group(rows, nr_rows, b, g))
+			commit_line(f, rows, nr_rows, b, g, wl, wr, reps);
+	if (g->nr_after == 1)
+		fprintf(f, "Before: %s, after: %s.\n", g->before->name,
+			g->after[0]->name);
+	else
+		fprintf(f, "Each change against %s.\n", g->before->name);
+	rep_guesses_line(f, p, true);
+	fputc('\n', f);
+}
+
+void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
+		      const struct rep_prov *p)
+{
+	for (int b = 0; b < nr_rows; b++) {
+		struct commit_group g;
 		bool seen = false;
 
-		if (bi < 0 || bi == i)
+		if (rep_baseline(rows, nr_rows, b) != b)
 			continue;
-		/* one table per (before, after) pair of policies */
-		before_pol = rows[bi].policy;
-		for (int j = 0; j < i && !seen; j++) {
-			int bj = rep_baseline(rows, nr_rows, j);
-
-			seen = bj >= 0 && bj != j && rows[j].policy == after &&
-			       rows[bj].policy == before_pol;
-		}
+		commit_group_of(rows, nr_rows, b, &g);
+		if (!g.nr_after)
+			continue;
+		for (int e = 0; e < b && !seen; e++)
+			seen = commit_in_group(rows, nr_rows, e, &g);
 		if (seen)
 			continue;
-		fprintf(f, "ppsim %s, %s, %d rep%s, predicted%s:\n",
-			PACKAGE_VERSION, base ? base + 1 : p->file, reps,
-			reps == 1 ? "" : "s", rep_altered(p) ?
-			" with --set" : "");
-		for (int k = 0; k < nl; k++)
-			fprintf(f, "%-*.*s | ", wl[k], wl[k], head[k]);
-		fprintf(f, "%-*s | %-*s | %7s | %s\n", wr, "Before", wr,
-			"After", "Change", "Measured");
-		for (int k = 0; k < width; k++)
-			fputc('-', f);
-		fputc('\n', f);
-		for (int j = i; j < nr_rows; j++) {
-			int b = rep_baseline(rows, nr_rows, j), n;
-			char before[64], aft[64], chg[16], meas[16] = "-";
+		/* the seed's layout has its Measured column always; a wider
+		 * table one where some case has the change measured */
+		for (int k = 0; k < g.nr_after; k++) {
+			g.measured[k] = g.nr_after == 1;
+			for (int e = b; e < nr_rows && !g.measured[k]; e++) {
+				int j;
+				char buf[16];
 
-			if (rows[j].policy != after || b < 0 || b == j ||
-			    rows[b].policy != before_pol)
-				continue;
-			commit_rate(before, sizeof(before),
-				    rep_rate(&rows[b], reps).mean,
-				    rows[j].unit);
-			commit_rate(aft, sizeof(aft),
-				    rep_rate(&rows[j], reps).mean,
-				    rows[j].unit);
-			if (!isnan(rows[b].measured) &&
-			    !isnan(rows[j].measured))
-				rep_change_text(meas, sizeof(meas),
-						(rows[j].measured -
-						 rows[b].measured) /
-						rows[b].measured * 100);
-			n = rows[j].labels->nr_cells;
-			for (int k = 0; k < nl; k++)
-				commit_cell(f, k < n ? rows[j].labels->cell[k] :
-					    "", wl[k]);
-			rep_change_text(chg, sizeof(chg),
-					rep_delta_pct(rows, nr_rows, j, reps));
-			fprintf(f, "%*s | %*s | %7s | %s\n", wr, before,
-				wr, aft, chg, meas);
+				if (!commit_in_group(rows, nr_rows, e, &g))
+					continue;
+				j = commit_row(rows, nr_rows, rows[e].c,
+					       g.after[k]);
+				g.measured[k] = commit_measured(buf,
+					sizeof(buf), &rows[e], &rows[j]);
+			}
 		}
-		fprintf(f, "Before: %s, after: %s.\n", before_pol->name,
-			after->name);
-		rep_guesses_line(f, p, true);
-		fputc('\n', f);
+		commit_table(f, rows, nr_rows, &g, p);
 	}
 }
 

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..49"
+echo "1..54"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -106,6 +106,26 @@ check "--format commit: a table per (before, after) pair, labelled with it" sh -
 	grep -qx 'Before: v5.4, after: v5.5.' '$tmp/own.txt' &&
 	grep -qx 'Before: v5.5, after: v5.4.' '$tmp/own.txt' &&
 	test \$(grep -c '^Before: ' '$tmp/own.txt') -eq 2"
+# more than two policies: one table, a column each, the measured change
+# where the scenario has both figures; --policy chooses the policies (one
+# the file does not list too) and the first is the baseline
+"$ppsim" run "$tiny" --policy v5.4 --policy v5.5 --policy v6.12 --reps 1 \
+	--duration 1ms --format commit >"$tmp/three.txt" 2>"$tmp/out"
+check "--format commit, three policies: one table, each against the first" sh -c "
+	test \$(grep -c '^ppsim ' '$tmp/three.txt') -eq 1 &&
+	grep -q '| v5.4 *| v5.5 *|  Change | Measured | v6.12 *|  Change\$' '$tmp/three.txt' &&
+	grep -qx 'Each change against v5.4.' '$tmp/three.txt'"
+"$ppsim" run "$tiny" --policy v5.5 --policy v5.4 --reps 1 --duration 1ms \
+	--format commit >"$tmp/swap.txt" 2>"$tmp/out"
+check "--policy: the first given is the baseline" \
+	grep -qx 'Before: v5.5, after: v5.4.' "$tmp/swap.txt"
+check "--policy of eras the file has no figure of: run, the figures left out said" \
+	fails 0 'tiny.ini: note: 2 measured figures of policies not run \(--policy, --set policies=\) left out' \
+	"$ppsim" run "$tiny" --policy v5.5 --policy v6.12 --reps 1 --duration 1ms
+check "--policy and --set policies= both: refused, exit 2" \
+	fails 2 'both choose the policies' "$ppsim" run "$tiny" --policy v5.5 --set "policies=v5.4 v5.5"
+check "--policy of a policy ppsim lacks: said, exit 2" \
+	fails 2 '^--policy v9.9: no such policy' "$ppsim" run "$tiny" --policy v9.9
 # a change past 999 % fits its column
 printf '[global]\ninclude = %s\n[case far-drop]\nmeasured = v5.4:0.001 v5.5:100\n' "$tiny" >"$tmp/huge.ini"
 check "--format commit: a change past 999 %% is '>999 %%', the table within 72 columns" sh -c "
@@ -189,7 +209,7 @@ check "guesses and uncalibrated cycles said in the CSV, the JSON and the commit 
 "$ppsim" run "$src/scenarios/mlx5-cx4-numa.ini" --case far-drop --reps 1 --duration 2ms \
 	--set "policies=v5.5 v6.12" --format csv >"$tmp/pol.csv" 2>"$tmp/out"; rc=$?
 check "--set policies= on a measured file: run, the figure of the era left out said" \
-	sh -c "test $rc -eq 0 && grep -q 'mlx5-cx4-numa.ini: note: 1 measured figure of policies that --set policies= does not run left out' '$tmp/out'"
+	sh -c "test $rc -eq 0 && grep -q 'mlx5-cx4-numa.ini: note: 1 measured figure of policies not run (--policy, --set policies=) left out' '$tmp/out'"
 check "... and err% computed: the machine measured is the one run" \
 	sh -c "! grep -q '^# err%: not computed' '$tmp/pol.csv' && grep -q '^far-drop,v5.5,rate,Mpps,[0-9.]*,,5.8,-\\?[0-9.]' '$tmp/pol.csv'"
 "$ppsim" run "$tiny" --reps 1 --set nic.rx_ring=512 --format csv --out "$tmp/o" >"$tmp/o.csv" 2>"$tmp/out"

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "config.h"
 #include "cmd.h"
@@ -39,6 +40,8 @@ _Static_assert(FIT_MAX_PARAMS <= SENS_MAX_REFIT,
 
 struct sens {
 	const struct cmd_opts *o;
+	/* o's, quiet: the steps' line, with its ETA, is the progress */
+	struct rep_opts rc;
 	struct sfile *files;
 	int nr_files;
 	struct sens_param *params;
@@ -306,13 +309,27 @@ static int find_params(struct sens *s)
 	return 0;
 }
 
+/* Step step of total on a terminal, with the time the steps left take at
+ * the pace so far (every step a refit and a run, alike in cost). */
 static void progress(int step, int total, const char *what)
 {
-	if (!isatty(STDERR_FILENO))
-		return;
+	static struct timespec start;
+	struct timespec ts;
 	FILE *tty = datadir_raw_stderr ? datadir_raw_stderr : stderr;
 
+	if (!isatty(STDERR_FILENO))
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	if (!step)
+		start = ts;
 	fprintf(tty, "\r\033[K[%d/%d] ", step, total);
+	if (step && step < total) {
+		double spent = (double)(ts.tv_sec - start.tv_sec) +
+			       (ts.tv_nsec - start.tv_nsec) / 1e9;
+		long left = lround(spent / step * (total - step));
+
+		fprintf(tty, "ETA %ld:%02ld ", left / 60, left % 60);
+	}
 	datadir_put_line_text(tty, what);
 	if (step == total)
 		fprintf(tty, "\r\033[K");
@@ -358,13 +375,13 @@ static int predict(struct sens *s, const bool *changed, double *pred,
 			run[n++] = s->rows[i];
 		}
 	}
-	if (cmd_run_rows(run, n, &s->o->rc, s->nr_files > 1 ? NULL : s->o->file)) {
+	if (cmd_run_rows(run, n, &s->rc, s->nr_files > 1 ? NULL : s->o->file)) {
 		fprintf(stderr, "ppsim validate: --sensitivity: %s: a "
 			"simulation failed\n", what);
 		rc = -1;
 	}
 	for (int i = 0; i < n && !rc; i++)
-		pred[at[i]] = rep_rate(&run[i], s->o->rc.reps).mean;
+		pred[at[i]] = rep_rate(&run[i], s->rc.reps).mean;
 	cmd_free_results(run, n);
 out:
 	free(run);
@@ -475,7 +492,7 @@ static int setup(struct sens *s, struct scenario **scn)
 			return -1;
 		}
 		*sf->work = *scn[f];
-		if (fit_init(&sf->fit, sf->work, sf->path, &s->o->rc)) {
+		if (fit_init(&sf->fit, sf->work, sf->path, &s->rc)) {
 			bad++;
 			continue;
 		}
@@ -499,10 +516,11 @@ static int setup(struct sens *s, struct scenario **scn)
 int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 			 int nr_scn)
 {
-	struct sens s = { .o = o, .nr_files = nr_scn };
+	struct sens s = { .o = o, .rc = o->rc, .nr_files = nr_scn };
 	bool *changed = calloc((size_t)nr_scn, sizeof(*changed));
 	int status = 2, failed = 0, step = 0;
 
+	s.rc.quiet = true;
 	s.files = calloc((size_t)nr_scn, sizeof(*s.files));
 	s.params = calloc(SENS_MAX_PARAMS, sizeof(*s.params));
 	s.rows = calloc((size_t)nr_scn * FIT_MAX_ROWS, sizeof(*s.rows));

@@ -249,6 +249,21 @@ static const struct cmd_spec cmd_specs[] = {
 		.more = "Operations are listed in ppsim(1), section TRACE FILES.",
 	},
 	{
+		.name = "report", .operands = "RESULTS.csv [SCENARIO...]",
+		.min_args = 1, .max_args = CMD_ANY,
+		.options = CMD_FORMAT | CMD_COMMIT_FMT,
+		.about =
+	"Prints a run's results (ppsim run --format csv, or results.csv of\n"
+	"--out) in another format, nothing simulated: the table, the commit\n"
+	"table, CSV or JSON, as run would have printed them.  The scenarios are\n"
+	"read again for their labels, units and baselines: those the CSV's\n"
+	"provenance names (paths as the run was given them), or the SCENARIO\n"
+	"operands, one for each file of the run, in its order.  The figures\n"
+	"are the CSV's, six significant digits: changes and errors are\n"
+	"computed again from them; JSON's explain is null (a CSV has no\n"
+	"accesses: run --out writes explain.txt).",
+	},
+	{
 		.name = "keys", .operands = "[KEY]", .min_args = 0, .max_args = 1,
 		.options = CMD_MAN,
 		.about =

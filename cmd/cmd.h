@@ -21,6 +21,7 @@ int compare_main(int argc, char **argv);
 int bench_main(int argc, char **argv);
 int trace_main(int argc, char **argv);
 int keys_main(int argc, char **argv);
+int report_main(int argc, char **argv);
 
 /* The options, one bit each (cmd_options in cli.c describes them). */
 enum cmd_opt {
@@ -111,6 +112,31 @@ struct cmd_opts {
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;
 };
+
+/* One scenario of a run: its rows are rows[first, first + nr). */
+struct run_file {
+	const char *path;
+	struct scenario *scn;
+	int first, nr;
+	char name[256];		/* its --out subdirectory with several */
+	char machine[SCN_NAME_MAX];
+	struct rep_prov prov;	/* what its outputs' headers say */
+};
+
+/* run's standard output in o->format (o->explain: and the why) of the
+ * nr_files files' rows: one file as ever; several, a section a file (the
+ * table), a first column 'file' (CSV), an array of objects (JSON).  ppsim
+ * report prints a run's results read back with it. */
+void run_print(const struct cmd_opts *o, const struct run_file *rf,
+	       int nr_files, const struct rep_row *rows);
+/* The commit table's cells of each row, each row's labels pointing at its
+ * own: its case's label under the label_columns, else its name under
+ * "Case".  NULL when out of memory; free() it after. */
+struct rep_labels *run_labels(struct rep_row *rows, int nr_rows);
+/* Whether a case runs its baseline policy and another: what a commit
+ * table compares. */
+bool run_has_pair(const struct run_file *rf, int nr_files,
+		  const struct rep_row *rows);
 
 /* The sweep's plot (DIR/sweep-rate.dat, sweep.png, sweep.svg) from its
  * CSV csv, as ppsim sweep --out draws it and ppsim merge --out from the

@@ -37,6 +37,7 @@ static void usage(FILE *f)
 "  sweep     run a scenario across the values of one or more keys\n"
 "  merge     join the CSV files of sweeps run separately\n"
 "  compare   two runs' rates side by side: the change, beyond the CIs or not\n"
+"  report    a run's results (its CSV) in another format, nothing simulated\n"
 "  bench     how fast the simulator runs against a bare page_pool loop\n"
 "  trace     run a trace of page_pool operations through a kernel era\n"
 "  keys      list every scenario key, or explain one: ppsim keys nic.rx_ring\n"
@@ -104,6 +105,7 @@ int main(int argc, char **argv)
 		{ "sweep", sweep_main },
 		{ "merge", merge_main },
 		{ "compare", compare_main },
+		{ "report", report_main },
 		{ "bench", bench_main },
 		{ "trace", trace_main },
 		{ "keys", keys_main },

@@ -161,16 +161,6 @@ static int write_out(const char *dir, const struct rep_row *rows,
 
 /* ---- the command ---- */
 
-/* One scenario of the run: its rows are rows[first, first + nr). */
-struct rfile {
-	const char *path;
-	struct scenario *scn;
-	int first, nr;
-	char name[256];		/* its --out subdirectory with several */
-	char machine[SCN_NAME_MAX];
-	struct rep_prov prov;	/* what its outputs' headers say */
-};
-
 static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 		       struct rep_row *rows)
 {
@@ -192,10 +182,7 @@ static int select_rows(struct scenario *scn, const struct cmd_opts *o,
 	return n;
 }
 
-/* The commit table's cells of each row (rep_labels), each row's labels
- * pointing at its own: its case's label under the label_columns, else
- * its name under "Case".  NULL when out of memory; free() it after. */
-static struct rep_labels *row_labels(struct rep_row *rows, int nr_rows)
+struct rep_labels *run_labels(struct rep_row *rows, int nr_rows)
 {
 	struct rep_labels *l = calloc((size_t)nr_rows, sizeof(*l));
 
@@ -226,7 +213,7 @@ static struct rep_labels *row_labels(struct rep_row *rows, int nr_rows)
 
 /* A file's name without its directory and .ini: its --out subdirectory
  * when several files run.  Two files of one name would write one place. */
-static int out_names(struct rfile *rf, int nr)
+static int out_names(struct run_file *rf, int nr)
 {
 	for (int f = 0; f < nr; f++) {
 		const char *base = strrchr(rf[f].path, '/');
@@ -250,10 +237,8 @@ static int out_names(struct rfile *rf, int nr)
 	return 0;
 }
 
-/* The standard output: one file as ever; several, a section a file (the
- * table), a first column 'file' (CSV), an array of objects (JSON). */
-static void print_results(const struct cmd_opts *o, const struct rfile *rf,
-			  int nr_files, const struct rep_row *rows)
+void run_print(const struct cmd_opts *o, const struct run_file *rf,
+	       int nr_files, const struct rep_row *rows)
 {
 	char prefix[4200];
 
@@ -312,7 +297,7 @@ static const char *const run_outputs[] = {
 
 /* index.html, last: the page of what the other files say, and of the
  * figures the scenario's files mark guesses. */
-static int write_html(const char *dir, const struct rfile *rf)
+static int write_html(const char *dir, const struct run_file *rf)
 {
 	char *guesses = NULL;
 	size_t len = 0;
@@ -337,7 +322,7 @@ static int write_html(const char *dir, const struct rfile *rf)
 
 /* --out: DIR with one file, DIR/NAME for each of several.  When one
  * file's outputs fail, those written before are said, by name. */
-static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
+static int write_outs(const struct cmd_opts *o, const struct run_file *rf,
 		      int nr_files, const struct rep_row *rows)
 {
 	for (int f = 0; f < nr_files; f++) {
@@ -367,7 +352,7 @@ static int write_outs(const struct cmd_opts *o, const struct rfile *rf,
 
 /* --out's directory, and with several files each file's below it: -1
  * when one cannot be written (outfile_check_dir says why). */
-static int check_outs(const struct cmd_opts *o, struct rfile *rf)
+static int check_outs(const struct cmd_opts *o, struct run_file *rf)
 {
 	if ((o->nr_args > 1 && out_names(rf, o->nr_args)) ||
 	    outfile_check_dir(o->out, "ppsim run: --out",
@@ -385,10 +370,8 @@ static int check_outs(const struct cmd_opts *o, struct rfile *rf)
 	return 0;
 }
 
-/* Whether a case runs its baseline policy and another: what a commit
- * table compares. */
-static bool has_pair(const struct rfile *rf, int nr_files,
-		     const struct rep_row *rows)
+bool run_has_pair(const struct run_file *rf, int nr_files,
+		  const struct rep_row *rows)
 {
 	for (int f = 0; f < nr_files; f++)
 		for (int i = 0; i < rf[f].nr; i++) {
@@ -404,7 +387,7 @@ int run_main(int argc, char **argv)
 {
 	struct rep_row *rows = NULL;
 	struct rep_labels *labels = NULL;
-	struct rfile *rf = NULL;
+	struct run_file *rf = NULL;
 	struct scenario **scn = NULL;
 	struct cmd_opts o;
 	int nr_rows = 0, status = 2, bad = 0, help;
@@ -454,7 +437,7 @@ int run_main(int argc, char **argv)
 			"carries it always, --out writes explain.txt)\n");
 		return 2;
 	}
-	if (o.format == CMD_COMMIT && !has_pair(rf, o.nr_args, rows)) {
+	if (o.format == CMD_COMMIT && !run_has_pair(rf, o.nr_args, rows)) {
 		fprintf(stderr, "ppsim run: --format commit: no case runs its "
 			"baseline policy and another: nothing to compare\n");
 		goto done;
@@ -480,13 +463,13 @@ int run_main(int argc, char **argv)
 	/* the commit table's cells: for --format commit, and --out's
 	 * commit.txt */
 	if ((o.format == CMD_COMMIT || o.out) &&
-	    !(labels = row_labels(rows, nr_rows))) {
+	    !(labels = run_labels(rows, nr_rows))) {
 		fprintf(stderr, "ppsim run: out of memory\n");
 		goto done;
 	}
 	if (!cmd_run_rows(rows, nr_rows, &o.rc,
 			  o.nr_args > 1 ? NULL : o.file)) {
-		print_results(&o, rf, o.nr_args, rows);
+		run_print(&o, rf, o.nr_args, rows);
 		status = o.out && write_outs(&o, rf, o.nr_args, rows) ? 1 : 0;
 	}
 	cmd_free_results(rows, nr_rows);

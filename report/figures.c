@@ -98,6 +98,8 @@ struct rep_figure rep_figure(const struct rep_row *row, int reps,
 	double v[REP_MAX_REPS] = { 0 };
 	struct rep_figure f;
 
+	if (row->figures)
+		return row->figures[id];
 	for (int i = 0; i < reps; i++)
 		v[i] = rep_metrics[id].fn(&row->res[i]);
 	f.mean = gsl_stats_mean(v, 1, (size_t)reps);
@@ -122,11 +124,15 @@ double rep_fit_se(double chisq, int nr_rows, int nr_params, double covar,
 
 const char *rep_saturated(const struct rep_row *row, int reps)
 {
-	struct rep_figure busy = rep_figure(row, reps, REP_BUSY);
-	struct rep_figure phy = rep_figure(row, reps, REP_DROP_NIC);
-	struct rep_figure up = rep_figure(row, reps, REP_PCIE_UP);
-	struct rep_figure down = rep_figure(row, reps, REP_PCIE_DOWN);
-	struct rep_figure rate = rep_figure(row, reps, REP_RATE);
+	struct rep_figure busy, phy, up, down, rate;
+
+	if (row->saturated)
+		return row->saturated;
+	busy = rep_figure(row, reps, REP_BUSY);
+	phy = rep_figure(row, reps, REP_DROP_NIC);
+	up = rep_figure(row, reps, REP_PCIE_UP);
+	down = rep_figure(row, reps, REP_PCIE_DOWN);
+	rate = rep_figure(row, reps, REP_RATE);
 
 	/* tcp's figure is what a reader on app_cpu copied: when it is busy
 	 * and its socket drops, it limits the rate, whatever NAPI's core */

@@ -291,7 +291,11 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 			fprintf(f, "}%s\n", m + 1 < REP_NR_METRICS ? "," : "");
 		}
 		fprintf(f, "  }, \"explain\": ");
-		rep_write_explain_json(f, row, reps);
+		/* results read back (ppsim report): a CSV has no accesses */
+		if (row->res)
+			rep_write_explain_json(f, row, reps);
+		else
+			fputs("null", f);
 		fprintf(f, "}%s\n", i + 1 < nr_rows ? "," : "");
 	}
 	fprintf(f, "]}\n");

@@ -36,6 +36,10 @@ struct rep_row {
 	const struct pp_policy *baseline;	/* what delta% compares with */
 	char duration[32];	/* the simulated time, as a file writes it */
 	const struct rep_labels *labels;	/* --format commit's; or NULL */
+	/* a run's results read back (ppsim report), res NULL: each
+	 * metric's figure, and what saturated, as the run wrote them */
+	const struct rep_figure *figures;
+	const char *saturated;
 };
 
 struct rep_figure {

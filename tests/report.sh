@@ -1,0 +1,65 @@
+#!/bin/sh
+# ppsim report: a run's CSV printed again in every format, nothing
+# simulated, as run printed it; a CSV that is not a run's, or a scenario
+# that no longer has its cases, said with FILE:LINE and exit 2.  Speaks TAP.
+. "$(dirname "$0")/tap.sh"
+tiny=$src/tests/scenarios/tiny.ini
+paths=$src/scenarios/return-paths.ini
+echo "1..11"
+
+# same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
+same() {
+	name=$1
+	shift
+	"$ppsim" run "$@" --format csv >"$tmp/$name.csv" 2>"$tmp/out" || return 1
+	for fmt in table commit csv json; do
+		"$ppsim" run "$@" --format "$fmt" >"$tmp/run.$fmt" 2>>"$tmp/out" &&
+		t "$ppsim" report "$tmp/$name.csv" --format "$fmt" \
+			>"$tmp/report.$fmt" 2>>"$tmp/out" || return 1
+		# JSON's explain: the accesses, which a CSV does not carry
+		if [ "$fmt" = json ]; then
+			cp "$tmp/report.json" "$tmp/$name.json"
+			sed -Ei 's/"explain": (null|\{.*\})\}(,?)$/"explain": X}\2/' \
+				"$tmp/run.json" "$tmp/report.json"
+		fi
+		cmp "$tmp/run.$fmt" "$tmp/report.$fmt" || return 1
+	done
+}
+check "one file, two replications: table, commit, CSV and JSON as run's" \
+	same one "$tiny" --reps 2 --duration 1ms
+check "two files, --policy of an era the file lacks, a --set: as run's" \
+	same two "$tiny" "$paths" --case far-drop --case veth-far --policy v5.5 \
+		--policy v6.12 --set nic.rx_ring=512 --reps 1 --duration 1ms
+check "JSON: the explain of a row read back is null, of each row" sh -c "
+	test \$(grep -c '\"explain\": null}' '$tmp/two.json') -eq 4 &&
+	test \$(grep -c '\"explain\": X}' '$tmp/run.json') -eq 4"
+
+# the scenario given, where the CSV's path no longer names it
+mkdir "$tmp/moved"
+sed "s|^# ppsim \(.*\)  run .*|# ppsim \1  run nowhere/tiny.ini|" "$tmp/one.csv" >"$tmp/moved/r.csv"
+"$ppsim" report "$tmp/one.csv" >"$tmp/want.txt" 2>"$tmp/out"
+check "a SCENARIO operand stands in for the path the run named" sh -c "
+	'$ppsim' report '$tmp/moved/r.csv' '$tiny' >'$tmp/got.txt' 2>'$tmp/out' &&
+	sed 's|nowhere/tiny.ini|$tiny|' '$tmp/got.txt' | cmp - '$tmp/want.txt'"
+check "... and without it, the path that names nothing is said, exit 2" \
+	fails 2 'nowhere/tiny.ini' "$ppsim" report "$tmp/moved/r.csv"
+check "a scenario for each file of the run, or none" \
+	fails 2 'holds the results of 2 files: give 2 scenarios' "$ppsim" report "$tmp/two.csv" "$tiny"
+
+# not a run's CSV
+"$ppsim" sweep "$tiny" --set nic.rx_ring=512,1024 --case far-drop --reps 1 --duration 1ms \
+	--format csv >"$tmp/sweep.csv" 2>"$tmp/out"
+check "a sweep's CSV: not a run's, FILE:LINE, exit 2" \
+	fails 2 'sweep.csv:1: not the results of ppsim run' "$ppsim" report "$tmp/sweep.csv"
+head -c 2000 "$tmp/one.csv" >"$tmp/cut.csv"
+check "a file cut short: said where, exit 2" \
+	fails 2 'cut.csv:[0-9]+: the line is cut short' "$ppsim" report "$tmp/cut.csv"
+sed 's/^far-tx,/far-gone,/' "$tmp/one.csv" >"$tmp/gone.csv"
+check "a case the scenario no longer has: its line, exit 2" \
+	fails 2 'gone.csv:[0-9]+: far-gone under v5.4: .*tiny.ini runs no such case' "$ppsim" report "$tmp/gone.csv"
+sed '2s/duration=1ms/duration=1ms;x/' "$tmp/one.csv" >"$tmp/set.csv"
+check "an override the scenario refuses: the CSV's line, exit 2" \
+	fails 2 'set.csv:2: duration: ' "$ppsim" report "$tmp/set.csv"
+sed 's/^close-drop,v5.4,cpu_time,ns\/pkt,[0-9.]*/close-drop,v5.4,cpu_time,ns\/pkt,1e999/' "$tmp/one.csv" >"$tmp/num.csv"
+check "a figure no run writes: FILE:LINE, exit 2" \
+	fails 2 'num.csv:[0-9]+: value' "$ppsim" report "$tmp/num.csv"

@@ -69,6 +69,9 @@ static const struct cmd_option {
 	  "its policies side by side" },
 	{ CMD_QUIET, "quiet", NULL,
 	  "no progress bar (drawn on stderr only when it is a terminal)" },
+	{ CMD_RESULTS, "results", "CSV",
+	  "the figures of a run (its --format csv, or results.csv of --out), "
+	  "nothing simulated; FILE... then stand in for its scenarios" },
 };
 #define NR_OPTIONS (sizeof(cmd_options) / sizeof(cmd_options[0]))
 
@@ -136,9 +139,9 @@ static const struct cmd_spec cmd_specs[] = {
 	"tasks' working directory (--chdir, else where sbatch runs).",
 	},
 	{
-		.name = "validate", .operands = "FILE...", .min_args = 1,
+		.name = "validate", .operands = "FILE...", .min_args = 0,
 		.max_args = CMD_ANY,
-		.options = CMD_SIMULATES | CMD_FORMAT |
+		.options = CMD_SIMULATES | CMD_FORMAT | CMD_RESULTS |
 			   CMD_SENSITIVITY | CMD_PARAM | CMD_DRY_RUN | CMD_COMMIT_FMT |
 			   CMD_QUIET,
 		.about =
@@ -542,6 +545,7 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 		return add_name(spec, "policy", o->policies, &o->nr_policies,
 				arg);
 	case CMD_OUT: o->out = arg; return 0;
+	case CMD_RESULTS: o->results = arg; return 0;
 	case CMD_DRY_RUN: o->dry_run = true; return 0;
 	case CMD_EXPLAIN: o->explain = true; return 0;
 	case CMD_UPDATE: o->update = true; return 0;

@@ -7,6 +7,7 @@
 #define PPSIM_CMD_H
 
 #include "../report/report.h"
+#include "../input/csv.h"
 
 /* The page_pool policies this program has: the project's eras, and the
  * kernel tree's page_pool.c in a build configured --with-linux. */
@@ -36,6 +37,7 @@ enum cmd_opt {
 	CMD_TASK = 1 << 18, CMD_CHDIR = 1 << 19, CMD_TIME = 1 << 20,
 	CMD_MEM = 1 << 21, CMD_CPUS = 1 << 22,
 	CMD_DRY_RUN = 1 << 24, CMD_UPDATE = 1 << 25, CMD_MAN = 1 << 26,
+	CMD_RESULTS = 1 << 27,
 };
 
 /* What every command that runs simulations takes, alike everywhere. */
@@ -99,6 +101,7 @@ struct cmd_opts {
 	int nr_params;
 	enum cmd_format format;
 	const char *out;
+	const char *results;	/* validate --results: a run's CSV */
 	enum cmd_jobs emit_jobs;
 	int task;		/* sweep --task N: its N-th job alone; 0: all */
 	struct cmd_slurm slurm;	/* the sbatch script's, as given */
@@ -137,6 +140,54 @@ struct rep_labels *run_labels(struct rep_row *rows, int nr_rows);
  * table compares. */
 bool run_has_pair(const struct run_file *rf, int nr_files,
 		  const struct rep_row *rows);
+
+#define RESULTS_MAX_FILES	32
+
+/* One file of the run: a provenance block of the CSV. */
+struct results_file {
+	char path[CSV_LINE_MAX + 2];	/* as the run was given it */
+	char sets[CSV_LINE_MAX + 2];	/* the overrides' text: set[] in it */
+	struct scn_override set[CMD_MAX_SET];
+	int nr_set;
+	unsigned long seed;
+	int reps;
+};
+
+/* One (case, policy) of the CSV: every metric's figure. */
+struct results_row {
+	int file, line;
+	char name[SCN_NAME_MAX], policy[SCN_NAME_MAX];
+	struct rep_figure fig[REP_NR_METRICS];
+	char saturated[16];
+	double measured;
+};
+
+/* A run's results read back: its CSV (ppsim run --format csv, or --out's
+ * results.csv), for ppsim report and validate --results. */
+struct run_results {
+	const char *path;		/* the CSV */
+	struct results_file files[RESULTS_MAX_FILES];
+	int nr_files;
+	struct results_row *rows;
+	int nr_rows, room;
+	bool named_files;		/* a 'file' column */
+};
+
+/* Reads the CSV at path into r (results_free() it after, read or not).
+ * Returns 0, or -1 with FILE:LINE: why on stderr. */
+int results_read(struct run_results *r, const char *path);
+void results_free(struct run_results *r);
+/* File k's scenario read again, at path (NULL: the one the run named),
+ * with the run's overrides and the cases it ran; NULL said on stderr. */
+struct scenario *results_scenario(const struct run_results *r, int k,
+				  const char *path);
+/* The CSV's row of file k for case and policy, or NULL. */
+const struct results_row *results_find(const struct run_results *r, int k,
+				       const char *name, const char *policy);
+/* row of case c under policy, as the CSV of file k has it: its
+ * figures, what saturated, the measured figure the run had. */
+struct rep_row results_row(const struct results_row *x, struct scn_case *c,
+			   const struct pp_policy *policy);
 
 /* The sweep's plot (DIR/sweep-rate.dat, sweep.png, sweep.svg) from its
  * CSV csv, as ppsim sweep --out draws it and ppsim merge --out from the

@@ -232,13 +232,13 @@ static void steps(const struct val_file *vf, int file,
  * [fitted] records, or NULL: a record is of a fit of this scenario as its
  * files are, which a scenario that fits nothing did not make, and which
  * the command line's overrides do not run. */
-static const char *unchecked(const struct cmd_opts *o,
+static const char *unchecked(const struct scn_override *set, int nr_set,
 			     const struct scenario *scn)
 {
 	/* validate's own keys aside, and which policies run: a figure's
 	 * run is the same beside any other */
-	for (int i = 0; i < o->nr_set; i++) {
-		const char *key = o->set[i].key;
+	for (int i = 0; i < nr_set; i++) {
+		const char *key = set[i].key;
 
 		if (!strncmp(key, "case.", 5))
 			key += 5;
@@ -380,37 +380,93 @@ static int refuse_sensitivity(const struct cmd_opts *o)
 	return 0;
 }
 
-int validate_main(int argc, char **argv)
+/* --results: the files of the run o->results names, its figures in each
+ * measured row; o->args, when given, in place of the run's scenarios.
+ * Returns the number of rows, or -1 (said). */
+static int results_rows(struct cmd_opts *o, struct run_results *r,
+			struct scenario **scn, struct val_file *vf,
+			struct rep_row *rows)
 {
-	int help;
-	struct scenario **scn;
-	struct rep_row *rows = NULL;
-	struct val_file *vf;
-	struct cmd_opts o;
-	int nr_rows = 0, status = 2, bad = 0, kept = 0;
+	int nr_rows = 0;
 
-	gsl_set_error_handler_off();
-	if ((help = cmd_parse(argc, argv, cmd_spec("validate"), &o)))
-		return help > 0 ? 0 : 2;
-	if (refuse_sensitivity(&o))
-		return 2;
-	scn = calloc((size_t)o.nr_args, sizeof(*scn));
-	vf = calloc((size_t)o.nr_args, sizeof(*vf));
-	rows = calloc((size_t)o.nr_args * FIT_MAX_ROWS, sizeof(*rows));
-	if (!scn || !vf || !rows) {
-		fprintf(stderr, "ppsim validate: out of memory\n");
-		goto done;
+	if (o->nr_set || o->reps_given || o->sensitivity || o->dry_run) {
+		fprintf(stderr, "ppsim validate: --results: the run's CSV says "
+			"what ran: not with --set, --duration, --policy, "
+			"--reps, --sensitivity or --dry-run\n");
+		return -1;
 	}
-	/* every file read, every error said, before anything runs; a file
-	 * with nothing to validate (a profile or a calibration: a glob of
-	 * scenarios/ holds them; or a scenario with no measured figure) is
-	 * passed over, said, and dropped from the arguments */
-	for (int f = 0, in = 0; in < o.nr_args; in++) {
-		const char *path = o.args[in];
+	if (results_read(r, o->results))
+		return -1;
+	if (o->nr_args && o->nr_args != r->nr_files) {
+		fprintf(stderr, "ppsim validate: %s holds the results of %d "
+			"file%s: give as many scenarios, or none\n", r->path,
+			r->nr_files, r->nr_files == 1 ? "" : "s");
+		return -1;
+	}
+	/* what the run was told, every file alike: the provenance's */
+	o->rc.reps = r->files[0].reps;
+	o->rc.seed = r->files[0].seed;
+	o->nr_set = r->files[0].nr_set;
+	memcpy(o->set, r->files[0].set, sizeof(o->set));
+	for (int k = 0; k < r->nr_files; k++) {
+		const char *path = o->nr_args ? o->args[k] : r->files[k].path;
+		int n, kept = 0, unrun = 0;
+
+		if (!(scn[k] = results_scenario(r, k, o->nr_args ? path
+								  : NULL)))
+			return -1;
+		n = cmd_measured_rows(scn[k], rows + nr_rows, false);
+		/* the measured figures the run ran (a run of some cases
+		 * validates those) */
+		for (int i = nr_rows, end = nr_rows + n; i < end; i++) {
+			const struct results_row *x = results_find(r, k,
+				rows[i].c->name, rows[i].policy->name);
+			double measured = rows[i].measured;
+
+			if (!x) {
+				unrun++;
+				n--;
+				continue;
+			}
+			rows[nr_rows + kept] = results_row(x, rows[i].c,
+							   rows[i].policy);
+			/* the file's figure, as it is now */
+			rows[nr_rows + kept++].measured = measured;
+		}
+		vf[k] = (struct val_file){ path, scn[k], nr_rows,
+			wanted_rows(o, rows + nr_rows, n),
+			scn[k]->calibrate.tolerance,
+			scn[k]->calibrate.effect_tolerance,
+			unchecked(r->files[k].set, r->files[k].nr_set,
+				  scn[k]) };
+		nr_rows += vf[k].nr;
+		o->args[k] = (char *)path;
+		if (unrun)
+			fprintf(stderr, "%s: note: %d measured figure%s the run "
+				"of %s did not run left out\n", path, unrun,
+				unrun == 1 ? "" : "s", r->path);
+	}
+	o->nr_args = r->nr_files;
+	o->file = o->args[0];
+	return nr_rows;
+}
+
+/* The scenario FILEs: their measured rows, a file with nothing to
+ * validate (a profile or a calibration: a glob of scenarios/ holds them;
+ * or a scenario with no measured figure) passed over, said, and dropped
+ * from o->args.  Every file read, every error said, before anything
+ * runs.  Returns the number of rows, or -1. */
+static int scenario_rows(struct cmd_opts *o, struct scenario **scn,
+			 struct val_file *vf, struct rep_row *rows)
+{
+	int nr_rows = 0, bad = 0, kept = 0;
+
+	for (int f = 0, in = 0; in < o->nr_args; in++) {
+		const char *path = o->args[in];
 		int n;
 
-		scn[f] = scn_load_part(path, o.set, o.nr_set, cmd_policies,
-				       o.cases, o.nr_cases);
+		scn[f] = scn_load_part(path, o->set, o->nr_set, cmd_policies,
+				       o->cases, o->nr_cases);
 		if (!scn[f]) {
 			bad++;
 			continue;
@@ -422,31 +478,74 @@ int validate_main(int argc, char **argv)
 				"figure" : "no [case NAME] section (a profile "
 				"or a calibration, not a scenario)");
 			scn_free(scn[f]);
+			scn[f] = NULL;
 			continue;
 		}
 		vf[f] = (struct val_file){ path, scn[f], nr_rows,
-			wanted_rows(&o, rows + nr_rows, n),
+			wanted_rows(o, rows + nr_rows, n),
 			scn[f]->calibrate.tolerance,
 			scn[f]->calibrate.effect_tolerance,
-			unchecked(&o, scn[f]) };
+			unchecked(o->set, o->nr_set, scn[f]) };
 		nr_rows += vf[f].nr;
-		o.args[f++] = (char *)path;
+		o->args[f++] = (char *)path;
 		kept = f;
 	}
-	o.nr_args = kept;
-	o.file = kept ? o.args[0] : NULL;
+	o->nr_args = kept;
+	o->file = kept ? o->args[0] : NULL;
 	if (!bad && !kept) {
 		fprintf(stderr, "ppsim validate: no scenario among the files "
 			"has a measured figure: nothing to validate\n");
 		bad++;
-	} else if (!bad && cmd_check_names(&o, scn, o.nr_args)) {
-		bad++;	/* a name that is nowhere: said as such */
-	} else if (!bad && !nr_rows) {
+	}
+	return bad ? -1 : nr_rows;
+}
+
+int validate_main(int argc, char **argv)
+{
+	int help;
+	struct scenario **scn;
+	struct rep_row *rows = NULL;
+	struct val_file *vf;
+	struct run_results res = { 0 };
+	char **paths = NULL;
+	struct cmd_opts o;
+	int nr_rows = -1, status = 2, nr_files;
+
+	gsl_set_error_handler_off();
+	if ((help = cmd_parse(argc, argv, cmd_spec("validate"), &o)))
+		return help > 0 ? 0 : 2;
+	if (!o.nr_args && !o.results) {
+		fprintf(stderr, "ppsim validate: expected FILE..., or "
+			"--results CSV\n");
+		cmd_usage(stderr, cmd_spec("validate"));
+		return 2;
+	}
+	if (refuse_sensitivity(&o))
+		return 2;
+	nr_files = o.results ? RESULTS_MAX_FILES : o.nr_args;
+	scn = calloc((size_t)nr_files, sizeof(*scn));
+	vf = calloc((size_t)nr_files, sizeof(*vf));
+	rows = calloc((size_t)nr_files * FIT_MAX_ROWS, sizeof(*rows));
+	paths = calloc((size_t)nr_files, sizeof(*paths));
+	if (!scn || !vf || !rows || !paths) {
+		fprintf(stderr, "ppsim validate: out of memory\n");
+		goto done;
+	}
+	/* the files, and the names validate keeps of them: its own */
+	memcpy(paths, o.args, (size_t)o.nr_args * sizeof(*paths));
+	o.args = paths;
+	nr_rows = o.results ? results_rows(&o, &res, scn, vf, rows)
+			    : scenario_rows(&o, scn, vf, rows);
+	if (nr_rows < 0)
+		goto done;
+	if (cmd_check_names(&o, scn, o.nr_args)) {
+		nr_rows = -1;	/* a name that is nowhere: said as such */
+	} else if (!nr_rows) {
 		fprintf(stderr, "ppsim validate: no measured figure matches "
 			"the --case and --policy given\n");
-		bad++;
+		nr_rows = -1;
 	}
-	if (bad)
+	if (nr_rows < 0)
 		goto done;
 	if (o.sensitivity) {	/* its own dry run: the moves */
 		for (int f = 0; f < o.nr_args; f++)
@@ -467,14 +566,19 @@ int validate_main(int argc, char **argv)
 		goto done;
 	}
 	status = 1;
-	if (!cmd_run_rows(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
+	/* a run's figures (--results), or this one's */
+	if (o.results ||
+	    !cmd_run_rows(rows, nr_rows, &o.rc, o.nr_args > 1 ? NULL : o.file))
 		status = report(&o, vf, o.nr_args, rows, nr_rows);
 	cmd_free_results(rows, nr_rows);
 done:
-	for (int f = 0; scn && f < o.nr_args; f++)
+	/* the scenarios read: every one, its rows' too when one failed */
+	for (int f = 0; scn && f < nr_files; f++)
 		scn_free(scn[f]);
+	results_free(&res);
 	free(scn);
 	free(vf);
 	free(rows);
+	free(paths);
 	return status;
 }

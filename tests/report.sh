@@ -1,11 +1,12 @@
 #!/bin/sh
-# ppsim report: a run's CSV printed again in every format, nothing
-# simulated, as run printed it; a CSV that is not a run's, or a scenario
-# that no longer has its cases, said with FILE:LINE and exit 2.  Speaks TAP.
+# ppsim report and validate --results: a run's CSV printed again in every
+# format, or validated, nothing simulated, as run and validate print them;
+# a CSV that is not a run's, or a scenario that no longer has its cases,
+# said with FILE:LINE and exit 2.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 paths=$src/scenarios/return-paths.ini
-echo "1..11"
+echo "1..15"
 
 # same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
 same() {
@@ -63,3 +64,25 @@ check "an override the scenario refuses: the CSV's line, exit 2" \
 sed 's/^close-drop,v5.4,cpu_time,ns\/pkt,[0-9.]*/close-drop,v5.4,cpu_time,ns\/pkt,1e999/' "$tmp/one.csv" >"$tmp/num.csv"
 check "a figure no run writes: FILE:LINE, exit 2" \
 	fails 2 'num.csv:[0-9]+: value' "$ppsim" report "$tmp/num.csv"
+
+# validate --results: the run's figures, validated as validate would
+vsame() {
+	for fmt in table csv json commit; do
+		"$ppsim" validate "$tiny" --reps 2 --duration 1ms --format "$fmt" \
+			>"$tmp/v1.$fmt" 2>"$tmp/out"
+		rc1=$?
+		t "$ppsim" validate --results "$tmp/one.csv" --format "$fmt" \
+			>"$tmp/v2.$fmt" 2>>"$tmp/out"
+		[ $? -eq $rc1 ] && cmp "$tmp/v1.$fmt" "$tmp/v2.$fmt" || return 1
+	done
+}
+check "validate --results: every format and the exit status as validate's" vsame
+"$ppsim" run "$tiny" --case far-drop --reps 1 --duration 1ms --format csv >"$tmp/some.csv" 2>"$tmp/out"
+check "validate --results of a run of some cases: those, the rest left out, said" sh -c "
+	'$ppsim' validate --results '$tmp/some.csv' >'$tmp/v.txt' 2>'$tmp/out'
+	grep -q 'note: 2 measured figures the run of .*some.csv did not run left out' '$tmp/out' &&
+	grep -q '^# [0-2] of 2 figures over' '$tmp/v.txt'"
+check "validate --results with --set: refused, exit 2" \
+	fails 2 'the run.s CSV says what ran' "$ppsim" validate --results "$tmp/one.csv" --set nic.rx_ring=512
+check "validate --results of a sweep's CSV: FILE:LINE, exit 2" \
+	fails 2 'sweep.csv:1: not the results of ppsim run' "$ppsim" validate --results "$tmp/sweep.csv"

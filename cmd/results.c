@@ -1,0 +1,309 @@
+/*
+ * A run's results read back: its CSV (ppsim run --format csv, or --out's
+ * results.csv), for ppsim report and validate --results.  The provenance
+ * lines give each file's path, seed, replications and overrides, the rows
+ * every metric's figure of a (case, policy).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cmd.h"
+#include "../input/csv.h"
+#include "../io/datadir.h"
+
+#define RESULTS_FIELDS	10	/* file, case, policy, ... delta_pct */
+
+/* Whether key names a scenario key, as --set takes it ("duration",
+ * "nic.rx_ring", "case.policies", "global.queues"). */
+static bool is_key(const char *key, size_t len)
+{
+	char name[SCN_KEY_MAX + 8], want[SCN_KEY_MAX + 8];
+
+	if (len > 7 && !strncmp(key, "global.", 7)) {
+		key += 7;
+		len -= 7;
+	}
+	if (len >= SCN_KEY_MAX)
+		return false;
+	snprintf(want, sizeof(want), "%s%.*s",
+		 memchr(key, '.', len) ? "" : "case.", (int)len, key);
+	for (int i = 0; i < scn_nr_keys(); i++) {
+		scn_key_name(i, name, sizeof(name));
+		if (!strcmp(name, want))
+			return true;
+	}
+	return false;
+}
+
+static bool chooses_policies(const char *key)
+{
+	if (!strncmp(key, "case.", 5))
+		key += 5;
+	return !strcmp(key, "policies") || !strcmp(key, "baseline");
+}
+
+/* "set k=v k2=v2 w..." as rep_conditions writes the overrides: a word
+ * that is not KEY=VALUE of a known key goes on the value before it
+ * (policies=v5.4 v5.5).  Returns 0, or -1 with FILE:LINE: why. */
+static int take_sets(struct run_results *r, struct results_file *rf,
+		     const char *text, int nr)
+{
+	char *save = NULL, *w;
+
+	snprintf(rf->sets, sizeof(rf->sets), "%s", text);
+	for (w = strtok_r(rf->sets, " ", &save); w;
+	     w = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(w, '=');
+
+		if (eq && is_key(w, (size_t)(eq - w))) {
+			if (rf->nr_set == CMD_MAX_SET) {
+				datadir_error(r->path, nr, "more than %d "
+					      "overrides", CMD_MAX_SET);
+				return -1;
+			}
+			*eq = '\0';
+			/* a bad value is this line's; the policies keep the
+			 * command line as where they were said, so that the
+			 * measured figures of others are left out as then */
+			rf->set[rf->nr_set++] = (struct scn_override){
+				.key = w, .value = eq + 1,
+				.file = chooses_policies(w) ? "--set" : r->path,
+				.line = nr };
+		} else if (rf->nr_set) {
+			/* strtok_r ended the value before w: join again */
+			w[-1] = ' ';
+		} else {
+			datadir_error(r->path, nr, "'%s': not an override "
+				      "KEY=VALUE", w);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A '#' line: a file's provenance starts with "# ppsim VERSION (git C)
+ * run PATH", its seed and replications follow. */
+static int take_comment(struct run_results *r, const char *line, int nr)
+{
+	struct results_file *rf = &r->files[r->nr_files - 1];
+	const char *run = strstr(line, ")  run ");
+	int at = 0;
+
+	if (!strncmp(line, "# ppsim ", 8)) {
+		if (!run) {
+			datadir_error(r->path, nr, "not the results of "
+				      "ppsim run (a sweep's or validate's?)");
+			return -1;
+		}
+		if (r->nr_files == RESULTS_MAX_FILES) {
+			datadir_error(r->path, nr, "more than %d files",
+				      RESULTS_MAX_FILES);
+			return -1;
+		}
+		rf = &r->files[r->nr_files++];
+		snprintf(rf->path, sizeof(rf->path), "%s", run + 7);
+		return 0;
+	}
+	if (strncmp(line, "# seed ", 7))
+		return 0;	/* what the figures rest on, err%: said again */
+	if (!r->nr_files ||
+	    sscanf(line, "# seed %lu  reps %d  duration %*s%n", &rf->seed,
+		   &rf->reps, &at) != 2 || !at ||
+	    rf->reps < 1 || rf->reps > REP_MAX_REPS) {
+		datadir_error(r->path, nr, "not the seed, replications and "
+			      "duration of a run");
+		return -1;
+	}
+	if (!strncmp(line + at, "  set ", 6))
+		return take_sets(r, rf, line + at + 6, nr);
+	return line[at] ? (datadir_error(r->path, nr, "'%s': not the "
+					 "overrides of a run", line + at), -1)
+			: 0;
+}
+
+/* The row of (file, case, policy), a new one at the end when the line
+ * starts another; a pair seen before, not last, is an error. */
+static struct results_row *row_of(struct run_results *r, int file, char **f,
+				  int nr)
+{
+	struct results_row *row;
+
+	if (r->nr_rows) {
+		row = &r->rows[r->nr_rows - 1];
+		if (row->file == file && !strcmp(row->name, f[0]) &&
+		    !strcmp(row->policy, f[1]))
+			return row;
+	}
+	for (int i = 0; i < r->nr_rows; i++)
+		if (r->rows[i].file == file && !strcmp(r->rows[i].name, f[0]) &&
+		    !strcmp(r->rows[i].policy, f[1])) {
+			datadir_error(r->path, nr, "%s under %s again (first "
+				      "at line %d)", f[0], f[1],
+				      r->rows[i].line);
+			return NULL;
+		}
+	if (strlen(f[0]) >= SCN_NAME_MAX || strlen(f[1]) >= SCN_NAME_MAX) {
+		datadir_error(r->path, nr, "a case or policy name longer "
+			      "than a scenario's");
+		return NULL;
+	}
+	if (r->nr_rows == r->room) {
+		int room = r->room ? 2 * r->room : 64;
+		struct results_row *grown = realloc(r->rows,
+						(size_t)room * sizeof(*grown));
+
+		if (!grown) {
+			fprintf(stderr, "ppsim report: out of memory\n");
+			return NULL;
+		}
+		r->rows = grown;
+		r->room = room;
+	}
+	row = &r->rows[r->nr_rows++];
+	*row = (struct results_row){ .file = file, .line = nr, .measured = NAN };
+	for (int m = 0; m < REP_NR_METRICS; m++)
+		row->fig[m] = (struct rep_figure){ NAN, NAN };
+	strcpy(row->name, f[0]);
+	strcpy(row->policy, f[1]);
+	return row;
+}
+
+/* A data line: one metric of a (case, policy). */
+static int take_row(struct run_results *r, char *line, int nr)
+{
+	char *f[RESULTS_FIELDS + 1], **g = f;
+	int want = r->named_files ? RESULTS_FIELDS : RESULTS_FIELDS - 1, file = 0;
+	struct results_row *row;
+	int m = 0;
+
+	if (csv_split(line, f, RESULTS_FIELDS + 1) != want) {
+		datadir_error(r->path, nr, "not %d fields", want);
+		return -1;
+	}
+	if (r->named_files) {
+		while (file < r->nr_files && strcmp(r->files[file].path, f[0]))
+			file++;
+		if (file == r->nr_files) {
+			datadir_error(r->path, nr, "file '%s': no provenance "
+				      "line names it", f[0]);
+			return -1;
+		}
+		g++;
+	}
+	if (!(row = row_of(r, file, g, nr)))
+		return -1;
+	if (!strcmp(g[2], "saturated")) {
+		snprintf(row->saturated, sizeof(row->saturated), "%s", g[4]);
+		return 0;
+	}
+	while (m < REP_NR_METRICS && strcmp(rep_metrics[m].name, g[2]))
+		m++;
+	if (m == REP_NR_METRICS) {
+		datadir_error(r->path, nr, "metric '%s': not one ppsim "
+			      "writes", g[2]);
+		return -1;
+	}
+	if (csv_number(r->path, nr, "value", g[4], m ? CSV_NUM_OR_EMPTY
+						       : CSV_NUM,
+		       &row->fig[m].mean) ||
+	    csv_number(r->path, nr, "ci95", g[5], CSV_NUM_OR_EMPTY,
+		       &row->fig[m].ci95) ||
+	    (!m && csv_number(r->path, nr, "measured", g[6],
+			      CSV_NUM_OR_EMPTY, &row->measured)))
+		return -1;
+	return 0;
+}
+
+/* Reads the CSV.  Returns 0, or -1 said on stderr. */
+int results_read(struct run_results *r, const char *path)
+{
+	FILE *f;
+	char line[CSV_LINE_MAX + 2];
+	int nr = 0, got, rc = 0;
+	bool header = false;
+
+	*r = (struct run_results){ .path = path };
+	f = datadir_open_regular(path);
+	if (!f) {
+		fprintf(stderr, "%s: cannot open: %s\n", r->path,
+			strerror(errno));
+		return -1;
+	}
+	while (!rc && (got = csv_getline(r->path, f, line, &nr)) > 0) {
+		if (!header && line[0] == '#') {
+			rc = take_comment(r, line, nr);
+		} else if (!header) {
+			r->named_files = !strncmp(line, "file,", 5);
+			header = true;
+			if (!r->nr_files || strcmp(line + (r->named_files ? 5
+								: 0),
+						   csv_ppsim_tail)) {
+				datadir_error(r->path, nr, "not the header of "
+					      "ppsim run's CSV (a sweep's "
+					      "has its keys first: ppsim "
+					      "compare reads it)");
+				rc = -1;
+			}
+		} else {
+			rc = take_row(r, line, nr);
+		}
+	}
+	if (!rc && got < 0)
+		rc = -1;
+	if (!rc && !r->nr_rows) {
+		fprintf(stderr, "%s: no results\n", r->path);
+		rc = -1;
+	}
+	fclose(f);
+	return rc;
+}
+
+
+void results_free(struct run_results *r)
+{
+	free(r->rows);
+	r->rows = NULL;
+}
+
+struct scenario *results_scenario(const struct run_results *r, int k,
+				  const char *path)
+{
+	const struct results_file *rf = &r->files[k];
+	const char *only[SCN_MAX_CASES];
+	int nr_only = 0;
+
+	for (int i = 0; i < r->nr_rows; i++) {
+		bool seen = false;
+
+		if (r->rows[i].file != k)
+			continue;
+		for (int j = 0; j < nr_only && !seen; j++)
+			seen = !strcmp(only[j], r->rows[i].name);
+		if (!seen && nr_only < SCN_MAX_CASES)
+			only[nr_only++] = r->rows[i].name;
+	}
+	return scn_load_cases(path ? path : rf->path, rf->set, rf->nr_set,
+			      cmd_policies, only, nr_only);
+}
+
+const struct results_row *results_find(const struct run_results *r, int k,
+				       const char *name, const char *policy)
+{
+	for (int i = 0; i < r->nr_rows; i++)
+		if (r->rows[i].file == k && !strcmp(r->rows[i].name, name) &&
+		    !strcmp(r->rows[i].policy, policy))
+			return &r->rows[i];
+	return NULL;
+}
+
+struct rep_row results_row(const struct results_row *x, struct scn_case *c,
+			   const struct pp_policy *policy)
+{
+	struct rep_row row = cmd_row(c, policy, x->measured);
+
+	row.figures = x->fig;
+	row.saturated = *x->saturated ? x->saturated : NULL;
+	return row;
+}

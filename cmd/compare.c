@@ -15,7 +15,8 @@
 #include "../io/datadir.h"
 
 #define CMP_MAX_FIELDS	64
-#define CMP_USAGE	"Usage: ppsim compare A.csv [B.csv] [--pair POLICY=POLICY]"
+#define CMP_USAGE	"Usage: ppsim compare A.csv [B.csv] [--pair POLICY=POLICY] " \
+			"[--format table|csv|json]"
 
 struct cmp_file {
 	const char *path;
@@ -62,15 +63,19 @@ static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
 	for (int i = 0; i < k + 2; i++)	/* the swept values, case, policy */
 		used += strlen(f[i]) + 1;
 	r->key = malloc(used);
-	if (!r->key) {
+	r->fields = malloc(used);
+	cf->nr++;	/* its key and fields freed with the rest */
+	if (!r->key || !r->fields) {
 		fprintf(stderr, "ppsim compare: out of memory\n");
 		return -1;
 	}
-	cf->nr++;	/* its key freed with the rest */
 	used = 0;
-	for (int i = 0; i < k + 2; i++)
+	for (int i = 0, at = 0; i < k + 2; i++) {
+		memcpy(r->fields + at, f[i], strlen(f[i]) + 1);
+		at += (int)strlen(f[i]) + 1;
 		used += (size_t)sprintf(r->key + used, "%s%s", i ? " " : "",
 					f[i]);
+	}
 	if (strlen(f[k + 3]) >= sizeof(r->unit)) {
 		datadir_error(cf->path, nr, "unit '%s' is not one ppsim "
 			      "writes", f[k + 3]);
@@ -179,14 +184,35 @@ static int read_file(struct cmp_file *cf)
  * first file against B's in the second, or in the one file).  Returns 0,
  * or 2 said. */
 static int parse_args(int argc, char **argv, struct cmp_file *cf,
-		      char *pair, size_t len)
+		      char *pair, size_t len, enum cmd_format *format)
 {
 	int nr_files = 0;
+	bool formatted = false;
 
 	*pair = '\0';
+	*format = CMD_TABLE;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--pair") && i + 1 < argc && !*pair) {
 			snprintf(pair, len, "%s", argv[++i]);
+			continue;
+		}
+		if (!strcmp(argv[i], "--format") && i + 1 < argc &&
+		    !formatted) {
+			static const char *const names[] = {
+				[CMD_TABLE] = "table", [CMD_CSV] = "csv",
+				[CMD_JSON] = "json" };
+
+			formatted = true;
+			i++;
+			while (*format <= CMD_JSON &&
+			       strcmp(argv[i], names[*format]))
+				(*format)++;
+			if (*format > CMD_JSON) {
+				fprintf(stderr, "ppsim compare: --format %s: "
+					"expected table, csv or json\n",
+					argv[i]);
+				return 2;
+			}
 			continue;
 		}
 		if (argv[i][0] == '-' || nr_files == 2) {
@@ -223,7 +249,10 @@ int compare_main(int argc, char **argv)
 	struct cmp_file cf[2] = { { .path = NULL }, { .path = NULL } };
 	struct cmp_pair *pairs = NULL;
 	int status = 0, nr = 0;
-	char pair[256], label[2][4200];
+	char pair[256], label[2][4200], names_line[CSV_LINE_MAX + 2];
+	char *names[CMP_MAX_FIELDS];
+	enum cmd_format format;
+	struct cmp_head head;
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
@@ -235,10 +264,12 @@ int compare_main(int argc, char **argv)
 		       "do not overlap; '-' without replications).  --pair "
 		       "before=after: A's rows of policy before against B's "
 		       "of policy after (in one file: that file's two "
-		       "policies).\n");
+		       "policies).  --format csv: a line a rate (the key's "
+		       "fields, unit, a, a_ci95, b, b_ci95, delta_pct, "
+		       "beyond_cis); json: one object, a row each.\n");
 		return 0;
 	}
-	if (parse_args(argc, argv, cf, pair, sizeof(pair)))
+	if (parse_args(argc, argv, cf, pair, sizeof(pair), &format))
 		return 2;
 	for (int i = 0; i < 2; i++)
 		if (read_file(&cf[i]) || sort_rows(&cf[i]))
@@ -282,11 +313,22 @@ int compare_main(int argc, char **argv)
 		snprintf(label[i], sizeof(label[i]), "%s%s%s", cf[i].path,
 			 cf[i].policy ? ", policy " : "",
 			 cf[i].policy ? cf[i].policy : "");
-	cmp_write_table(stdout, label[0], label[1], pairs, nr);
+	/* the names of a key's fields: the header's but the last 7 */
+	memcpy(names_line, cf[0].header, sizeof(names_line));
+	head = (struct cmp_head){ label[0], label[1], (const char **)names,
+		csv_split(names_line, names, CMP_MAX_FIELDS) - 7 };
+	if (format == CMD_CSV)
+		cmp_write_csv(stdout, &head, pairs, nr);
+	else if (format == CMD_JSON)
+		cmp_write_json(stdout, &head, pairs, nr);
+	else
+		cmp_write_table(stdout, &head, pairs, nr);
 done:
 	for (int i = 0; i < 2; i++) {
-		for (int r = 0; r < cf[i].nr; r++)
+		for (int r = 0; r < cf[i].nr; r++) {
 			free(cf[i].rows[r].key);
+			free(cf[i].rows[r].fields);
+		}
 		free(cf[i].rows);
 		free(cf[i].sorted);
 	}

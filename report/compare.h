@@ -13,6 +13,7 @@
 /* One rate of a file: what it is, and its figure. */
 struct cmp_row {
 	char *key;		/* swept values, case, policy: its label */
+	char *fields;		/* the same, each ended by a NUL */
 	char unit[16];
 	double value, ci95;	/* ci95 NAN: one replication */
 	int line;		/* the command's: where it was read */
@@ -24,8 +25,21 @@ struct cmp_pair {
 	const struct cmp_row *a, *b;
 };
 
-/* The table of the nr pairs, in order, under the two files' names. */
-void cmp_write_table(FILE *f, const char *path_a, const char *path_b,
+/* What the outputs say of the comparison: the two files (and policies,
+ * with --pair), and the names of the fields of a row's key. */
+struct cmp_head {
+	const char *label_a, *label_b;
+	const char *const *names;	/* the CSV's: swept keys, case, policy */
+	int nr_names;
+};
+
+/* The nr pairs, in order: a table, a CSV (the key's fields, unit, A and
+ * B with their CIs, delta_pct, beyond_cis), or a JSON object. */
+void cmp_write_table(FILE *f, const struct cmp_head *h,
 		     const struct cmp_pair *pairs, int nr);
+void cmp_write_csv(FILE *f, const struct cmp_head *h,
+		   const struct cmp_pair *pairs, int nr);
+void cmp_write_json(FILE *f, const struct cmp_head *h,
+		    const struct cmp_pair *pairs, int nr);
 
 #endif

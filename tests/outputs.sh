@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..54"
+echo "1..57"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -150,6 +150,18 @@ check "compare: every rate of A beside B's, the change and the CIs' verdict" \
 	sh -c "test \$(wc -l <'$tmp/want') -eq 6 && grep -q ' yes$' '$tmp/want' && grep -q ' no$' '$tmp/want' && diff '$tmp/want' '$tmp/got'"
 check "compare: six rows of each, matched" \
 	test "$(grep -c -e ' v5.4 ' -e ' v5.5 ' "$tmp/cmp.txt")" -eq 6
+# the same pairs as CSV and JSON: the table's figures, each in its field
+"$ppsim" compare "$tmp/a.csv" "$tmp/b2.csv" --format csv >"$tmp/cmp.csv" 2>"$tmp/out"
+awk -F, 'NR > 3 { printf "%s %s %.1f %s\n", $1, $2, $8, $9 }' "$tmp/cmp.csv" | sort >"$tmp/got.csv"
+check "compare --format csv: a row each, its key's fields, the change and verdict as the table's" sh -c "
+	sed -n 3p '$tmp/cmp.csv' | grep -qx 'case,policy,unit,a,a_ci95,b,b_ci95,delta_pct,beyond_cis' &&
+	diff '$tmp/want' '$tmp/got.csv'"
+"$ppsim" compare "$tmp/a.csv" "$tmp/b2.csv" --format json >"$tmp/cmp.json" 2>"$tmp/out"
+check "compare --format json: one object, a row each with a, b, delta_pct, beyond_cis" sh -c "
+	test \$(grep -c '^  {\"case\": \"[a-z-]*\", \"policy\": \"v5.[45]\", \"unit\": \"Mpps\", \"a\": {\"value\": [0-9.]*, \"ci95\": [0-9.]*}, \"b\": {.*}, \"delta_pct\": -\?[0-9.]*, \"beyond_cis\": \(true\|false\)}' '$tmp/cmp.json') -eq 6 &&
+	grep -q '\"beyond_cis\": true' '$tmp/cmp.json' && tail -1 '$tmp/cmp.json' | grep -qx ']}'"
+check "compare --format xml: said, exit 2" \
+	fails 2 'format xml: expected table, csv or json' "$ppsim" compare "$tmp/a.csv" --pair v5.4=v5.5 --format xml
 # --pair: a policy against another, in one file or across two
 "$ppsim" compare "$tmp/a.csv" --pair v5.4=v5.5 >"$tmp/pair.txt" 2>"$tmp/out"
 want=$(awk -F, '$3 == "rate" && $2 == "v5.5" && $1 == "far-drop" { print $9 }' "$tmp/a.csv")

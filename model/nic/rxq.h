@@ -90,7 +90,7 @@ struct rxq_costs {
 /* A channel as the scenario describes it: its [nic] rings, [driver]
  * settings, [cost] and [model] keys, and the case's workload. */
 struct rxq_config {
-	const struct nic_model *nic;
+	const struct nic_model *nic;	/* the driver and device */
 	const struct workload_ops *workload;
 	enum rxq_touch touch;	/* the XDP program's data access */
 	int pkt_size;		/* bytes on the wire, without FCS */

@@ -119,8 +119,8 @@ static void write_session(struct rxq *q, u32 first, int len,
 	struct mlx5_rq *rq = rq_of(q);
 
 	rq->cq_session[first & rq->rx_mask] = (u16)len;
-	write_cqe(q, rq->l.cqe + (first & rq->rx_mask), q->node, &rq->cq_armed,
-		  t);
+	write_cqe(q, rq->l.cqe + (first & rq->rx_mask), q->node,
+		  &rq->cq_armed, t);
 	for (int k = 1; k < len; k += k == 1 ? MINI_CQE_ARRAY - 1
 					    : MINI_CQE_ARRAY)
 		write_cqe(q, rq->l.cqe + ((first + (u32)k) & rq->rx_mask),
@@ -187,8 +187,8 @@ static void issue_tx_reads(struct rxq *q, double now, struct pcie_traffic *t)
 		for (int k = 0; k < q->pkt_lines; k++)
 			lat = fmax(lat, mem_nic_read(q->m,
 						     pkt_line(q, page, k)));
-		rq->tx_ready[i] = nic_read(rq, t, page_to_nid(page), &rq->pkt_rd,
-					  now, wqe_in, lat);
+		rq->tx_ready[i] = nic_read(rq, t, page_to_nid(page),
+					   &rq->pkt_rd, now, wqe_in, lat);
 		rq->tx_last[i] = rq->tx_issued + 1 == rq->tx_db;
 		rq->tx_issued++;
 	}
@@ -243,6 +243,7 @@ int mlx5_pending(const struct rxq *q)
 	const struct mlx5_rq *rq = rq_of(q);
 
 	return (int)(rq->cq_prod - rq->cq_cons) +
-	       (q->port_remote ? 0 : (int)(rq->tx_cqe_prod - rq->tx_cqe_cons));
+	       (q->port_remote ? 0
+			       : (int)(rq->tx_cqe_prod - rq->tx_cqe_cons));
 }
 

@@ -2002,6 +2002,7 @@ static void set_defaults(struct loader *ld, struct scn_case *c,
 	char why[200];
 
 	memset(c, 0, sizeof(*c));
+	c->sim.rxq.nic = nic_models[0];	/* no key names the NIC yet */
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (*scn_keys[i].def &&
 		    set_value(c, cal, &scn_keys[i], scn_keys[i].def,

@@ -6,7 +6,7 @@
  * model from its own core, and frees pages from its own context: page_pool
  * sees puts from a CPU that does not poll the pool's NAPI.  When it is
  * slower than the NAPI its ring (or socket) fills and the NAPI drops
- * (rxq.c, cpumap_flush, to_socket).
+ * (model/workload/: xdp_cpumap.c's cpumap_flush, tcp.c's tcp_wl_rx).
  */
 #include <math.h>
 #include <simgrid/actor.h>

@@ -39,7 +39,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 5 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 7 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
@@ -165,3 +165,36 @@ if [ -s "$tmp/out" ]; then
 	not_ok "a workload file uses no other workload"
 	sed 's/^/# /' "$tmp/out"
 else ok "a workload file uses no other workload"; fi
+
+# A NIC is one folder of model/nic/ (model/nic/nic_model.h): sim/ and the
+# workloads reach it only through the queue (rxq.h), and it uses no
+# workload.  The objects say which functions each calls (nm); the sources
+# which headers each includes, as a struct's members leave no symbol.
+: >"$tmp/out"
+nic_objs=$(ls "$build"/model/nic/*/libmodel_a-*.o 2>/dev/null)
+[ -n "$nic_objs" ] || echo "model/nic/: no NIC folder's objects" >>"$tmp/out"
+symbols "$tmp/nic.defined" defined $nic_objs
+for o in $wl_objs "$build"/sim/libsim_a-*.o; do
+	nm --undefined-only "$o" | awk '{ print $NF }' | sort -u |
+		comm -12 - "$tmp/nic.defined" |
+		sed "s|^|${o#"$build"/} uses the NIC's own |" >>"$tmp/out"
+done
+(cd "$src" && grep -lE '#include "[^"]*(nic_model\.h|nic/[^/"]+/)' \
+	model/workload/*.[ch] sim/*.[ch]) |
+	sed 's/$/: includes a NIC'"'"'s own header/' >>"$tmp/out"
+if [ -s "$tmp/out" ]; then
+	not_ok "sim/ and the workloads use a NIC only through rxq.h"
+else ok "sim/ and the workloads use a NIC only through rxq.h"; fi
+
+: >"$tmp/out"
+symbols "$tmp/wl.defined" defined "$build"/model/workload/libmodel_a-*.o
+for o in $nic_objs; do
+	nm --undefined-only "$o" | awk '{ print $NF }' | sort -u |
+		comm -12 - "$tmp/wl.defined" |
+		sed "s|^|${o#"$build"/} uses a workload's |" >>"$tmp/out"
+done
+(cd "$src" && grep -lE '#include "[^"]*workload' model/nic/*/*.[ch]) |
+	sed 's/$/: includes a workload'"'"'s header/' >>"$tmp/out"
+if [ -s "$tmp/out" ]; then
+	not_ok "a NIC's folder uses no workload"
+else ok "a NIC's folder uses no workload"; fi

@@ -1,26 +1,22 @@
 /*
- * One mlx5 channel's receive side, as the driver and the NIC use it
- * (drivers/net/ethernet/mellanox/mlx5/core/en_rx.c, en_main.c, en/xdp.c of
- * linux 5.5; 6.1 where noted): a legacy
- * cyclic RQ of one page per descriptor, its completion queue, the XDP_TX
- * send queue with its completion queue, the optional mlx5e page cache and
- * the channel's page_pool.
+ * One channel's receive side, as the driver and the NIC use it: its rings
+ * and completions, the XDP_TX send queue, the driver's page cache where it
+ * has one, and the channel's page_pool, all of one NIC model (nic_model.h;
+ * the mlx5 legacy RQ, model/nic/mlx5/mlx5.h, says where each lives and
+ * what crosses PCIe).
  *
  * The NIC side (rxq_nic_*) DMA-writes packets into posted pages, writes
  * completions and sends XDP_TX frames once it has read them, and counts
  * what each of these puts on PCIe in each direction (model/nic/pcie.h),
  * with what the CPU side sends it (MMIO doorbells).  The CPU side
- * (rxq_napi_poll) is one NAPI poll: XDP SQ completions, up to budget rx
- * completions through the XDP program, then the refill.  Every cache line
- * either side touches
- * goes through the memory model, and every page through the page_pool
- * policy, so where pages live comes from the page_pool code.
+ * (rxq_napi_poll) is one NAPI poll: send completions, up to budget rx
+ * completions through the workload, then the refill.  Every cache line
+ * either side touches goes through the memory model, and every page
+ * through the page_pool policy, so where pages live comes from the
+ * page_pool code.
  *
- * Placement (5.5 en_main.c: mlx5e_alloc_cq, mlx5e_build_rq_param,
- * mlx5e_build_sq_param_common): CQs, doorbell records, the pool and driver
- * state on the channel's node (cpu_to_node(c->cpu) when the channel was
- * opened); rx and tx descriptors on the NIC's node.  None moves with the
- * irq.
+ * This header is what sim/ and the workloads see of a queue: they reach
+ * its NIC only through the functions below (tests/layers.sh).
  */
 #ifndef PPSIM_RXQ_H
 #define PPSIM_RXQ_H
@@ -32,6 +28,12 @@
 
 /* What the queue's packets meet: a workload (model/workload/workload.h). */
 struct workload_ops;
+
+/* The driver and device of the queue (nic_model.h), and the registry of
+ * them, NULL-ended (nic_model.c).  The first is every case's: no
+ * scenario key names another yet. */
+struct nic_model;
+extern const struct nic_model *const nic_models[];
 
 /* Which port XDP_REDIRECT sends out of: the one the packet came in on, or
  * the adapter's other port, whose channel of the redirecting CPU takes
@@ -88,6 +90,7 @@ struct rxq_costs {
 /* A channel as the scenario describes it: its [nic] rings, [driver]
  * settings, [cost] and [model] keys, and the case's workload. */
 struct rxq_config {
+	const struct nic_model *nic;	/* the driver and device */
 	const struct workload_ops *workload;
 	enum rxq_touch touch;	/* the XDP program's data access */
 	int pkt_size;		/* bytes on the wire, without FCS */

@@ -4,7 +4,7 @@
  * queues it on the socket; the reader copies each payload out of the page
  * into its own buffer and frees the skb.  Where the freed page goes (the
  * page allocator or page_pool, from which CPU) is the caller's: the
- * free function it passes (model/nic/rxq.c).
+ * free function it passes (model/workload/tcp.c, reader_free).
  */
 #ifndef PPSIM_TCP_H
 #define PPSIM_TCP_H

@@ -7,14 +7,14 @@
  *
  * The calling protocol.  rxq_open() calls open once, last in the
  * channel's layout, in the channel's context; rxq_free() calls close.
- * One NAPI poll (rxq_napi_poll) calls poll_start before anything, rx for
- * each packet after the driver's rx work (and after the XDP program, when
- * xdp is set), rx_done once the rx completions are handled, and
- * poll_end after the refill.  A consumer on another CPU (sim/consumer.c)
- * is attached with attach, asks pending whether there is work, and runs
- * consume.  Every hook but rx may be NULL: nothing to do.  The hooks
- * run inside the queue's accounting: the work they do goes into
- * rxq_work(q).
+ * One NAPI poll (rxq_napi_poll, through its NIC model's poll: nic_model.h)
+ * calls poll_start before anything, rx for each packet after the driver's
+ * rx work (and after the XDP program, when xdp is set), rx_done once the
+ * rx completions are handled, and poll_end after the refill.  A
+ * consumer on another CPU (sim/consumer.c) is attached with attach, asks
+ * pending whether there is work, and runs consume.  Every hook but rx may
+ * be NULL: nothing to do.  The hooks run inside the queue's accounting:
+ * the work they do goes into rxq_work(q).
  */
 #ifndef PPSIM_WORKLOAD_H
 #define PPSIM_WORKLOAD_H

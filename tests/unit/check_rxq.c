@@ -2,7 +2,7 @@
  * polls driven by hand, every page accounted after every step. */
 #include <math.h>
 #include "unit.h"
-#include "model/nic/rxq.h"
+#include "model/nic/nic_model.h"
 #include "model/workload/workload.h"
 
 static struct unit_machine um;
@@ -52,7 +52,7 @@ static double win_stack;
 static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 {
 	return (struct rxq_config){
-		.workload = w, .pkt_size = w == &workload_tcp ? 1514 : 64,
+		.nic = &nic_mlx5_legacy, .workload = w, .pkt_size = w == &workload_tcp ? 1514 : 64,
 		.touch = touch,
 		.rx_ring = 64, .tx_ring = 64, .wqe_fetch = 4,
 		.budget = 16, .page_cache = page_cache,

@@ -1,0 +1,175 @@
+/*
+ * The mlx5 legacy RQ (nic_mlx5_legacy), one mlx5 channel's receive side
+ * as the driver and the NIC use it (drivers/net/ethernet/mellanox/mlx5/
+ * core/en_rx.c, en_main.c, en/xdp.c of linux 5.5; 6.1 where noted): a
+ * legacy cyclic RQ of one page per descriptor, its completion queue, the
+ * XDP_TX send queue with its completion queue, the optional mlx5e page
+ * cache, and the XDP SQ of the other port's channel.
+ *
+ * The NIC side (device.c) DMA-writes packets into posted pages, writes
+ * completions and sends XDP_TX frames once it has read them, and counts
+ * what each of these puts on PCIe in each direction (model/nic/pcie.h),
+ * with what the CPU side sends it (MMIO doorbells).  The CPU side
+ * (napi.c) is one NAPI poll: XDP SQ completions, up to budget rx
+ * completions through the workload, then the refill (rq.c, with the
+ * channel's opening and its pages in and out of the driver).
+ *
+ * Placement (5.5 en_main.c: mlx5e_alloc_cq, mlx5e_build_rq_param,
+ * mlx5e_build_sq_param_common): CQs, doorbell records, the pool and driver
+ * state on the channel's node (cpu_to_node(c->cpu) when the channel was
+ * opened); rx and tx descriptors on the NIC's node.  None moves with the
+ * irq.
+ */
+#ifndef PPSIM_NIC_MLX5_H
+#define PPSIM_NIC_MLX5_H
+
+#include "../nic_model.h"
+
+#define WQE_PER_LINE		4	/* 16-byte rx descriptors */
+#define CACHE_PER_LINE		4	/* 16-byte struct mlx5e_dma_info */
+#define TX_CQ_POLL_BUDGET	128	/* MLX5E_TX_CQ_POLL_BUDGET */
+#define MINI_CQE_ARRAY	8	/* MLX5_MINI_CQE_ARRAY_SIZE: 8-byte mini
+				 * CQEs in a 64-byte CQ slot */
+#define XDP_FRAME_BULK	16	/* XDP_BULK_QUEUE_SIZE: frames a
+				 * struct xdp_frame_bulk holds */
+
+/*
+ * What the NIC and the driver move over PCIe, in bytes (6.1 sources under
+ * drivers/net/ethernet/mellanox/mlx5/core and include/linux/mlx5).
+ */
+#define RX_WQE_SIZE	16	/* a legacy RQ descriptor with XDP: one
+				 * struct mlx5_wqe_data_seg */
+#define TX_WQE_SIZE	64	/* an XDP_TX descriptor: control, Ethernet
+				 * and data segments, one MLX5_SEND_WQE_BB */
+#define CQE_SIZE	64	/* en/params.c: 128 only on 128-byte-line
+				 * machines (cqe_128_always) */
+#define EQE_SIZE	64	/* struct mlx5_eqe */
+#define DB_RECORD_SIZE	4	/* a doorbell record: a __be32 counter */
+#define SQ_DOORBELL	8	/* mlx5e_notify_hw(): mlx5_write64() of the
+				 * control segment to the UAR */
+#define CQ_DOORBELL	8	/* mlx5_cq_arm(): mlx5_write64() */
+#define EQ_DOORBELL	4	/* eq_update_ci(): __raw_writel() */
+#define CQS_ARMED	5	/* napi_complete_done() then arms the SQ's,
+				 * RQ's, ICOSQ's, async ICOSQ's and XDP SQ's
+				 * CQs (en_txrx.c mlx5e_napi_poll, one
+				 * traffic class) */
+
+/* Lines of a channel's own objects, all in one region each. */
+struct mlx5_lines {
+	u32 cqe;		/* rx CQ: one 64-byte entry a line */
+	u32 rx_wqe;		/* rx WQ: four descriptors a line */
+	u32 tx_wqe;		/* XDP SQ: one 64-byte WQE a line */
+	u32 tx_cqe;		/* XDP SQ's CQ */
+	u32 state;		/* pool, rq, cq and doorbell records */
+	u32 cache;		/* the page cache's entries */
+	u32 sq_db;		/* the XDP SQ's doorbell record: ST_SQ_DB of
+				 * state, or of port_state */
+	u32 port_state;		/* the other port's channel
+				 * (redirect_port), on its CPU's node:
+				 * state without a pool */
+};
+
+/* Which state line an operation writes (ST_DEFER: the softnet_data
+ * defer list's, rxq_softnet_line). */
+enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_DEFER, ST_NR = 20 };
+
+/* The channel's state beyond the queue's (rxq_priv). */
+struct mlx5_rq {
+	struct mlx5_lines l;
+	int nic_node;
+	double qpi_lat;		/* s, for a remote MMIO doorbell */
+	struct pcie *pcie;	/* the NIC's read tags, every queue's */
+	const struct pcie_config *link;	/* its configuration */
+	/* what the NIC's transactions cost on the link, worked out once */
+	struct pcie_wr_cost pkt_wr, cqe_wr, eqe_wr;
+	struct pcie_rd_cost wqe_rd, db_rd, tx_wqe_rd, pkt_rd;
+	struct pcie_traffic host;	/* MMIO the NIC has not seen yet */
+	double read_down;	/* bytes of the reads' completions, this look */
+	bool cq_armed;		/* a completion raises an event (irq) */
+	int tx_cq_node;		/* where the XDP SQ's CQ lives */
+	bool *tx_armed;		/* and whether it raises an event:
+				 * cq_armed, or the other port's */
+	bool port_armed;
+
+	struct page **rx_page;	/* page posted at each rx descriptor */
+	/* and its packet's first line and its struct page line (pkt_line,
+	 * spage_line), worked out once when it is posted: the NIC, NAPI and
+	 * the host prefetch of both ask for them */
+	u32 *rx_line, *rx_spage;
+	u32 rx_mask;
+	u32 cq_prod;		/* descriptors filled and completed by the NIC */
+	u32 cq_cons;		/* completions handled by NAPI */
+	u32 refilled;		/* descriptors given a page */
+	u32 posted;		/* descriptors the NIC may use */
+	u32 db_known;		/* posted, when the NIC last read the RQ's
+				 * doorbell record */
+	u16 *cq_session;	/* CQE compression: at a session's first
+				 * slot, its completions (1: a plain CQE) */
+	u32 sess_first;		/* the session NAPI is in: its first slot */
+	u32 sess_left;		/* and its completions not handled yet */
+
+	struct page **tx_page;	/* page of each XDP_TX descriptor */
+	bool *tx_frame;		/* a redirected frame: mapped for the send,
+				 * returned to page_pool when sent */
+	u32 tx_mask;
+	u32 tx_prod;		/* descriptors written */
+	u32 tx_db;		/* descriptors the doorbell handed over */
+	u32 tx_issued;		/* descriptors whose reads the NIC issued */
+	u32 tx_sent;		/* descriptors the NIC sent */
+	double *tx_ready;	/* s, when each descriptor's frame is read */
+	bool *tx_last;		/* the last of its doorbell's batch */
+	u32 tx_cons;		/* descriptors completed by NAPI */
+	u32 *tx_cqe_end;	/* per tx CQE: descriptors it completes up to */
+	u32 tx_cqe_prod, tx_cqe_cons;
+
+	struct page **pc;	/* mlx5e page cache: a FIFO */
+	u32 pc_mask, pc_head, pc_tail;
+};
+
+static inline struct mlx5_rq *rq_of(const struct rxq *q)
+{
+	return rxq_priv(q);
+}
+
+/*
+ * No part of the model: the host fetches the memory model's state of the
+ * packet line (and struct page) of the descriptor PREFETCH_AHEAD after i,
+ * which the NIC or NAPI is about to touch.  A packet's line state sits in
+ * a host cache line of its own, seldom still cached: waiting for it was a
+ * tenth of the simulation's time (bench/README.md).
+ */
+#define PREFETCH_AHEAD	4
+
+static inline void prefetch_ahead(const struct rxq *q, u32 i, bool spage)
+{
+	const struct mlx5_rq *rq = rq_of(q);
+	u32 j = (i + PREFETCH_AHEAD) & rq->rx_mask;
+	const struct page *page = rq->rx_page[j];
+
+	if (!page)
+		return;
+	__builtin_prefetch(page);	/* the page itself: its node, its pool */
+	mem_prefetch(q->m, rq->rx_line[j]);
+	if (spage)
+		mem_prefetch(q->m, rq->rx_spage[j]);
+}
+
+/* rq.c: the channel, its pages in and out of the driver */
+void mlx5_release_page(struct rxq *q, struct page *page);
+void mlx5_refill(struct rxq *q);
+
+/* napi.c: the CPU side */
+void mlx5_poll(struct rxq *q, struct rxq_poll *out);
+void mlx5_xmit(struct rxq *q, struct page *page, bool frame);
+void mlx5_redirect_frame(struct rxq *q, struct page *page);
+void mlx5_port_poll(struct rxq *q, struct rxq_poll *out);
+
+/* device.c: the NIC side */
+int mlx5_nic_free(const struct rxq *q);
+int mlx5_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t);
+int mlx5_nic_tx(struct rxq *q, double now, struct pcie_traffic *t);
+double mlx5_nic_next(const struct rxq *q);
+bool mlx5_nic_blocked(const struct rxq *q);
+int mlx5_pending(const struct rxq *q);
+
+#endif

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "../io/datadir.h"
 #include "scenario.h"
+#include "../model/key.h"
 #include "../model/page_pool/pp.h"
 
 #define SCN_LINE_MAX	198	/* characters; inih's buffer is 200 */
@@ -28,56 +29,26 @@
  * the NUL) */
 #define SCN_SECTION_MAX	49
 
-/* How a key's value is kept. */
-enum scn_store {
-	S_INT, S_U32, S_U64, S_DOUBLE,	/* numbers */
-	S_WORD,			/* one of a table of words, kept as an int */
-	S_POLICIES, S_MEASURED, S_POLICY, S_TEXT,
-};
-
-/* What a number measures: the suffixes it takes. */
-enum scn_unit {
-	U_NONE, U_TIME, U_SIZE, U_FREQ, U_BYTERATE, U_BITRATE, U_PKTRATE,
-};
-
-struct scn_key {
-	const char *section;	/* "case": [global] or [case NAME] */
-	const char *name;
-	enum scn_store store;
-	enum scn_unit kind;
-	bool in_scenario;	/* the scenario's (struct scn_calibrate), not
-				 * a case's (struct scn_case) */
-	size_t offset;
-	const char *def;	/* default, as a file would write it */
-	double min, max;	/* base units: s, bytes, Hz, bytes/s, bits/s */
-	const char *unit;	/* unit of a bare number */
-	const char *help;
-	const char *const *words;	/* S_WORD: the values, NULL-ended, in
-					 * the order of their enum */
-	/* or S_WORD of a registry of strategies (NULL-ended), kept as a
-	 * pointer to the one chosen: their names are the words */
-	const struct workload_ops *const *registry;
-};
-
 #define K(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, false, offsetof(struct scn_case, field), \
-	  def, min, max, unit, help, NULL, NULL }
+	  def, min, max, unit, help, NULL, NULL, NULL }
 #define KS(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, true, offsetof(struct scn_calibrate, \
-	  field), def, min, max, unit, help, NULL, NULL }
+	  field), def, min, max, unit, help, NULL, NULL, NULL }
 /* A case's key that takes one of words (an enum, stored as an int). */
 #define KW(sec, name, field, words, def, help) \
-	{ sec, name, S_WORD, U_NONE, false, offsetof(struct scn_case, field), \
-	  def, 0, 0, "", help, words, NULL }
-/* A case's key that names one of a registry's strategies. */
-#define KR(sec, name, field, registry, def, help) \
-	{ sec, name, S_WORD, U_NONE, false, offsetof(struct scn_case, field), \
-	  def, 0, 0, "", help, NULL, registry }
+	{ sec, name, KEY_WORD, KEY_PLAIN, false, offsetof(struct scn_case, field), \
+	  def, 0, 0, "", help, words, NULL, NULL }
+/* A case's key that names one of a registry's strategies: by default its
+ * first; its help, the strategies' names and docs (build_registry). */
+#define KR(sec, name, field, registry) \
+	{ sec, name, KEY_WORD, KEY_PLAIN, false, offsetof(struct scn_case, field), \
+	  NULL, 0, 0, "", NULL, NULL, registry, NULL }
 
 _Static_assert(sizeof(enum rxq_touch) == sizeof(int) &&
 	       sizeof(enum rxq_xdp_return) == sizeof(int) &&
 	       sizeof(enum mem_llc_policy) == sizeof(int),
-	       "S_WORD keys store an enum as an int");
+	       "KEY_WORD keys store an enum as an int");
 
 static const char *const port_words[] = {
 	[RXQ_PORT_SAME] = "same", [RXQ_PORT_OTHER] = "other", NULL,
@@ -94,103 +65,171 @@ static const char *const xdp_return_words[] = {
 	[RXQ_RETURN_FRAME] = "frame", [RXQ_RETURN_BULK] = "bulk", NULL,
 };
 
-static const struct scn_key scn_keys[] = {
-K("cpu", "sockets", S_INT, U_NONE, sim.mem.sockets, "2", 1, 8, "", "NUMA nodes, one socket each"),
-K("cpu", "cores", S_INT, U_NONE, sim.mem.cores, "6", 1, 64, "", "cores per socket"),
-K("cpu", "freq", S_DOUBLE, U_FREQ, sim.mem.freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock: a private hit and the work that hides a miss are counted in its cycles, the latencies beyond it in ns"),
-K("cache", "l2_size", S_U64, U_SIZE, sim.mem.l2_size, "256K", 4096, 1 << 30, "B", "private cache per core (L1 is folded in)"),
-K("cache", "l2_ways", S_INT, U_NONE, sim.mem.l2_ways, "8", 1, 64, "", "its associativity"),
-K("cache", "l2_cycles", S_DOUBLE, U_NONE, sim.mem.l2_cycles, "12", 0, 1000, "cycles", "private cache hit, the floor of every access (Broadwell L2: 12)"),
-K("cache", "llc_size", S_U64, U_SIZE, sim.mem.llc_size, "15M", 65536, 1ull << 36, "B", "shared last-level cache per socket"),
-K("cache", "llc_ways", S_INT, U_NONE, sim.mem.llc_ways, "20", 2, 64, "", "its associativity"),
-K("cache", "ddio_ways", S_INT, U_NONE, sim.mem.ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into, the top ones of a set (0 = no DDIO)"),
+static const struct key core_keys[] = {
+K("cpu", "sockets", KEY_INT, KEY_PLAIN, sim.mem.sockets, "2", 1, 8, "", "NUMA nodes, one socket each"),
+K("cpu", "cores", KEY_INT, KEY_PLAIN, sim.mem.cores, "6", 1, 64, "", "cores per socket"),
+K("cpu", "freq", KEY_DOUBLE, KEY_FREQ, sim.mem.freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock: a private hit and the work that hides a miss are counted in its cycles, the latencies beyond it in ns"),
+K("cache", "l2_size", KEY_U64, KEY_SIZE, sim.mem.l2_size, "256K", 4096, 1 << 30, "B", "private cache per core (L1 is folded in)"),
+K("cache", "l2_ways", KEY_INT, KEY_PLAIN, sim.mem.l2_ways, "8", 1, 64, "", "its associativity"),
+K("cache", "l2_cycles", KEY_DOUBLE, KEY_PLAIN, sim.mem.l2_cycles, "12", 0, 1000, "cycles", "private cache hit, the floor of every access (Broadwell L2: 12)"),
+K("cache", "llc_size", KEY_U64, KEY_SIZE, sim.mem.llc_size, "15M", 65536, 1ull << 36, "B", "shared last-level cache per socket"),
+K("cache", "llc_ways", KEY_INT, KEY_PLAIN, sim.mem.llc_ways, "20", 2, 64, "", "its associativity"),
+K("cache", "ddio_ways", KEY_INT, KEY_PLAIN, sim.mem.ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into, the top ones of a set (0 = no DDIO)"),
 KW("cache", "llc_policy", sim.mem.llc_policy, llc_policy_words, "qlru", "how the LLC picks a victim: qlru (Intel's L3 from Ivy Bridge to Skylake as nanoBench measured it on client parts: 2-bit ages, a new line at age 1; uops.info/cache.html; a guess for other parts; the sets those L3s switch to a scan-resistant insertion are not modelled; among DDIO's ways the older line goes, a guess) or lru"),
-K("cache", "llc_lat", S_DOUBLE, U_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit, load to use"),
-K("cache", "snoop_lat", S_DOUBLE, U_TIME, sim.mem.snoop_lat, "42ns", 0, 1e-6, "ns", "line another core of the socket holds modified, fetched from its private cache (MLC's L2->L2 HIT)"),
-K("cache", "rllc_lat", S_DOUBLE, U_TIME, sim.mem.rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),
-K("mem", "dram_lat", S_DOUBLE, U_TIME, sim.mem.dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
-K("mem", "rdram_lat", S_DOUBLE, U_TIME, sim.mem.rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),
-K("mem", "bw", S_DOUBLE, U_BYTERATE, sim.hw.mem_bw, "50GB/s", 1e8, 1e13, "B/s", "memory bandwidth per node"),
-K("mem", "pages", S_U32, U_NONE, sim.mm.pages_per_node, "65536", 256, 1 << 22, "", "order-0 pages per node the model manages (16 GiB at most)"),
-K("qpi", "bw", S_DOUBLE, U_BYTERATE, sim.hw.qpi_bw, "12.8GB/s", 1e8, 1e13, "B/s", "interconnect bandwidth per direction"),
-K("qpi", "lat", S_DOUBLE, U_TIME, sim.mem.qpi_lat, "40ns", 0, 1e-5, "ns", "one crossing of the interconnect"),
-K("pcie", "bw", S_DOUBLE, U_BYTERATE, sim.pcie.bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth of each direction after line encoding (gen3 x16: 8 GT/s x 16 x 128/130); SKP ordered sets take 4 bytes in 1538 of it"),
-K("pcie", "lat", S_DOUBLE, U_TIME, sim.pcie.lat, "250ns", 0, 1e-4, "ns", "one way through device, link and root complex, without the memory access: a DMA read takes twice this plus where its line is"),
-K("pcie", "mps", S_INT, U_SIZE, sim.pcie.mps, "256", 128, 4096, "B", "Max_Payload_Size, a power of 2: DMA writes go in TLPs of at most this"),
-K("pcie", "mrrs", S_INT, U_SIZE, sim.pcie.mrrs, "512", 128, 4096, "B", "Max_Read_Request_Size, a power of 2 (512: the PCIe base spec's default)"),
-K("pcie", "rcb", S_INT, U_SIZE, sim.pcie.rcb, "64", 64, 4096, "B", "largest completion the root complex returns a read in, a power of 2 (its read completion boundary: 64 or 128; MPS bounds it too)"),
-K("pcie", "ack_every", S_INT, U_SIZE, sim.pcie.ack_every, "168", 16, 65536, "B", "TLP bytes a receiver answers with one ACK and one flow-control update DLLP, 8 bytes each, the other way (PCIe 5.0 tables 3-7..3-9, 2-46..2-48 as pcie-bench reads them: gen3 x16 168, x8 203 at MPS 256)"),
-K("nic", "node", S_INT, U_NONE, sim.mem.nic_node, "0", 0, 7, "", "socket whose PCIe root the NIC hangs off"),
-K("nic", "line_rate", S_DOUBLE, U_BITRATE, sim.hw.line_rate, "100Gbps", 1e6, 1e13, "bps", "link speed"),
-K("nic", "max_pps", S_DOUBLE, U_PKTRATE, sim.hw.nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets per second the NIC delivers to one queue"),
-K("nic", "buffer", S_DOUBLE, U_SIZE, sim.hw.nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer, holding what the DMA has not moved over PCIe yet: a packet that finds it full is dropped"),
-K("nic", "rx_ring", S_INT, U_NONE, sim.rxq.rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
-K("nic", "tx_ring", S_INT, U_NONE, sim.rxq.tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
-K("nic", "wqe_fetch", S_INT, U_NONE, sim.rxq.wqe_fetch, "4", 1, 1 << 15, "", "rx descriptors (16 bytes) the NIC reads in one DMA read, a power of 2 up to rx_ring (4: one cache line; mlx5's is not published)"),
-K("nic", "cqe_session", S_INT, U_NONE, sim.rxq.cqe_session, "64", 2, 4096, "", "completions a compressed CQE session holds at most (the device's cqe_compression_max_num; a burst shorter than this ends it sooner)"),
-K("nic", "rd_tags", S_INT, U_NONE, sim.pcie.rd_tags, "256", 1, 1024, "", "DMA reads the NIC keeps in flight (256: 8-bit Extended Tags, which Linux enables where the device has them; 32 without)"),
-K("nic", "ports", S_INT, U_NONE, sim.hw.ports, "1", 1, 2, "", "ports of the adapter, sharing its PCIe link (redirect_port = other needs 2)"),
-K("nic", "irq_delay", S_DOUBLE, U_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
-K("driver", "budget", S_INT, U_NONE, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
-K("driver", "cqe_compress", S_INT, U_NONE, sim.rxq.cqe_compress, "0", 0, 1, "", "rx_cqe_compress (ethtool --set-priv-flags): 1 = completions written back to back share a title CQE and 8-byte mini CQEs, fewer bytes on PCIe, more work for the driver; mlx5 turns it on by itself only on a slow PCIe link"),
+K("cache", "llc_lat", KEY_DOUBLE, KEY_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit, load to use"),
+K("cache", "snoop_lat", KEY_DOUBLE, KEY_TIME, sim.mem.snoop_lat, "42ns", 0, 1e-6, "ns", "line another core of the socket holds modified, fetched from its private cache (MLC's L2->L2 HIT)"),
+K("cache", "rllc_lat", KEY_DOUBLE, KEY_TIME, sim.mem.rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),
+K("mem", "dram_lat", KEY_DOUBLE, KEY_TIME, sim.mem.dram_lat, "90ns", 0, 1e-5, "ns", "local DRAM"),
+K("mem", "rdram_lat", KEY_DOUBLE, KEY_TIME, sim.mem.rdram_lat, "135ns", 0, 1e-5, "ns", "remote DRAM"),
+K("mem", "bw", KEY_DOUBLE, KEY_BYTERATE, sim.hw.mem_bw, "50GB/s", 1e8, 1e13, "B/s", "memory bandwidth per node"),
+K("mem", "pages", KEY_U32, KEY_PLAIN, sim.mm.pages_per_node, "65536", 256, 1 << 22, "", "order-0 pages per node the model manages (16 GiB at most)"),
+K("qpi", "bw", KEY_DOUBLE, KEY_BYTERATE, sim.hw.qpi_bw, "12.8GB/s", 1e8, 1e13, "B/s", "interconnect bandwidth per direction"),
+K("qpi", "lat", KEY_DOUBLE, KEY_TIME, sim.mem.qpi_lat, "40ns", 0, 1e-5, "ns", "one crossing of the interconnect"),
+K("pcie", "bw", KEY_DOUBLE, KEY_BYTERATE, sim.pcie.bw, "15.75GB/s", 1e8, 1e13, "B/s", "PCIe bandwidth of each direction after line encoding (gen3 x16: 8 GT/s x 16 x 128/130); SKP ordered sets take 4 bytes in 1538 of it"),
+K("pcie", "lat", KEY_DOUBLE, KEY_TIME, sim.pcie.lat, "250ns", 0, 1e-4, "ns", "one way through device, link and root complex, without the memory access: a DMA read takes twice this plus where its line is"),
+K("pcie", "mps", KEY_INT, KEY_SIZE, sim.pcie.mps, "256", 128, 4096, "B", "Max_Payload_Size, a power of 2: DMA writes go in TLPs of at most this"),
+K("pcie", "mrrs", KEY_INT, KEY_SIZE, sim.pcie.mrrs, "512", 128, 4096, "B", "Max_Read_Request_Size, a power of 2 (512: the PCIe base spec's default)"),
+K("pcie", "rcb", KEY_INT, KEY_SIZE, sim.pcie.rcb, "64", 64, 4096, "B", "largest completion the root complex returns a read in, a power of 2 (its read completion boundary: 64 or 128; MPS bounds it too)"),
+K("pcie", "ack_every", KEY_INT, KEY_SIZE, sim.pcie.ack_every, "168", 16, 65536, "B", "TLP bytes a receiver answers with one ACK and one flow-control update DLLP, 8 bytes each, the other way (PCIe 5.0 tables 3-7..3-9, 2-46..2-48 as pcie-bench reads them: gen3 x16 168, x8 203 at MPS 256)"),
+K("nic", "node", KEY_INT, KEY_PLAIN, sim.mem.nic_node, "0", 0, 7, "", "socket whose PCIe root the NIC hangs off"),
+K("nic", "line_rate", KEY_DOUBLE, KEY_BITRATE, sim.hw.line_rate, "100Gbps", 1e6, 1e13, "bps", "link speed"),
+K("nic", "max_pps", KEY_DOUBLE, KEY_PKTRATE, sim.hw.nic_max_pps, "40Mpps", 1e3, 1e10, "pps", "packets per second the NIC delivers to one queue"),
+K("nic", "buffer", KEY_DOUBLE, KEY_SIZE, sim.hw.nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer, holding what the DMA has not moved over PCIe yet: a packet that finds it full is dropped"),
+K("nic", "rx_ring", KEY_INT, KEY_PLAIN, sim.rxq.rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
+K("nic", "tx_ring", KEY_INT, KEY_PLAIN, sim.rxq.tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
+K("nic", "wqe_fetch", KEY_INT, KEY_PLAIN, sim.rxq.wqe_fetch, "4", 1, 1 << 15, "", "rx descriptors (16 bytes) the NIC reads in one DMA read, a power of 2 up to rx_ring (4: one cache line; mlx5's is not published)"),
+K("nic", "cqe_session", KEY_INT, KEY_PLAIN, sim.rxq.cqe_session, "64", 2, 4096, "", "completions a compressed CQE session holds at most (the device's cqe_compression_max_num; a burst shorter than this ends it sooner)"),
+K("nic", "rd_tags", KEY_INT, KEY_PLAIN, sim.pcie.rd_tags, "256", 1, 1024, "", "DMA reads the NIC keeps in flight (256: 8-bit Extended Tags, which Linux enables where the device has them; 32 without)"),
+K("nic", "ports", KEY_INT, KEY_PLAIN, sim.hw.ports, "1", 1, 2, "", "ports of the adapter, sharing its PCIe link (redirect_port = other needs 2)"),
+K("nic", "irq_delay", KEY_DOUBLE, KEY_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
+K("driver", "budget", KEY_INT, KEY_PLAIN, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
+K("driver", "cqe_compress", KEY_INT, KEY_PLAIN, sim.rxq.cqe_compress, "0", 0, 1, "", "rx_cqe_compress (ethtool --set-priv-flags): 1 = completions written back to back share a title CQE and 8-byte mini CQEs, fewer bytes on PCIe, more work for the driver; mlx5 turns it on by itself only on a slow PCIe link"),
 KW("driver", "xdp_return", sim.rxq.xdp_return, xdp_return_words, "bulk", "how a redirected frame's page comes back at its transmit completion: frame (xdp_return_frame, one by one) or bulk (xdp_return_frame_bulk, 5.11 on: one ring lock for up to 16; an era without it returns frames one by one, and the run says so)"),
-K("driver", "page_cache", S_INT, U_NONE, sim.rxq.page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
-K("cost", "rx_pkt", S_DOUBLE, U_NONE, sim.rxq.cost.rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
-K("cost", "xdp", S_DOUBLE, U_NONE, sim.rxq.cost.xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
-K("cost", "tx_pkt", S_DOUBLE, U_NONE, sim.rxq.cost.tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),
-K("cost", "stack", S_DOUBLE, U_NONE, sim.rxq.tcp.c_stack, "1000", 0, 1e7, "cycles", "skb, GRO, IP and TCP receive per packet (free: calibrate)"),
-K("cost", "recv", S_DOUBLE, U_NONE, sim.rxq.tcp.c_recv, "50", 0, 1e7, "cycles", "recvmsg per packet, skb free included"),
-K("cost", "copy", S_DOUBLE, U_NONE, sim.rxq.tcp.c_copy, "8", 0, 1e5, "cycles", "copy to the reader per 64-byte line; the line transfers run under it"),
-K("cost", "poll", S_DOUBLE, U_NONE, sim.rxq.cost.poll, "300", 0, 1e7, "cycles", "per NAPI poll"),
-K("cost", "pp_fast", S_DOUBLE, U_NONE, sim.rxq.cost.pp_fast, "9.5", 0, 1e6, "cycles", "a page_pool alloc from its cache, or a direct recycle into it"),
-K("cost", "pp_ring", S_DOUBLE, U_NONE, sim.rxq.cost.pp_ring, "44.5", 0, 1e6, "cycles", "a page_pool put into its ptr_ring, the producer lock included; and a refill of the cache from the ring (up to 64 pages)"),
-K("cost", "page_alloc", S_DOUBLE, U_NONE, sim.rxq.cost.page_alloc, "120", 0, 1e6, "cycles", "page allocator, one page"),
-K("cost", "page_free", S_DOUBLE, U_NONE, sim.rxq.cost.page_free, "100", 0, 1e6, "cycles", "page allocator free, one page"),
-K("cost", "dma_map", S_DOUBLE, U_NONE, sim.rxq.cost.dma_map, "30", 0, 1e6, "cycles", "dma map + unmap of a page"),
-K("cost", "dma_sync", S_DOUBLE, U_NONE, sim.rxq.cost.dma_sync, "0", 0, 1e6, "cycles", "one dma_sync_single_*() call: for the CPU on every rx, for the device on every page cache get and XDP_TX"),
-K("cost", "cache_op", S_DOUBLE, U_NONE, sim.rxq.cost.cache_op, "19", 0, 1e6, "cycles", "an mlx5e page cache put or get attempt, beyond its memory accesses"),
-K("cost", "cqe_decompress", S_DOUBLE, U_NONE, sim.rxq.cost.cqe_decompress, "10", 0, 1e6, "cycles", "a compressed completion's work beyond a plain one's: its mini CQE expanded into the title CQE (mlx5e_decompress_cqe) and its slot's owner bit written back (mlx5e_cqes_update_owner), beyond their memory accesses"),
-K("cost", "redirect", S_DOUBLE, U_NONE, sim.rxq.cost.redirect, "40", 0, 1e6, "cycles", "XDP_REDIRECT through a devmap, a frame: xdp_do_redirect, the xdp_frame written into the headroom, the bulk queue and its flush (ndo_xdp_xmit) shared by 16"),
-K("cost", "pp_lock", S_DOUBLE, U_NONE, sim.rxq.cost.pp_lock, "37", 0, 1e6, "cycles", "the ring's producer spin lock, taken and released: part of cost.pp_ring, which a bulk put of n pages pays once, not n times"),
-K("cost", "skb_build", S_DOUBLE, U_NONE, sim.rxq.cost.skb_build, "500", 0, 1e7, "cycles", "an xdp_frame made an skb (cpumap kthread, veth NAPI), handed to the stack, dropped early there and freed, beyond its memory accesses and page work (a guess, near the TCP fit's cost.stack of 495 for skb, GRO, IP and TCP)"),
-K("cost", "doorbell", S_DOUBLE, U_NONE, sim.rxq.cost.doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
-K("model", "win_ring", S_DOUBLE, U_NONE, sim.rxq.overlap.win_ring, "102", 0, 1e5, "cycles", "work that hides a ring read (a CQE): the L2 streamer runs this far ahead"),
-K("model", "win_random", S_DOUBLE, U_NONE, sim.rxq.overlap.win_random, "34", 0, 1e5, "cycles", "work between the driver's prefetch of a packet line or struct page and its use"),
-K("model", "win_stack", S_DOUBLE, U_NONE, sim.rxq.overlap.win_stack, "125", 0, 1e5, "cycles", "work between the driver's prefetch of a packet and the stack's first read of it (build_skb, the skb's fields, checksum parsing): the window of the headers of a packet handed to the stack"),
-K("model", "store_exposure", S_DOUBLE, U_NONE, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
-K("model", "copy_mlp", S_DOUBLE, U_NONE, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers): its lines arrive at this many a latency, under the copy's own work"),
-K("model", "jitter", S_DOUBLE, U_NONE, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
-KR("case", "workload", sim.rxq.workload, workloads, "xdp_drop", "xdp_drop, xdp_tx, xdp_redirect (out of the same port, or redirect_port's, through the XDP SQ of the redirecting CPU's channel), tcp (a stream read on the NAPI CPU, or on app_cpu; rate in Gbps of payload), xdp_cpumap (into a cpumap: redirect_cpu makes skbs of the frames and frees them) or xdp_veth (into a veth device whose peer's stack frees them)"),
-K("case", "redirect_cpu", S_INT, U_NONE, sim.load.redirect_cpu, "-1", -1, 511, "", "xdp_cpumap: the CPU whose cpumap kthread takes the frames (node = cpu / cores), not a queue's CPU: required; xdp_redirect with redirect_port = other: the CPU whose irq polls that port's channel; -1 (the default) or the queue's CPU: mlx5's own placement, that channel's irq on the redirecting CPU, polled in its softirq after the queue's"),
-K("case", "cpumap_qsize", S_INT, U_NONE, sim.rxq.cpumap_qsize, "2048", 8, 1 << 16, "", "xdp_cpumap: frames the cpumap entry's ring holds (xdp-bench redirect-cpu's default --qsize)"),
+K("driver", "page_cache", KEY_INT, KEY_PLAIN, sim.rxq.page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
+K("cost", "rx_pkt", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
+K("cost", "xdp", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
+K("cost", "tx_pkt", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),
+K("cost", "stack", KEY_DOUBLE, KEY_PLAIN, sim.rxq.tcp.c_stack, "1000", 0, 1e7, "cycles", "skb, GRO, IP and TCP receive per packet (free: calibrate)"),
+K("cost", "recv", KEY_DOUBLE, KEY_PLAIN, sim.rxq.tcp.c_recv, "50", 0, 1e7, "cycles", "recvmsg per packet, skb free included"),
+K("cost", "copy", KEY_DOUBLE, KEY_PLAIN, sim.rxq.tcp.c_copy, "8", 0, 1e5, "cycles", "copy to the reader per 64-byte line; the line transfers run under it"),
+K("cost", "poll", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.poll, "300", 0, 1e7, "cycles", "per NAPI poll"),
+K("cost", "pp_fast", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.pp_fast, "9.5", 0, 1e6, "cycles", "a page_pool alloc from its cache, or a direct recycle into it"),
+K("cost", "pp_ring", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.pp_ring, "44.5", 0, 1e6, "cycles", "a page_pool put into its ptr_ring, the producer lock included; and a refill of the cache from the ring (up to 64 pages)"),
+K("cost", "page_alloc", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.page_alloc, "120", 0, 1e6, "cycles", "page allocator, one page"),
+K("cost", "page_free", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.page_free, "100", 0, 1e6, "cycles", "page allocator free, one page"),
+K("cost", "dma_map", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.dma_map, "30", 0, 1e6, "cycles", "dma map + unmap of a page"),
+K("cost", "dma_sync", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.dma_sync, "0", 0, 1e6, "cycles", "one dma_sync_single_*() call: for the CPU on every rx, for the device on every page cache get and XDP_TX"),
+K("cost", "cache_op", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.cache_op, "19", 0, 1e6, "cycles", "an mlx5e page cache put or get attempt, beyond its memory accesses"),
+K("cost", "cqe_decompress", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.cqe_decompress, "10", 0, 1e6, "cycles", "a compressed completion's work beyond a plain one's: its mini CQE expanded into the title CQE (mlx5e_decompress_cqe) and its slot's owner bit written back (mlx5e_cqes_update_owner), beyond their memory accesses"),
+K("cost", "redirect", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.redirect, "40", 0, 1e6, "cycles", "XDP_REDIRECT through a devmap, a frame: xdp_do_redirect, the xdp_frame written into the headroom, the bulk queue and its flush (ndo_xdp_xmit) shared by 16"),
+K("cost", "pp_lock", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.pp_lock, "37", 0, 1e6, "cycles", "the ring's producer spin lock, taken and released: part of cost.pp_ring, which a bulk put of n pages pays once, not n times"),
+K("cost", "skb_build", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.skb_build, "500", 0, 1e7, "cycles", "an xdp_frame made an skb (cpumap kthread, veth NAPI), handed to the stack, dropped early there and freed, beyond its memory accesses and page work (a guess, near the TCP fit's cost.stack of 495 for skb, GRO, IP and TCP)"),
+K("cost", "doorbell", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.doorbell, "50", 0, 1e6, "cycles", "MMIO doorbell write"),
+K("model", "win_ring", KEY_DOUBLE, KEY_PLAIN, sim.rxq.overlap.win_ring, "102", 0, 1e5, "cycles", "work that hides a ring read (a CQE): the L2 streamer runs this far ahead"),
+K("model", "win_random", KEY_DOUBLE, KEY_PLAIN, sim.rxq.overlap.win_random, "34", 0, 1e5, "cycles", "work between the driver's prefetch of a packet line or struct page and its use"),
+K("model", "win_stack", KEY_DOUBLE, KEY_PLAIN, sim.rxq.overlap.win_stack, "125", 0, 1e5, "cycles", "work between the driver's prefetch of a packet and the stack's first read of it (build_skb, the skb's fields, checksum parsing): the window of the headers of a packet handed to the stack"),
+K("model", "store_exposure", KEY_DOUBLE, KEY_PLAIN, sim.rxq.overlap.store_exposure, "0.25", 0, 1, "", "fraction of a store miss the core waits for"),
+K("model", "copy_mlp", KEY_DOUBLE, KEY_PLAIN, sim.rxq.overlap.copy_mlp, "10", 1, 64, "", "cache misses a streaming copy keeps in flight (L1D fill buffers): its lines arrive at this many a latency, under the copy's own work"),
+K("model", "jitter", KEY_DOUBLE, KEY_PLAIN, sim.hw.jitter, "0.02", 0, 1, "", "coefficient of variation of a poll's duration (interrupts, noise)"),
+KR("case", "workload", sim.rxq.workload, workloads),
+K("case", "redirect_cpu", KEY_INT, KEY_PLAIN, sim.load.redirect_cpu, "-1", -1, 511, "", "xdp_cpumap: the CPU whose cpumap kthread takes the frames (node = cpu / cores), not a queue's CPU: required; xdp_redirect with redirect_port = other: the CPU whose irq polls that port's channel; -1 (the default) or the queue's CPU: mlx5's own placement, that channel's irq on the redirecting CPU, polled in its softirq after the queue's"),
 KW("case", "redirect_port", sim.rxq.redirect_port, port_words, "same", "xdp_redirect: out of the port the packet came in on (same), or out of the adapter's other port (other; nic.ports = 2): onto that port's channel of the redirecting CPU (6.1 en/xdp.c mlx5e_xdp_xmit), whose NAPI, on redirect_cpu (its irq's CPU; by default the redirecting CPU, where mlx5 puts it), polls the completions and returns the pages to the pool from there: the ring from another CPU, and in 6.12 directly when it is the pool's CPU and the pool's NAPI is still scheduled"),
-K("case", "app_cpu", S_INT, U_NONE, sim.load.app_cpu, "-1", -1, 511, "", "tcp: the CPU of the process reading the stream (node = cpu / cores), another than the NAPI's: its own actor, its own cycles and memory accesses, a socket of tcp_rmem between them, and the skbs freed where its era frees them; -1 (or the irq's CPU, the same): the reader reads on the NAPI's CPU after each poll and moves with the irq"),
-K("case", "tcp_rmem", S_INT, U_SIZE, sim.rxq.tcp.rmem, "6M", 4096, 1 << 30, "B", "tcp with app_cpu: bytes of skbs (truesize, 4352 a packet of the model) the socket holds; the NAPI drops what finds it full.  tcp_rmem[2], to which receive autotuning grows a bulk stream's buffer (6.1 net/ipv4/tcp.c tcp_init: 6 MiB)"),
+K("case", "app_cpu", KEY_INT, KEY_PLAIN, sim.load.app_cpu, "-1", -1, 511, "", "tcp: the CPU of the process reading the stream (node = cpu / cores), another than the NAPI's: its own actor, its own cycles and memory accesses, a socket of tcp_rmem between them, and the skbs freed where its era frees them; -1 (or the irq's CPU, the same): the reader reads on the NAPI's CPU after each poll and moves with the irq"),
 KW("case", "xdp_touch", sim.rxq.touch, touch_words, "read", "what the XDP program does with the data: none, read (the headers), write (read and swap the MAC addresses, as an XDP_TX program does); a tcp case has no XDP program: its stack reads the headers"),
-K("case", "pkt_size", S_INT, U_SIZE, sim.rxq.pkt_size, "60", 60, 3520, "B", "frame size without its FCS (a minimum 64-byte frame is 60)"),
-K("case", "rate", S_DOUBLE, U_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
-K("case", "queues", S_INT, U_NONE, sim.load.queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
-K("case", "irq_cpus", S_INT, U_NONE, sim.load.irq_cpus, "0", 0, 64, "", "CPUs the queues spread over, round robin (0: one CPU a queue)"),
-K("case", "irq_cpu", S_INT, U_NONE, sim.load.irq_cpu, "0", 0, 511, "", "CPU running queue 0's NAPI at the start (node = cpu / cores)"),
-K("case", "migrate_at", S_DOUBLE, U_TIME, sim.load.migrate_at, "-1", -1, 3600, "s", "when the irq moves (negative: never)"),
-K("case", "migrate_cpu", S_INT, U_NONE, sim.load.migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
-K("case", "warmup", S_DOUBLE, U_TIME, sim.load.warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
-K("case", "duration", S_DOUBLE, U_TIME, sim.load.duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
-K("case", "sample", S_DOUBLE, U_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples; a run keeps 2046 (migrate_at + warmup + duration over sample at most that): left unset, it grows to the next 1, 2 or 5 x 10^n s that fits a longer run"),
-K("case", "policies", S_POLICIES, U_NONE, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
-K("case", "label", S_TEXT, U_NONE, label, "", 0, 0, "", "the case's cells in --format commit, '|' between columns (Far | Drop), as many as label_columns has; by default its name"),
-K("case", "label_columns", S_TEXT, U_NONE, label_columns, "", 0, 0, "", "the headers of the label's columns in --format commit (NUMA | XDP), as the seed's commit message has them, at most 4; by default Case"),
-K("case", "baseline", S_POLICY, U_NONE, baseline, "", 0, 0, "", "the policy the others are compared with (delta%), one of policies; by default the first"),
-K("case", "measured", S_MEASURED, U_NONE, measured, "", 0, 0, "", "measured rates, POLICY:VALUE ..., in the case's unit: Mpps (XDP), Gbps (TCP)"),
-KS("calibrate", "free", S_TEXT, U_NONE, free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
-KS("calibrate", "cases", S_TEXT, U_NONE, cases, "", 0, 0, "", "the cases they are fitted on (their measured figures)"),
-KS("calibrate", "tolerance", S_DOUBLE, U_NONE, tolerance, "25", 0, 1000, "%", "largest error ppsim validate accepts"),
-KS("calibrate", "effect_tolerance", S_DOUBLE, U_NONE, effect_tolerance, "5", 0, 1000, "points", "largest error ppsim validate accepts in a change: a before/after or a trend step, predicted change % less measured change %"),
+K("case", "pkt_size", KEY_INT, KEY_SIZE, sim.rxq.pkt_size, "60", 60, 3520, "B", "frame size without its FCS (a minimum 64-byte frame is 60)"),
+K("case", "rate", KEY_DOUBLE, KEY_PKTRATE, sim.load.rate, "0", 0, 1e10, "pps", "offered load (0 = line rate)"),
+K("case", "queues", KEY_INT, KEY_PLAIN, sim.load.queues, "1", 1, 64, "", "rx queues, one NAPI each on consecutive CPUs; RSS spreads packets evenly"),
+K("case", "irq_cpus", KEY_INT, KEY_PLAIN, sim.load.irq_cpus, "0", 0, 64, "", "CPUs the queues spread over, round robin (0: one CPU a queue)"),
+K("case", "irq_cpu", KEY_INT, KEY_PLAIN, sim.load.irq_cpu, "0", 0, 511, "", "CPU running queue 0's NAPI at the start (node = cpu / cores)"),
+K("case", "migrate_at", KEY_DOUBLE, KEY_TIME, sim.load.migrate_at, "-1", -1, 3600, "s", "when the irq moves (negative: never)"),
+K("case", "migrate_cpu", KEY_INT, KEY_PLAIN, sim.load.migrate_cpu, "0", 0, 511, "", "CPU the irq moves to"),
+K("case", "warmup", KEY_DOUBLE, KEY_TIME, sim.load.warmup, "20ms", 0, 3600, "s", "simulated time before measuring (after any migration)"),
+K("case", "duration", KEY_DOUBLE, KEY_TIME, sim.load.duration, "50ms", 1e-6, 3600, "s", "simulated time measured"),
+K("case", "sample", KEY_DOUBLE, KEY_TIME, sim.load.sample, "1ms", 1e-6, 3600, "s", "interval of the transient samples; a run keeps 2046 (migrate_at + warmup + duration over sample at most that): left unset, it grows to the next 1, 2 or 5 x 10^n s that fits a longer run"),
+K("case", "policies", KEY_POLICIES, KEY_PLAIN, policies, "v5.4 v5.5", 0, 0, "", "page_pool eras to compare"),
+K("case", "label", KEY_TEXT, KEY_PLAIN, label, "", 0, 0, "", "the case's cells in --format commit, '|' between columns (Far | Drop), as many as label_columns has; by default its name"),
+K("case", "label_columns", KEY_TEXT, KEY_PLAIN, label_columns, "", 0, 0, "", "the headers of the label's columns in --format commit (NUMA | XDP), as the seed's commit message has them, at most 4; by default Case"),
+K("case", "baseline", KEY_POLICY, KEY_PLAIN, baseline, "", 0, 0, "", "the policy the others are compared with (delta%), one of policies; by default the first"),
+K("case", "measured", KEY_MEASURED, KEY_PLAIN, measured, "", 0, 0, "", "measured rates, POLICY:VALUE ..., in the case's unit: Mpps (XDP), Gbps (TCP)"),
+KS("calibrate", "free", KEY_TEXT, KEY_PLAIN, free, "", 0, 0, "", "parameters ppsim calibrate fits: KEY:MIN:MAX ..."),
+KS("calibrate", "cases", KEY_TEXT, KEY_PLAIN, cases, "", 0, 0, "", "the cases they are fitted on (their measured figures)"),
+KS("calibrate", "tolerance", KEY_DOUBLE, KEY_PLAIN, tolerance, "25", 0, 1000, "%", "largest error ppsim validate accepts"),
+KS("calibrate", "effect_tolerance", KEY_DOUBLE, KEY_PLAIN, effect_tolerance, "5", 0, 1000, "points", "largest error ppsim validate accepts in a change: a before/after or a trend step, predicted change % less measured change %"),
 };
 
-#define NR_KEYS (sizeof(scn_keys) / sizeof(scn_keys[0]))
-_Static_assert(NR_KEYS <= SCN_MAX_KEYS, "struct scenario's written[] is "
-	       "too short for the key table");
+#define NR_CORE_KEYS (sizeof(core_keys) / sizeof(core_keys[0]))
+
+/*
+ * The registry input/ parses from: the core keys, and each workload's own
+ * after the core key its keys_after names (after the last case key when
+ * it names none), their values made the case's; with who owns each
+ * (NULL: the core).  Built before main(), from tables that are constants.
+ */
+static struct key scn_keys[SCN_MAX_KEYS];
+static const struct workload_ops *key_owner[SCN_MAX_KEYS];
+static size_t nr_keys;
+static size_t keys_left_out;	/* past SCN_MAX_KEYS: set_defaults says it */
+#define NR_KEYS nr_keys
+
+/* A registry key's help: "a, b (its doc) or c". */
+static const char *registry_help(const struct workload_ops *const *reg)
+{
+	static char help[1024];
+	size_t n = 0;
+
+	for (int i = 0; reg[i] && n < sizeof(help); i++)
+		n += (size_t)snprintf(help + n, sizeof(help) - n, "%s%s%s%s%s",
+				      !i ? "" : reg[i + 1] ? ", " : " or ",
+				      reg[i]->name, reg[i]->doc ? " (" : "",
+				      reg[i]->doc ? reg[i]->doc : "",
+				      reg[i]->doc ? ")" : "");
+	return help;
+}
+
+static void add_key(const struct key *k, const struct workload_ops *owner)
+{
+	if (nr_keys == SCN_MAX_KEYS) {
+		keys_left_out++;
+		return;
+	}
+	scn_keys[nr_keys] = *k;
+	if (k->registry) {
+		scn_keys[nr_keys].def = k->registry[0]->name;
+		scn_keys[nr_keys].help = registry_help(k->registry);
+	}
+	if (owner)
+		scn_keys[nr_keys].offset += offsetof(struct scn_case, sim.rxq);
+	key_owner[nr_keys++] = owner;
+}
+
+static bool core_case_key(const char *name)
+{
+	for (size_t i = 0; i < NR_CORE_KEYS && name; i++)
+		if (!strcmp(core_keys[i].section, "case") &&
+		    !strcmp(core_keys[i].name, name))
+			return true;
+	return false;
+}
+
+__attribute__((constructor)) static void build_registry(void)
+{
+	for (size_t i = 0; i < NR_CORE_KEYS; i++) {
+		const struct key *k = &core_keys[i];
+		bool in_case = !strcmp(k->section, "case");
+		bool last = in_case && (i + 1 == NR_CORE_KEYS ||
+					strcmp(core_keys[i + 1].section, "case"));
+
+		add_key(k, NULL);
+		for (int w = 0; workloads[w] && in_case; w++) {
+			const struct workload_ops *o = workloads[w];
+			bool here = core_case_key(o->keys_after) ?
+				    !strcmp(o->keys_after, k->name) : last;
+
+			for (int j = 0; here && j < o->nr_keys; j++)
+				add_key(&o->keys[j], o);
+		}
+	}
+}
 
 static const char *const hw_sections[] = {
 	"cpu", "cache", "mem", "qpi", "pcie", "nic", "driver", "cost",
@@ -227,36 +266,36 @@ static const struct suffix pktrate_sfx[] = {
 static const struct suffix none_sfx[] = { { "", 1, true }, { 0, 0, 0 } };
 
 static const struct suffix *const suffixes[] = {
-	[U_NONE] = none_sfx, [U_TIME] = time_sfx, [U_SIZE] = size_sfx,
-	[U_FREQ] = freq_sfx, [U_BYTERATE] = byterate_sfx,
-	[U_BITRATE] = bitrate_sfx, [U_PKTRATE] = pktrate_sfx,
+	[KEY_PLAIN] = none_sfx, [KEY_TIME] = time_sfx, [KEY_SIZE] = size_sfx,
+	[KEY_FREQ] = freq_sfx, [KEY_BYTERATE] = byterate_sfx,
+	[KEY_BITRATE] = bitrate_sfx, [KEY_PKTRATE] = pktrate_sfx,
 };
 
-static bool is_number(const struct scn_key *k)
+static bool is_number(const struct key *k)
 {
-	return k->store <= S_DOUBLE;
+	return k->store <= KEY_DOUBLE;
 }
 
 /* A number in base units fits its key: whole where the key keeps whole
  * numbers, within its range; text is how the value was written. */
-static int check_number(const struct scn_key *k, double v, const char *text,
+static int check_number(const struct key *k, double v, const char *text,
 			char *why, size_t len)
 {
-	if (k->store != S_DOUBLE && v != floor(v)) {
+	if (k->store != KEY_DOUBLE && v != floor(v)) {
 		snprintf(why, len, "'%s' is not a whole number", text);
 		return -1;
 	}
 	if (v < k->min || v > k->max) {
 		snprintf(why, len, "%s is out of range [%.10g, %.10g]%s%s",
 			 text, k->min, k->max, *k->unit ? " " : "",
-			 *k->unit && k->kind != U_TIME ? k->unit :
-			 k->kind == U_TIME ? "s" : "");
+			 *k->unit && k->kind != KEY_TIME ? k->unit :
+			 k->kind == KEY_TIME ? "s" : "");
 		return -1;
 	}
 	return 0;
 }
 
-static int parse_number(const struct scn_key *k, const char *text, double *v,
+static int parse_number(const struct key *k, const char *text, double *v,
 			char *why, size_t len)
 {
 	const struct suffix *sfx = suffixes[k->kind];
@@ -391,34 +430,34 @@ static int parse_policy_words(const char *text, const struct pp_policy **pols,
 }
 
 /* Where key k is kept: in the case, or in the scenario's [calibrate]. */
-static void *field_of(const struct scn_key *k, struct scn_case *c,
+static void *field_of(const struct key *k, struct scn_case *c,
 		      struct scn_calibrate *cal)
 {
 	return (char *)(k->in_scenario ? (void *)cal : (void *)c) + k->offset;
 }
 
-static void store_number(const struct scn_key *k, void *field, double v)
+static void store_number(const struct key *k, void *field, double v)
 {
 	switch (k->store) {
-	case S_INT: *(int *)field = (int)v; break;
-	case S_U32: *(uint32_t *)field = (uint32_t)v; break;
-	case S_U64: *(uint64_t *)field = (uint64_t)v; break;
+	case KEY_INT: *(int *)field = (int)v; break;
+	case KEY_U32: *(uint32_t *)field = (uint32_t)v; break;
+	case KEY_U64: *(uint64_t *)field = (uint64_t)v; break;
 	default: *(double *)field = v; break;
 	}
 }
 
-static double load_number(const struct scn_key *k, const void *field)
+static double load_number(const struct key *k, const void *field)
 {
 	switch (k->store) {
-	case S_INT: return *(const int *)field;
-	case S_U32: return *(const uint32_t *)field;
-	case S_U64: return (double)*(const uint64_t *)field;
+	case KEY_INT: return *(const int *)field;
+	case KEY_U32: return *(const uint32_t *)field;
+	case KEY_U64: return (double)*(const uint64_t *)field;
 	default: return *(const double *)field;
 	}
 }
 
 /* A word key's i-th value, NULL past the last. */
-static const char *word_at(const struct scn_key *k, int i)
+static const char *word_at(const struct key *k, int i)
 {
 	if (k->words)
 		return k->words[i];
@@ -426,7 +465,7 @@ static const char *word_at(const struct scn_key *k, int i)
 }
 
 /* The index of the value a word key's field holds. */
-static int word_index(const struct scn_key *k, const void *field)
+static int word_index(const struct key *k, const void *field)
 {
 	int i = 0;
 
@@ -439,7 +478,7 @@ static int word_index(const struct scn_key *k, const void *field)
 }
 
 /* A word key's field set to its i-th value. */
-static void word_set(const struct scn_key *k, void *field, int i)
+static void word_set(const struct key *k, void *field, int i)
 {
 	if (k->words)
 		*(int *)field = i;
@@ -449,7 +488,7 @@ static void word_set(const struct scn_key *k, void *field, int i)
 
 /* Sets one key from its text; on error, why says what. */
 /* "'text': expected a, b or c" */
-static void word_choices(const struct scn_key *k, const char *text,
+static void word_choices(const struct key *k, const char *text,
 			 char *why, size_t len)
 {
 	int n = snprintf(why, len, "'%s': expected", text);
@@ -461,7 +500,7 @@ static void word_choices(const struct scn_key *k, const char *text,
 }
 
 static int set_value(struct scn_case *c, struct scn_calibrate *cal,
-		     const struct scn_key *k, const char *text,
+		     const struct key *k, const char *text,
 		     const struct pp_policy *const *set, char *why,
 		     size_t len)
 {
@@ -469,7 +508,7 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 	double v;
 
 	switch (k->store) {
-	case S_WORD:
+	case KEY_WORD:
 		for (int i = 0; word_at(k, i); i++) {
 			if (!strcmp(text, word_at(k, i))) {
 				word_set(k, field, i);
@@ -478,17 +517,17 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 		}
 		word_choices(k, text, why, len);
 		return -1;
-	case S_POLICIES:
+	case KEY_POLICIES:
 		return parse_policy_words(text, c->policies, NULL,
 					  &c->nr_policies, set, why, len);
-	case S_MEASURED:
+	case KEY_MEASURED:
 		return parse_policy_words(text, NULL, c->measured,
 					  &c->nr_measured, set, why, len);
-	case S_POLICY:
+	case KEY_POLICY:
 		*(const struct pp_policy **)field = policy_named(set, text,
 								 why, len);
 		return *(const struct pp_policy **)field ? 0 : -1;
-	case S_TEXT:
+	case KEY_TEXT:
 		if (strlen(text) >= SCN_TEXT_MAX) {
 			snprintf(why, len, "longer than %d characters",
 				 SCN_TEXT_MAX - 1);
@@ -507,7 +546,7 @@ static int set_value(struct scn_case *c, struct scn_calibrate *cal,
 
 /* ---- keys by name ---- */
 
-static const struct scn_key *find_key(const char *section, const char *name)
+static const struct key *find_key(const char *section, const char *name)
 {
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (!strcmp(scn_keys[i].section, section) &&
@@ -614,7 +653,7 @@ static void suggest(const char *section, const char *name, char *out,
 	}
 }
 
-static const struct scn_key *find_dotted(const char *key)
+static const struct key *find_dotted(const char *key)
 {
 	const char *dot = strchr(key, '.');
 	char section[32];
@@ -628,7 +667,7 @@ static const struct scn_key *find_dotted(const char *key)
 
 int scn_case_get(const struct scn_case *c, const char *key, double *v)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
 	if (!k || !is_number(k) || k->in_scenario)
 		return -1;
@@ -639,9 +678,9 @@ int scn_case_get(const struct scn_case *c, const char *key, double *v)
 int scn_case_word(const struct scn_case *c, const char *key, char *buf,
 		  size_t len)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
-	if (!k || k->store != S_WORD || k->in_scenario)
+	if (!k || k->store != KEY_WORD || k->in_scenario)
 		return -1;
 	snprintf(buf, len, "%s", word_at(k, word_index(k, (const char *)c +
 							      k->offset)));
@@ -651,7 +690,7 @@ int scn_case_word(const struct scn_case *c, const char *key, char *buf,
 int scn_case_set(struct scn_case *c, const char *key, const char *value,
 		 char *why, size_t len)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
 	if (!k || !is_number(k) || k->in_scenario) {
 		snprintf(why, len, "unknown numeric key '%s'", key);
@@ -1121,7 +1160,7 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 	const char *section = in_case || !strcmp(a->section, "global")
 			      ? "case" : a->section;
 	const char *dot = strchr(a->key, '.');
-	const struct scn_key *k;
+	const struct key *k;
 	char why[200], hint[80], hw[SCN_NAME_MAX];
 	const char *ksec = section, *kname = a->key;	/* as written */
 
@@ -1148,7 +1187,7 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 	k = find_key(section, a->key);
 found:
 	if (!k) {
-		const struct scn_key *elsewhere = NULL;
+		const struct key *elsewhere = NULL;
 		const char *now = retired(ksec, kname);
 
 		for (size_t i = 0; i < NR_KEYS && !elsewhere; i++)
@@ -1258,18 +1297,6 @@ static void check_case_lists(struct loader *ld)
 	}
 }
 
-/* A check of validate(): with a loader, reported at the line that set key
- * (or the case's); without one, the first failure is said in why. */
-#define CHECK(cond, key, ...) do { if (!(cond)) { \
-	if (ld) { \
-		const struct origin *o = &org[find_key_index(key)]; \
-		error_at(ld, o->file ? o->file : c->file, \
-			 o->file ? o->line : c->line, __VA_ARGS__); \
-	} else if (ok) { \
-		snprintf(why, len, __VA_ARGS__); \
-	} \
-	ok = false; } } while (0)
-
 static size_t find_key_index(const char *dotted)
 {
 	char section[32];
@@ -1369,44 +1396,91 @@ static bool is_pow2(int v)
 	return v > 0 && !(v & (v - 1));
 }
 
-/* A workload whose frames a kthread on redirect_cpu takes. */
-static bool cpumap(const struct sim_case *c)
-{
-	return c->rxq.workload->far == WORKLOAD_FAR_KTHREAD;
-}
-
-static bool redirect_cpu_used(const struct sim_case *c)
-{
-	return cpumap(c) || (c->rxq.workload->far == WORKLOAD_FAR_PORT &&
-			     c->rxq.redirect_port == RXQ_PORT_OTHER);
-}
-
-/* Keys of one workload: written in a case of another they would do
- * nothing, so that is an error (app_cpu's and redirect_port's are their
- * own checks); in [global] they serve the cases they are for, and
- * resolved.ini says where they were not used. */
-static const struct {
-	const char *key;
-	bool (*used)(const struct sim_case *c);
-	const char *what;
-} own_keys[] = {
-	{ "case.tcp_rmem", sim_app_reader,
-	  "the socket of a reader on app_cpu (workload = tcp)" },
-	{ "case.cpumap_qsize", cpumap, "the ring of xdp_cpumap's kthread" },
-	{ "case.redirect_cpu", redirect_cpu_used, "the CPU of xdp_cpumap's "
-	  "kthread or of the other port's NAPI (redirect_port = other)" },
+/* Where validate() says what is wrong: to the loader ld at the lines of
+ * org, or without a loader the first failure into why. */
+struct verdict {
+	struct loader *ld;
+	const struct scn_case *c;
+	const struct origin *org;
+	char *why;
+	size_t len;
+	bool ok;
 };
 
-/* What one key cannot say: the keys against each other.  Errors go to the
- * loader ld at the lines of org, or without a loader the first into why. */
-static bool validate(struct loader *ld, const struct scn_case *c,
-		     const struct origin *org, char *why, size_t len)
+/* A rule broken, blamed on key: at the line that set it, or the case's
+ * (workload_say). */
+static void say(void *ctx, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void say(void *ctx, const char *key, const char *fmt, ...)
 {
-	const struct mem_config *m = &c->sim.mem;
-	const struct rxq_config *q = &c->sim.rxq;
-	const struct sim_load *l = &c->sim.load;
-	int cpus = m->sockets * m->cores, n = sim_queue_cpus(&c->sim);
-	bool ok = true;
+	struct verdict *v = ctx;
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (v->ld) {
+		const struct origin *o = &v->org[find_key_index(key)];
+
+		error_at(v->ld, o->file ? o->file : v->c->file,
+			 o->file ? o->line : v->c->line, "%s", text);
+	} else if (v->ok) {
+		snprintf(v->why, v->len, "%s", text);
+	}
+	v->ok = false;
+}
+
+#define CHECK(cond, key, ...) do { \
+	if (!(cond)) \
+		say(v, key, __VA_ARGS__); \
+	} while (0)
+
+/* The case as its workload's rules read it. */
+static struct workload_case workload_case_of(const struct sim_case *c)
+{
+	return (struct workload_case){
+		.workload = c->rxq.workload,
+		.rxq = &c->rxq,
+		.queues = c->load.queues,
+		.irq_cpu = c->load.irq_cpu,
+		.migrate_cpu = c->load.migrate_at < 0 ? -1 :
+			       c->load.migrate_cpu,
+		.redirect_cpu = c->load.redirect_cpu,
+		.far_apart = sim_has_consumer(c),
+	};
+}
+
+/* Whether the case runs a far side on redirect_cpu (enum workload_far). */
+static bool redirect_cpu_used(const struct sim_case *c)
+{
+	return c->rxq.workload->far == WORKLOAD_FAR_KTHREAD ||
+	       (c->rxq.workload->far == WORKLOAD_FAR_PORT &&
+		c->rxq.redirect_port == RXQ_PORT_OTHER);
+}
+
+static const char redirect_cpu_what[] = "the CPU of xdp_cpumap's kthread "
+	"or of the other port's NAPI (redirect_port = other)";
+
+/* Whether c uses k: a workload's own key only where that workload says
+ * so, redirect_cpu only where a far side runs there. */
+static bool key_used(const struct scn_case *c, const struct key *k)
+{
+	const struct workload_ops *owner = key_owner[k - scn_keys];
+	struct workload_case wc = workload_case_of(&c->sim);
+
+	if (owner)
+		return owner->uses(&wc);
+	return k != find_key("case", "redirect_cpu") ||
+	       redirect_cpu_used(&c->sim);
+}
+
+/* The machine: the CPUs, the node and the caches the case names exist. */
+static void validate_machine(struct verdict *v)
+{
+	const struct mem_config *m = &v->c->sim.mem;
+	const struct sim_load *l = &v->c->sim.load;
+	int cpus = m->sockets * m->cores, n = sim_queue_cpus(&v->c->sim);
 
 	CHECK(l->irq_cpu < cpus, "case.irq_cpu", "irq_cpu %d does not exist: "
 	      "the machine has %d CPUs (%d sockets x %d cores)", l->irq_cpu,
@@ -1431,25 +1505,27 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(m->l2_size % (64u * (unsigned)m->l2_ways) == 0,
 	      "cache.l2_size", "l2_size must be a multiple of 64 bytes x "
 	      "l2_ways");
-	CHECK(!cpumap(&c->sim) || l->redirect_cpu >= 0,
-	      "case.redirect_cpu", "xdp_cpumap needs redirect_cpu: the CPU of "
-	      "its kthread, another than the irq's");
-	CHECK(!redirect_cpu_used(&c->sim) || l->redirect_cpu < cpus,
+	CHECK(!redirect_cpu_used(&v->c->sim) || l->redirect_cpu < cpus,
 	      "case.redirect_cpu", "redirect_cpu %d does not exist: the "
 	      "machine has %d CPUs (%d sockets x %d cores)", l->redirect_cpu,
 	      cpus, m->sockets, m->cores);
-	CHECK(!cpumap(&c->sim) || l->queues == 1,
-	      "case.queues", "xdp_cpumap takes one queue (%d): its consumer "
-	      "serves queue 0", l->queues);
-	CHECK(!cpumap(&c->sim) ||
-	      (l->redirect_cpu != l->irq_cpu &&
-	       (l->migrate_at < 0 || l->redirect_cpu != l->migrate_cpu)),
-	      "case.redirect_cpu", "redirect_cpu %d is the irq's CPU: the "
-	      "cpumap's kthread needs another", l->redirect_cpu);
+}
+
+/* Where a far side runs (redirect_port, redirect_cpu, app_cpu), and the
+ * workloads' own keys written where they do nothing. */
+static void validate_far(struct verdict *v)
+{
+	const struct scn_case *c = v->c;
+	const struct mem_config *m = &c->sim.mem;
+	const struct rxq_config *q = &c->sim.rxq;
+	const struct sim_load *l = &c->sim.load;
+	struct workload_case wc = workload_case_of(&c->sim);
+	int cpus = m->sockets * m->cores;
+
 	CHECK(q->redirect_port == RXQ_PORT_SAME ||
 	      q->workload->far == WORKLOAD_FAR_PORT, "case.redirect_port",
-	      "redirect_port is where xdp_redirect sends, not %s",
-	      q->workload->name);
+	      "redirect_port is where %s sends, not %s",
+	      workload_far(WORKLOAD_FAR_PORT)->name, q->workload->name);
 	CHECK(q->redirect_port == RXQ_PORT_SAME || c->sim.hw.ports > 1,
 	      "case.redirect_port", "redirect_port = other: the NIC has %d "
 	      "port (nic.ports)", c->sim.hw.ports);
@@ -1459,15 +1535,26 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(q->redirect_port == RXQ_PORT_SAME || l->migrate_at < 0,
 	      "case.migrate_at", "redirect_port = other with a migration: "
 	      "not modelled (the other port's NAPI stays where it is)");
-	for (size_t i = 0; i < sizeof(own_keys) / sizeof(own_keys[0]); i++)
-		CHECK(!(org && org[find_key_index(own_keys[i].key)].in_case) ||
-		      own_keys[i].used(&c->sim), own_keys[i].key,
-		      "%s is %s: this case (%s) has none",
-		      strchr(own_keys[i].key, '.') + 1, own_keys[i].what,
-		      q->workload->name);
+	/* in [global] they serve the cases they are for, and resolved.ini
+	 * says where they were not used */
+	for (int i = 0; workloads[i] && v->org; i++)
+		for (int j = 0; j < workloads[i]->nr_keys; j++) {
+			const struct key *k = &workloads[i]->keys[j];
+			char dotted[SCN_KEY_MAX];
+
+			snprintf(dotted, sizeof(dotted), "case.%s", k->name);
+			CHECK(!v->org[find_key_index(dotted)].in_case ||
+			      workloads[i]->uses(&wc), dotted,
+			      "%s is %s: this case (%s) has none", k->name,
+			      k->what, q->workload->name);
+		}
+	CHECK(!(v->org && v->org[find_key_index("case.redirect_cpu")].in_case)
+	      || redirect_cpu_used(&c->sim), "case.redirect_cpu",
+	      "redirect_cpu is %s: this case (%s) has none",
+	      redirect_cpu_what, q->workload->name);
 	CHECK(l->app_cpu < 0 || q->workload->far == WORKLOAD_FAR_READER,
-	      "case.app_cpu",
-	      "app_cpu is the reader of workload = tcp, not of %s",
+	      "case.app_cpu", "app_cpu is the reader of workload = %s, not "
+	      "of %s", workload_far(WORKLOAD_FAR_READER)->name,
 	      q->workload->name);
 	CHECK(l->app_cpu < cpus, "case.app_cpu", "app_cpu %d does not exist: "
 	      "the machine has %d CPUs (%d sockets x %d cores)", l->app_cpu,
@@ -1479,10 +1566,14 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	      l->app_cpu != l->migrate_cpu, "case.app_cpu", "app_cpu %d is "
 	      "where the irq moves: the reader and the NAPI would share it",
 	      l->app_cpu);
-	CHECK(q->workload->far != WORKLOAD_FAR_READER ||
-	      q->pkt_size > TCP_HEADERS,
-	      "case.pkt_size", "a TCP packet of %d bytes carries no payload "
-	      "(its Ethernet, IP and TCP headers take %d)", q->pkt_size, TCP_HEADERS);
+}
+
+/* The rings and their costs: powers of 2, the lock within the ring. */
+static void validate_rings(struct verdict *v)
+{
+	const struct rxq_config *q = &v->c->sim.rxq;
+	const struct pcie_config *p = &v->c->sim.pcie;
+
 	CHECK(q->cost.pp_lock <= q->cost.pp_ring, "cost.pp_lock", "pp_lock %g "
 	      "is more than pp_ring %g, which holds it", q->cost.pp_lock,
 	      q->cost.pp_ring);
@@ -1493,87 +1584,101 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 	CHECK(is_pow2(q->wqe_fetch) && q->wqe_fetch <= q->rx_ring,
 	      "nic.wqe_fetch", "wqe_fetch %d is not a power of 2 up to "
 	      "rx_ring %d", q->wqe_fetch, q->rx_ring);
-	CHECK(is_pow2(c->sim.pcie.mps), "pcie.mps", "mps %d is not a power "
-	      "of 2", c->sim.pcie.mps);
-	CHECK(is_pow2(c->sim.pcie.mrrs), "pcie.mrrs", "mrrs %d is not a "
-	      "power of 2", c->sim.pcie.mrrs);
-	CHECK(is_pow2(c->sim.pcie.rcb), "pcie.rcb", "rcb %d is not a power "
-	      "of 2", c->sim.pcie.rcb);
-	/* the rx ring, the pool's ring, cache and bulk, the driver cache and
-	 * the tx ring may all sit on one node, clear of its watermarks; so
-	 * may the pages a cpumap's ring or a reader's socket holds, which
-	 * are named when they are what does not fit */
-	{
-		long long rings = 2 * q->rx_ring + q->tx_ring + 256 +
-				  q->page_cache, held = 0,
-			  half = c->sim.mm.pages_per_node / 2;
-		const char *key = NULL;
+	CHECK(is_pow2(p->mps), "pcie.mps", "mps %d is not a power of 2",
+	      p->mps);
+	CHECK(is_pow2(p->mrrs), "pcie.mrrs", "mrrs %d is not a power of 2",
+	      p->mrrs);
+	CHECK(is_pow2(p->rcb), "pcie.rcb", "rcb %d is not a power of 2",
+	      p->rcb);
+}
 
-		if (cpumap(&c->sim)) {
-			held = q->cpumap_qsize;
-			key = "case.cpumap_qsize";
-		} else if (sim_app_reader(&c->sim)) {
-			held = q->tcp.rmem / TCP_TRUESIZE;
-			key = "case.tcp_rmem";
-		}
-		/* blamed: mem.pages's line, but for the largest of the
-		 * rings' terms when the command line set it and not
-		 * mem.pages (--set nic.tx_ring=32768), or when no line set
-		 * mem.pages */
-		const char *big = 2LL * q->rx_ring >= q->tx_ring &&
-				  2LL * q->rx_ring >= q->page_cache ?
-				  "nic.rx_ring" : q->tx_ring >= q->page_cache ?
-				  "nic.tx_ring" : "driver.page_cache";
-		const struct origin *ob = org ? &org[find_key_index(big)] :
-					  NULL, *op = org ?
-					  &org[find_key_index("mem.pages")] :
-					  NULL;
-		/* the command line's word first: it came last */
-		bool cl_big = ob && ob->file && *ob->file == '-',
-		     cl_pages = op && op->file && *op->file == '-';
-		const char *blame = cl_big && !cl_pages ? big :
-				    (op && op->file) || !(ob && ob->file) ?
-				    "mem.pages" : big;
+/*
+ * The rx ring, the pool's ring, cache and bulk, the driver cache and the
+ * tx ring may all sit on one node, clear of its watermarks; so may the
+ * pages a workload's far side holds (a cpumap's ring, a reader's
+ * socket), which are named when they are what does not fit.
+ */
+static void validate_pages(struct verdict *v)
+{
+	const struct scn_case *c = v->c;
+	const struct rxq_config *q = &c->sim.rxq;
+	const struct sim_load *l = &c->sim.load;
+	struct workload_case wc = workload_case_of(&c->sim);
+	long long rings = 2 * q->rx_ring + q->tx_ring + 256 + q->page_cache,
+		  held = 0, half = c->sim.mm.pages_per_node / 2;
+	const char *key = NULL;
 
-		CHECK(rings * l->queues <= half, blame,
-		      "%u pages per node cannot hold %d rx queue(s) of "
-		      "2 x rx_ring %d + tx_ring %d + 256 + page_cache %d "
-		      "pages (half a node at most): lower %s or raise "
-		      "mem.pages", c->sim.mm.pages_per_node, l->queues,
-		      q->rx_ring, q->tx_ring, q->page_cache, big);
-		CHECK(!key || rings * l->queues > half ||
-		      (rings + held) * l->queues <= half, key ? key : "mem.pages",
-		      "%s holds %lld pages, more than the %lld that %u pages "
-		      "per node leave beside the rx ring and its page_pool: "
-		      "lower it or raise mem.pages", key ? key + 5 : "", held,
-		      half / l->queues - rings, c->sim.mm.pages_per_node);
+	if (q->workload->far_pages)
+		held = q->workload->far_pages(&wc, &key);
+	/* blamed: mem.pages's line, but for the largest of the rings' terms
+	 * when the command line set it and not mem.pages (--set
+	 * nic.tx_ring=32768), or when no line set mem.pages */
+	const char *big = 2LL * q->rx_ring >= q->tx_ring &&
+			  2LL * q->rx_ring >= q->page_cache ?
+			  "nic.rx_ring" : q->tx_ring >= q->page_cache ?
+			  "nic.tx_ring" : "driver.page_cache";
+	const struct origin *ob = v->org ? &v->org[find_key_index(big)] :
+				  NULL, *op = v->org ?
+				  &v->org[find_key_index("mem.pages")] : NULL;
+	/* the command line's word first: it came last */
+	bool cl_big = ob && ob->file && *ob->file == '-',
+	     cl_pages = op && op->file && *op->file == '-';
+	const char *blame = cl_big && !cl_pages ? big :
+			    (op && op->file) || !(ob && ob->file) ?
+			    "mem.pages" : big;
+
+	CHECK(rings * l->queues <= half, blame,
+	      "%u pages per node cannot hold %d rx queue(s) of "
+	      "2 x rx_ring %d + tx_ring %d + 256 + page_cache %d "
+	      "pages (half a node at most): lower %s or raise "
+	      "mem.pages", c->sim.mm.pages_per_node, l->queues,
+	      q->rx_ring, q->tx_ring, q->page_cache, big);
+	CHECK(!key || rings * l->queues > half ||
+	      (rings + held) * l->queues <= half, key ? key : "mem.pages",
+	      "%s holds %lld pages, more than the %lld that %u pages "
+	      "per node leave beside the rx ring and its page_pool: "
+	      "lower it or raise mem.pages", key ? strchr(key, '.') + 1 : "",
+	      held, half / l->queues - rings, c->sim.mm.pages_per_node);
+}
+
+/* The monitor keeps SIM_MAX_SAMPLES samples (one a sample, one more
+ * where the measurement starts): more would stop the transient short
+ * without a word. */
+static void validate_samples(struct verdict *v)
+{
+	const struct sim_load *l = &v->c->sim.load;
+	const struct origin *org = v->org;
+	double run = (l->migrate_at > 0 ? l->migrate_at : 0) + l->warmup +
+		     l->duration;
+	const char *key = run_length_key(l, org);
+	char where[PATH_MAX + 32] = "";
+
+	/* the other half of the cause, where the user set it */
+	if (set_by_user(org, "case.sample") && strcmp(key, "case.sample")) {
+		const struct origin *o = &org[find_key_index("case.sample")];
+
+		snprintf(where, sizeof(where), o->line ? " (%s:%d)" : " (%s)",
+			 o->file, o->line);
 	}
-	/* the monitor keeps SIM_MAX_SAMPLES samples (one a sample, one more
-	 * where the measurement starts): more would stop the transient
-	 * short without a word */
-	{
-		double run = (l->migrate_at > 0 ? l->migrate_at : 0) +
-			     l->warmup + l->duration;
-		const char *key = run_length_key(l, org);
-		char where[PATH_MAX + 32] = "";
+	/* 1e-6: 2.046 s / 1 ms is 2046 and a little in binary; the monitor
+	 * has room for one sample more than that */
+	CHECK(run / l->sample <= SAMPLES_KEPT + 1e-6, key,
+	      "sample %gs%s over a run of %gs gives %.0f transient "
+	      "samples, more than the %d kept: raise sample or "
+	      "shorten the run", l->sample, where, run,
+	      ceil(run / l->sample - 1e-6), SAMPLES_KEPT);
+}
 
-		/* the other half of the cause, where the user set it */
-		if (set_by_user(org, "case.sample") &&
-		    strcmp(key, "case.sample")) {
-			const struct origin *o =
-				&org[find_key_index("case.sample")];
+/* What the case compares and how its table shows it: the measured
+ * figures and the baseline among its policies, its label's cells. */
+static void validate_policies(struct verdict *v)
+{
+	const struct scn_case *c = v->c;
+	/* room for every cell a label can hold, so each is counted */
+	char cells[SCN_TEXT_MAX / 2 + 1][SCN_NAME_MAX];
+	int nl = scn_label_cells(c->label, cells, SCN_TEXT_MAX / 2 + 1);
+	int nc = scn_label_cells(c->label_columns, cells, SCN_TEXT_MAX / 2 + 1);
 
-			snprintf(where, sizeof(where), o->line ? " (%s:%d)" :
-				 " (%s)", o->file, o->line);
-		}
-		/* 1e-6: 2.046 s / 1 ms is 2046 and a little in binary;
-		 * the monitor has room for one sample more than that */
-		CHECK(run / l->sample <= SAMPLES_KEPT + 1e-6, key,
-		      "sample %gs%s over a run of %gs gives %.0f transient "
-		      "samples, more than the %d kept: raise sample or "
-		      "shorten the run", l->sample, where, run,
-		      ceil(run / l->sample - 1e-6), SAMPLES_KEPT);
-	}
 	for (int i = 0; i < c->nr_measured; i++) {
 		bool found = false;
 
@@ -1590,24 +1695,35 @@ static bool validate(struct loader *ld, const struct scn_case *c,
 		CHECK(found, "case.baseline", "baseline %s is not among the "
 		      "policies", c->baseline->name);
 	}
-	{
-		/* room for every cell a label can hold, so each is counted */
-		char cells[SCN_TEXT_MAX / 2 + 1][SCN_NAME_MAX];
-		int nl = scn_label_cells(c->label, cells, SCN_TEXT_MAX / 2 + 1);
-		int nc = scn_label_cells(c->label_columns, cells,
-					 SCN_TEXT_MAX / 2 + 1);
+	CHECK(nc <= SCN_MAX_LABELS, "case.label_columns", "label_columns "
+	      "has %d headers, at most %d", nc, SCN_MAX_LABELS);
+	CHECK(nc || nl <= 1, "case.label", "label '%s' has %d cells "
+	      "and no label_columns names them: set label_columns, "
+	      "or give one cell", c->label, nl);
+	CHECK(!nc || nl == nc || nl == 0, "case.label",
+	      "label '%s' has %d cells, label_columns '%s' %d "
+	      "headers: give as many", c->label,
+	      nl, c->label_columns, nc);
+}
 
-		CHECK(nc <= SCN_MAX_LABELS, "case.label_columns", "label_columns "
-		      "has %d headers, at most %d", nc, SCN_MAX_LABELS);
-		CHECK(nc || nl <= 1, "case.label", "label '%s' has %d cells "
-		      "and no label_columns names them: set label_columns, "
-		      "or give one cell", c->label, nl);
-		CHECK(!nc || nl == nc || nl == 0, "case.label",
-		      "label '%s' has %d cells, label_columns '%s' %d "
-		      "headers: give as many", c->label,
-		      nl, c->label_columns, nc);
-	}
-	return ok;
+/* What one key cannot say: the keys against each other, the core's
+ * rules and the case's workload's.  Errors go to the loader ld at the
+ * lines of org, or without a loader the first into why. */
+static bool validate(struct loader *ld, const struct scn_case *c,
+		     const struct origin *org, char *why, size_t len)
+{
+	struct verdict v = { ld, c, org, why, len, true };
+	struct workload_case wc = workload_case_of(&c->sim);
+
+	validate_machine(&v);
+	if (c->sim.rxq.workload->check)
+		c->sim.rxq.workload->check(&wc, say, &v);
+	validate_far(&v);
+	validate_rings(&v);
+	validate_pages(&v);
+	validate_samples(&v);
+	validate_policies(&v);
+	return v.ok;
 }
 
 int scn_label_cells(const char *label, char cells[][SCN_NAME_MAX], int max)
@@ -1635,7 +1751,7 @@ int scn_label_cells(const char *label, char cells[][SCN_NAME_MAX], int max)
 int scn_case_put(struct scn_case *c, const char *key, double v, char *why,
 		 size_t len)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 	struct scn_case moved = *c;
 	char text[64];
 
@@ -1657,23 +1773,23 @@ int scn_case_put(struct scn_case *c, const char *key, double v, char *why,
 
 bool scn_key_written(const struct scenario *scn, const char *key)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
 	return k && scn->written[k - scn_keys];
 }
 
 bool scn_key_numeric(const char *key)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
 	return k && is_number(k);
 }
 
 bool scn_key_one_value(const char *key)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
-	return k && (is_number(k) || k->store == S_WORD);
+	return k && (is_number(k) || k->store == KEY_WORD);
 }
 
 int scn_nr_keys(void)
@@ -1711,7 +1827,7 @@ const char *scn_uncalibrated_profile(const struct scenario *scn)
 
 int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 	const char *dot = strchr(key, '.');
 	char lo[32], hi[32];
 
@@ -1732,7 +1848,7 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 		fprintf(f, "  unit:    %s\n  range:   %s to %s\n",
 			*k->unit ? k->unit : "none (a count or a ratio)", lo,
 			hi);
-	} else if (k->store == S_WORD) {
+	} else if (k->store == KEY_WORD) {
 		fprintf(f, "  values: ");
 		for (int i = 0; word_at(k, i); i++)
 			fprintf(f, " %s", word_at(k, i));
@@ -1753,14 +1869,14 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 
 bool scn_key_whole(const char *key)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
-	return k && is_number(k) && k->store != S_DOUBLE;
+	return k && is_number(k) && k->store != KEY_DOUBLE;
 }
 
 bool scn_key_measures(const char *key)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
 	return k && (k == find_key("case", "warmup") ||
 		     k == find_key("case", "duration") ||
@@ -1770,21 +1886,21 @@ bool scn_key_measures(const char *key)
 const char *scn_key_unit(const char *key)
 {
 	static const char *const base[] = {
-		[U_TIME] = "s", [U_SIZE] = "B", [U_FREQ] = "Hz",
-		[U_BYTERATE] = "B/s", [U_BITRATE] = "bit/s",
-		[U_PKTRATE] = "packets/s",
+		[KEY_TIME] = "s", [KEY_SIZE] = "B", [KEY_FREQ] = "Hz",
+		[KEY_BYTERATE] = "B/s", [KEY_BITRATE] = "bit/s",
+		[KEY_PKTRATE] = "packets/s",
 	};
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 
 	if (!k || !is_number(k))
 		return NULL;
-	return k->kind == U_NONE ? k->unit : base[k->kind];
+	return k->kind == KEY_PLAIN ? k->unit : base[k->kind];
 }
 
 void scn_format_digits(const char *key, double v, int digits, char *buf,
 		       size_t len)
 {
-	const struct scn_key *k = find_dotted(key);
+	const struct key *k = find_dotted(key);
 	const struct suffix *sfx = k ? suffixes[k->kind] : none_sfx;
 	const struct suffix *best = NULL;
 
@@ -1806,7 +1922,7 @@ int scn_numeric_keys(const char *section, char (*keys)[SCN_KEY_MAX],
 	int n = 0;
 
 	for (size_t i = 0; i < NR_KEYS; i++) {
-		const struct scn_key *k = &scn_keys[i];
+		const struct key *k = &scn_keys[i];
 
 		if (strcmp(k->section, section) || !is_number(k) ||
 		    k->in_scenario)
@@ -1826,17 +1942,17 @@ int scn_case_diff(const struct scn_case *a, const struct scn_case *b,
 	int n = 0;
 
 	for (size_t i = 0; i < NR_KEYS; i++) {
-		const struct scn_key *k = &scn_keys[i];
+		const struct key *k = &scn_keys[i];
 		const char *fa = (const char *)a + k->offset;
 		const char *fb = (const char *)b + k->offset;
 		bool differ;
 
-		if (k->in_scenario || k->store == S_POLICIES ||
-		    k->store == S_MEASURED || k->store == S_POLICY)
+		if (k->in_scenario || k->store == KEY_POLICIES ||
+		    k->store == KEY_MEASURED || k->store == KEY_POLICY)
 			continue;
 		if (is_number(k))
 			differ = load_number(k, fa) != load_number(k, fb);
-		else if (k->store == S_WORD)
+		else if (k->store == KEY_WORD)
 			differ = word_index(k, fa) != word_index(k, fb);
 		else
 			continue;
@@ -1860,7 +1976,7 @@ const struct pp_policy *scn_baseline(const struct scn_case *c)
 
 /* A number as a file writes it, at full precision: a round trip through
  * the parser gives the same double for any value ppsim printed. */
-static void write_number(FILE *f, const struct scn_key *k, double v)
+static void write_number(FILE *f, const struct key *k, double v)
 {
 	const struct suffix *sfx = suffixes[k->kind], *best = NULL;
 
@@ -1870,58 +1986,49 @@ static void write_number(FILE *f, const struct scn_key *k, double v)
 	fprintf(f, "%.15g%s", v / best->mult, best->s);
 }
 
-/* Whether c uses k, when k is one workload's own key. */
-static bool own_key_used(const struct scn_case *c, const struct scn_key *k)
-{
-	for (size_t i = 0; i < sizeof(own_keys) / sizeof(own_keys[0]); i++)
-		if (&scn_keys[find_key_index(own_keys[i].key)] == k)
-			return own_keys[i].used(&c->sim);
-	return true;
-}
-
 void scn_write_case(FILE *f, const struct scn_case *c)
 {
 	fprintf(f, "[case %s]\n", c->name);
 	for (size_t i = 0; i < NR_KEYS; i++) {
-		const struct scn_key *k = &scn_keys[i];
+		const struct key *k = &scn_keys[i];
 		const void *field = (const char *)c + k->offset;
 		bool plain = !strcmp(k->section, "case");
 
 		if (k->in_scenario)
 			continue;
-		if (!own_key_used(c, k)) {
+		if (!key_used(c, k)) {
 			fprintf(f, "; %s: not used by this case\n", k->name);
 			continue;
 		}
-		if (k->store == S_POLICY && !c->baseline) {
+		if (k->store == KEY_POLICY && !c->baseline) {
 			fprintf(f, "; %s: %s (the first policy)\n", k->name,
 				scn_baseline(c)->name);
 			continue;
 		}
-		if ((k->store == S_MEASURED && !c->nr_measured) ||
-		    (k->store == S_TEXT && !*(const char *)field))
+		if ((k->store == KEY_MEASURED && !c->nr_measured) ||
+		    (k->store == KEY_TEXT && !*(const char *)field))
 			continue;	/* an empty list is no value */
 		fprintf(f, "%s%s%s = ", plain ? "" : k->section,
 			plain ? "" : ".", k->name);
 		switch (k->store) {
-		case S_WORD:
+		case KEY_WORD:
 			fputs(word_at(k, word_index(k, field)), f);
 			break;
-		case S_POLICIES:
+		case KEY_POLICIES:
 			for (int p = 0; p < c->nr_policies; p++)
 				fprintf(f, "%s%s", p ? " " : "",
 					c->policies[p]->name);
 			break;
-		case S_MEASURED:
+		case KEY_MEASURED:
 			for (int p = 0; p < c->nr_measured; p++)
 				fprintf(f, "%s%s:%.15g", p ? " " : "",
 					c->measured[p].policy->name,
 					c->measured[p].value);
 			break;
-		case S_POLICY:
+		case KEY_POLICY:
 			fputs(c->baseline->name, f);
 			break;
-		case S_TEXT:
+		case KEY_TEXT:
 			fputs((const char *)field, f);
 			break;
 		default:
@@ -2001,6 +2108,9 @@ static void set_defaults(struct loader *ld, struct scn_case *c,
 	char why[200];
 
 	memset(c, 0, sizeof(*c));
+	if (keys_left_out)
+		error_at(ld, ld->file, 0, "ppsim's key table: %zu keys past "
+			 "its %d (SCN_MAX_KEYS)", keys_left_out, SCN_MAX_KEYS);
 	for (size_t i = 0; i < NR_KEYS; i++)
 		if (*scn_keys[i].def &&
 		    set_value(c, cal, &scn_keys[i], scn_keys[i].def,
@@ -2139,7 +2249,7 @@ static void check_sweep_values(struct loader *ld)
 		for (char *t = strtok_r(buf, " \t", &save); t;
 		     t = strtok_r(NULL, " \t", &save)) {
 			char *eq = strchr(t, '='), *v;
-			const struct scn_key *k;
+			const struct key *k;
 
 			if (!eq)
 				continue;	/* sweep says it */
@@ -2261,7 +2371,7 @@ static void check_free_in_case(struct loader *ld, const struct scn_case *c,
 	for (char *t = strtok_r(buf, " \t,", &save); t;
 	     t = strtok_r(NULL, " \t,", &save)) {
 		char section[32], *dot = strchr(t, '.'), *colon = strchr(t, ':');
-		const struct scn_key *k;
+		const struct key *k;
 		const struct origin *o;
 
 		if (!dot || !colon || dot > colon || dot - t >= 32)
@@ -2282,7 +2392,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
 	struct scenario *scn = ld->scn;
-	struct origin base_org[NR_KEYS] = { { 0, 0, false } };
+	struct origin base_org[SCN_MAX_KEYS] = { { 0, 0, false } };
 	struct scn_case base;
 
 	int base_errors = ld->errors;
@@ -2300,7 +2410,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 	base_errors = ld->errors - base_errors;
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];
-		struct origin org[NR_KEYS];
+		struct origin org[SCN_MAX_KEYS];
 		struct scn_case *c;
 		bool seen = false;
 		int errors = ld->errors;
@@ -2412,7 +2522,7 @@ void scn_print_keys(FILE *f, bool man)
 	const char *section = "";
 
 	for (size_t i = 0; i < NR_KEYS; i++) {
-		const struct scn_key *k = &scn_keys[i];
+		const struct key *k = &scn_keys[i];
 		bool is_case = !strcmp(k->section, "case");
 
 		if (strcmp(section, k->section)) {

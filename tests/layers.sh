@@ -39,7 +39,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 7 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 8 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
@@ -198,3 +198,29 @@ done
 if [ -s "$tmp/out" ]; then
 	not_ok "a NIC's folder uses no workload"
 else ok "a NIC's folder uses no workload"; fi
+
+# input/ parses keys, it does not know workloads (model/key.h): no object
+# of libinput.a uses a symbol of a workload's file (the registry's aside),
+# and no file of input/ names a workload or a workload's own key ("tcp",
+# "case.tcp_rmem"): those come from the registry.
+: >"$tmp/out"
+if [ -n "$wl_objs" ] && [ -f "$tmp/input.undefined" ]; then
+	nm -g --defined-only $wl_objs | awk 'NF == 3 { print $3 }' |
+		sort -u >"$tmp/wl.defined"
+	comm -12 "$tmp/input.undefined" "$tmp/wl.defined" |
+		sed 's|^|libinput.a uses a workload symbol: |' >>"$tmp/out"
+	sed -n 's/.*\.name = "\([a-z0-9_]*\)".*/\1/p
+		s/.*WORKLOAD_KEY("\([a-z0-9_]*\)".*/\1/p' \
+		"$src"/model/workload/*.c | sort -u >"$tmp/wl.names"
+	[ -s "$tmp/wl.names" ] ||
+		echo "model/workload/: no names or keys found" >>"$tmp/out"
+	while read -r w; do
+		grep -HnE "\"(case\.)?$w\"" "$src"/input/*.c >>"$tmp/out"
+	done <"$tmp/wl.names"
+else
+	echo "no workload objects or libinput.a" >>"$tmp/out"
+fi
+if [ -s "$tmp/out" ]; then
+	not_ok "input/ names no workload and no workload's key"
+	sed 's/^/# /' "$tmp/out"
+else ok "input/ names no workload and no workload's key"; fi

@@ -202,9 +202,44 @@ static u32 tcp_wl_skbs(const struct rxq *q)
 	return tcp_queued(rxq_socket(q)) + (u32)r->defer_n;
 }
 
+static const struct key tcp_keys[] = {
+	WORKLOAD_KEY("tcp_rmem", KEY_INT, KEY_SIZE, tcp.rmem, "6M", 4096,
+		     1 << 30, "B", "tcp with app_cpu: bytes of skbs (truesize, "
+		     "4352 a packet of the model) the socket holds; the NAPI "
+		     "drops what finds it full.  tcp_rmem[2], to which receive "
+		     "autotuning grows a bulk stream's buffer (6.1 "
+		     "net/ipv4/tcp.c tcp_init: 6 MiB)",
+		     "the socket of a reader on app_cpu (workload = tcp)"),
+};
+
+/* The socket's bound is the reader's on app_cpu: on the NAPI's CPU the
+ * reader empties it after each poll. */
+static bool tcp_wl_uses(const struct workload_case *c)
+{
+	return c->workload == &workload_tcp && c->far_apart;
+}
+
+static void tcp_wl_check(const struct workload_case *c, workload_say *say,
+			 void *ctx)
+{
+	if (c->rxq->pkt_size <= TCP_HEADERS)
+		say(ctx, "case.pkt_size", "a TCP packet of %d bytes carries no "
+		    "payload (its Ethernet, IP and TCP headers take %d)",
+		    c->rxq->pkt_size, TCP_HEADERS);
+}
+
+static long long tcp_wl_far_pages(const struct workload_case *c,
+				  const char **key)
+{
+	*key = "case.tcp_rmem";
+	return c->far_apart ? c->rxq->tcp.rmem / TCP_TRUESIZE : 0;
+}
+
 const struct workload_ops workload_tcp = {
 	.name = "tcp",
 	.title = "TCP",
+	.doc = "a stream read on the NAPI CPU, or on app_cpu; rate in Gbps "
+	       "of payload",
 	.rate_unit = "Gbps",
 	.far = WORKLOAD_FAR_READER,
 	.open = tcp_wl_open,
@@ -216,4 +251,10 @@ const struct workload_ops workload_tcp = {
 	.pending = tcp_wl_pending,
 	.consume = tcp_wl_consume,
 	.skbs = tcp_wl_skbs,
+	.keys = tcp_keys,
+	.nr_keys = sizeof(tcp_keys) / sizeof(tcp_keys[0]),
+	.keys_after = "app_cpu",
+	.uses = tcp_wl_uses,
+	.check = tcp_wl_check,
+	.far_pages = tcp_wl_far_pages,
 };

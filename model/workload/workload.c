@@ -19,3 +19,11 @@ const struct workload_ops *workload_find(const char *name)
 			return workloads[i];
 	return NULL;
 }
+
+const struct workload_ops *workload_far(enum workload_far far)
+{
+	for (int i = 0; workloads[i]; i++)
+		if (workloads[i]->far == far)
+			return workloads[i];
+	return NULL;
+}

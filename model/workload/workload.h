@@ -19,6 +19,7 @@
 #ifndef PPSIM_WORKLOAD_H
 #define PPSIM_WORKLOAD_H
 
+#include "../key.h"
 #include "../nic/rxq.h"
 
 /* What takes the NAPI's frames or skbs on another CPU, when one does:
@@ -33,10 +34,39 @@ enum workload_far {
 				 * app_cpu when that is another CPU */
 };
 
+/* A case as a workload's rules read it: its queue's configuration and
+ * where the case runs (input/ fills it from sim/'s struct sim_case). */
+struct workload_case {
+	const struct workload_ops *workload;	/* the case's */
+	const struct rxq_config *rxq;
+	int queues;
+	int irq_cpu;		/* queue 0's at the start */
+	int migrate_cpu;	/* where the irq moves; -1: it does not */
+	int redirect_cpu;	/* -1: not set */
+	bool far_apart;		/* a far side runs on a CPU of its own
+				 * (sim_has_consumer) */
+};
+
+/* Says that a rule of the case is broken: key ("case.queues") is the one
+ * to blame, at whose line input/ says "FILE:LINE: " and the message. */
+typedef void workload_say(void *ctx, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* One of a workload's own keys, in [global] and [case NAME]: its value
+ * is the field of struct rxq_config (sim/'s struct sim_case holds it as
+ * rxq).  what says what it is, to a case that does not use it. */
+#define WORKLOAD_KEY(name, store, kind, field, def, min, max, unit, help, \
+		     what) \
+	{ "case", name, store, kind, false, \
+	  offsetof(struct rxq_config, field), def, min, max, unit, help, \
+	  NULL, NULL, what }
+
 struct workload_ops {
 	const char *name;	/* the scenario's word; first member: input/
 				 * reads a strategy's name there */
 	const char *title;	/* in a plot's title ("XDP_DROP") */
+	const char *doc;	/* what it does, beside its name in the
+				 * workload key's help; NULL: its name says */
 	const char *rate_unit;	/* of the case's figure: "Mpps" or "Gbps" */
 	bool xdp;		/* runs the XDP program (xdp_touch) */
 	bool tx_frames;		/* sends frames whose pages come back at
@@ -65,6 +95,24 @@ struct workload_ops {
 	 * recycle). */
 	u32 (*held)(const struct rxq *q);
 	u32 (*skbs)(const struct rxq *q);
+
+	/* Its scenario keys, those only it reads (WORKLOAD_KEY), nr_keys of
+	 * them: 'ppsim keys' and resolved.ini list them after the core
+	 * key keys_after ("app_cpu"), in this order.  Written in the
+	 * section of a case that does not use them (uses, set with keys)
+	 * they would do nothing: an error. */
+	const struct key *keys;
+	int nr_keys;
+	const char *keys_after;
+	bool (*uses)(const struct workload_case *c);
+	/* Its rules among a case's keys, for a case of it: say() each one
+	 * broken, in order. */
+	void (*check)(const struct workload_case *c, workload_say *say,
+		      void *ctx);
+	/* Pages its far side may hold beyond the queue's rings (a ring, a
+	 * socket) and the key that sets how many, in *key; 0: none. */
+	long long (*far_pages)(const struct workload_case *c,
+			       const char **key);
 };
 
 /* The registry: every workload, NULL-ended, in the order the scenario's
@@ -73,6 +121,9 @@ extern const struct workload_ops *const workloads[];
 
 /* The workload named name, or NULL. */
 const struct workload_ops *workload_find(const char *name);
+/* The first workload whose far side is far, or NULL: the one a key of
+ * that far side is for (redirect_port, app_cpu). */
+const struct workload_ops *workload_far(enum workload_far far);
 
 extern const struct workload_ops workload_xdp_drop, workload_xdp_tx,
 	workload_xdp_redirect, workload_tcp, workload_xdp_cpumap,

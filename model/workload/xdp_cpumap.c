@@ -155,9 +155,46 @@ static u32 cpumap_held(const struct rxq *q)
 	return (u32)cm->bq_n + (cm->prod - cm->cons);
 }
 
+static const struct key cpumap_keys[] = {
+	WORKLOAD_KEY("cpumap_qsize", KEY_INT, KEY_PLAIN, cpumap_qsize, "2048",
+		     8, 1 << 16, "", "xdp_cpumap: frames the cpumap entry's "
+		     "ring holds (xdp-bench redirect-cpu's default --qsize)",
+		     "the ring of xdp_cpumap's kthread"),
+};
+
+static bool cpumap_uses(const struct workload_case *c)
+{
+	return c->workload == &workload_xdp_cpumap;
+}
+
+/* The kthread takes queue 0's frames on a CPU of its own. */
+static void cpumap_check(const struct workload_case *c, workload_say *say,
+			 void *ctx)
+{
+	if (c->redirect_cpu < 0)
+		say(ctx, "case.redirect_cpu", "xdp_cpumap needs redirect_cpu: "
+		    "the CPU of its kthread, another than the irq's");
+	if (c->queues != 1)
+		say(ctx, "case.queues", "xdp_cpumap takes one queue (%d): its "
+		    "consumer serves queue 0", c->queues);
+	if (c->redirect_cpu == c->irq_cpu ||
+	    (c->migrate_cpu >= 0 && c->redirect_cpu == c->migrate_cpu))
+		say(ctx, "case.redirect_cpu", "redirect_cpu %d is the irq's "
+		    "CPU: the cpumap's kthread needs another", c->redirect_cpu);
+}
+
+static long long cpumap_far_pages(const struct workload_case *c,
+				  const char **key)
+{
+	*key = "case.cpumap_qsize";
+	return c->rxq->cpumap_qsize;
+}
+
 const struct workload_ops workload_xdp_cpumap = {
 	.name = "xdp_cpumap",
 	.title = "XDP_REDIRECT to a cpumap",
+	.doc = "into a cpumap: redirect_cpu makes skbs of the frames and "
+	       "frees them",
 	.rate_unit = "Mpps",
 	.xdp = true,
 	.other_return = true,
@@ -170,4 +207,10 @@ const struct workload_ops workload_xdp_cpumap = {
 	.pending = cpumap_pending,
 	.consume = cpumap_consume,
 	.held = cpumap_held,
+	.keys = cpumap_keys,
+	.nr_keys = sizeof(cpumap_keys) / sizeof(cpumap_keys[0]),
+	.keys_after = "redirect_cpu",
+	.uses = cpumap_uses,
+	.check = cpumap_check,
+	.far_pages = cpumap_far_pages,
 };

@@ -28,6 +28,8 @@ static int redirect_consume(struct rxq *q)
 const struct workload_ops workload_xdp_redirect = {
 	.name = "xdp_redirect",
 	.title = "XDP_REDIRECT",
+	.doc = "out of the same port, or redirect_port's, through the XDP SQ "
+	       "of the redirecting CPU's channel",
 	.rate_unit = "Mpps",
 	.xdp = true,
 	.tx_frames = true,

@@ -78,6 +78,7 @@ static u32 veth_held(const struct rxq *q)
 const struct workload_ops workload_xdp_veth = {
 	.name = "xdp_veth",
 	.title = "XDP_REDIRECT to a veth",
+	.doc = "into a veth device whose peer's stack frees them",
 	.rate_unit = "Mpps",
 	.xdp = true,
 	.other_return = true,

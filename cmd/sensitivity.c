@@ -21,6 +21,7 @@
 #include "report/sensitivity.h"
 #include "fit.h"
 #include "../io/datadir.h"
+#include "../model/workload/workload.h"
 
 #define SENS_MAX_PARAMS	64
 static const double sens_factor[2] = { 0.75, 1.25 };
@@ -51,6 +52,7 @@ struct sens {
 	double *base;		/* their baseline predictions */
 	double base_mae;
 	bool base_rough;	/* a baseline refit ran out of iterations */
+	char unread[1024];	/* given priors no case reads: "a, b" */
 };
 
 static bool is_free(const struct fit *f, const char *key)
@@ -61,12 +63,29 @@ static bool is_free(const struct fit *f, const char *key)
 	return false;
 }
 
-/* A prior of the file: written there ([cost] and [model]) or named with
- * --param, and not fitted there. */
-static bool is_prior(const struct sfile *sf, const struct sens_param *sp)
+/* Whether a case of the file reads key: one that only some workloads
+ * read (workload_reads) is read where a case runs one of them. */
+static bool file_reads(const struct sfile *sf, const char *key)
+{
+	for (int i = 0; i < sf->base->nr_cases; i++)
+		if (workload_reads(sf->base->cases[i].sim.rxq.workload, key))
+			return true;
+	return false;
+}
+
+/* Written in the file ([cost] and [model]) or named with --param, and
+ * not fitted there. */
+static bool is_given(const struct sfile *sf, const struct sens_param *sp)
 {
 	return (sp->named || scn_key_written(sf->base, sp->key)) &&
 	       !is_free(&sf->fit, sp->key);
+}
+
+/* A prior of the file: given, and read by one of its cases (a move of
+ * a key no case reads would show 0.0 both ways, a refit spent). */
+static bool is_prior(const struct sfile *sf, const struct sens_param *sp)
+{
+	return is_given(sf, sp) && file_reads(sf, sp->key);
 }
 
 /* A whole number moves to the nearest whole value, and by one at least:
@@ -202,12 +221,22 @@ static void check_moves(struct sens *s)
 	}
 }
 
+/* Notes key among the unread: given in a file, read by none of its
+ * cases. */
+static void note_unread(struct sens *s, const char *key)
+{
+	size_t n = strlen(s->unread);
+
+	snprintf(s->unread + n, sizeof(s->unread) - n, "%s%s",
+		 n ? ", " : "", key);
+}
+
 /* Adds key if it is a prior of some file: returns 0, 1 if it is none's,
  * -1 after saying why. */
 static int add_param(struct sens *s, const char *key, bool named)
 {
 	struct sens_param *sp;
-	bool prior = false;
+	bool prior = false, given = false;
 
 	for (int k = 0; k < s->nr_params; k++) {
 		if (!strcmp(s->params[k].key, key)) {
@@ -224,8 +253,20 @@ static int add_param(struct sens *s, const char *key, bool named)
 	*sp = (struct sens_param){ .most = -1, .order = s->nr_params,
 			       .named = named };
 	snprintf(sp->key, sizeof(sp->key), "%s", key);
-	for (int f = 0; f < s->nr_files; f++)
+	for (int f = 0; f < s->nr_files; f++) {
 		prior |= is_prior(&s->files[f], sp);
+		given |= is_given(&s->files[f], sp);
+	}
+	if (!prior && given && named) {
+		char readers[256];
+
+		workload_readers(key, readers, sizeof(readers));
+		fprintf(stderr, "ppsim validate: --param %s: no case of these "
+			"files reads it (only %s cases do)\n", key, readers);
+		return -1;
+	}
+	if (!prior && given)
+		note_unread(s, key);
 	if (!prior)
 		return 1;
 	s->nr_params++;
@@ -445,7 +486,8 @@ static int write_outputs(const struct sens *s)
 	struct sens_result r = { files, s->nr_files, s->params, s->nr_params,
 				 s->rows, s->nr_rows, s->base, s->base_mae,
 				 s->base_rough,
-				 { sens_factor[0], sens_factor[1] }, &p };
+				 { sens_factor[0], sens_factor[1] }, &p,
+				 s->unread };
 
 	if (!files) {
 		fprintf(stderr, "ppsim validate: out of memory\n");
@@ -467,6 +509,10 @@ static int write_outputs(const struct sens *s)
 	} else if (o->format == CMD_CSV) {
 		sens_write_csv(stdout, &r);
 		sens_write_refused(stderr, "ppsim validate: ", &r);
+		if (*s->unread)
+			fprintf(stderr, "ppsim validate: note: not moved, "
+				"read by no case of a file that gives them: "
+				"%s\n", s->unread);
 	} else {
 		sens_write_table(stdout, &r);
 	}

@@ -390,6 +390,9 @@ static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
 		shell_word(f, kv, bad);
 	}
 	for (int i = 0; i < o->nr_fixed; i++) {	/* "--duration" */
+		/* --policy's choice: its words below say it */
+		if (!strcmp(o->fixed[i].file, "--policy"))
+			continue;
 		fprintf(f, " %s ", o->fixed[i].file);
 		shell_word(f, o->fixed[i].value, bad);
 	}
@@ -931,7 +934,8 @@ int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
 	struct sweep_opts o = { .rc = { .reps = 1 }, .out = dir };
 	struct sweep_point *pts = NULL;
 	int nr_points = 1, nr_rows = 0, rc = -1;
-	char *save = NULL;
+	char *save = NULL, policies[SCN_TEXT_MAX] = "";
+	bool chosen = false;
 
 	if (!cs || !rows || !figs) {
 		fprintf(stderr, "ppsim: out of memory\n");
@@ -953,21 +957,39 @@ int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
 		if (add_axis(&o, cs->keys[a], cs->values[a], NULL, 0))
 			goto done;
 	}
-	/* --duration, the only value every point has */
+	/* the values every point has: --duration; and the policies --policy
+	 * chose, which the rows name (the first the baseline) */
 	for (char *t = strtok_r(cs->fixed, " ", &save);
-	     t && o.nr_fixed < CMD_MAX_SET; t = strtok_r(NULL, " ", &save)) {
+	     t && o.nr_fixed < CMD_MAX_SET - 2;
+	     t = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(t, '=');
 
 		if (!eq)
 			continue;
 		*eq = '\0';
-		o.fixed[o.nr_fixed++] = (struct scn_override){ .key = t,
-			.value = eq + 1, .file = "--duration" };
+		if (!strcmp(t, "duration"))
+			o.fixed[o.nr_fixed++] = (struct scn_override){
+				.key = t, .value = eq + 1,
+				.file = "--duration" };
+		chosen |= !strcmp(t, "policies");
 	}
 	for (int i = 0; i < cs->nr_names[0]; i++)
 		o.cl.cases[o.cl.nr_cases++] = cs->names[0][i];
-	for (int i = 0; i < cs->nr_names[1]; i++)
+	for (int i = 0; i < cs->nr_names[1]; i++) {
+		size_t n = strlen(policies);
+
 		o.cl.policies[o.cl.nr_policies++] = cs->names[1][i];
+		snprintf(policies + n, sizeof(policies) - n, "%s%s",
+			 i ? " " : "", cs->names[1][i]);
+	}
+	if (chosen && cs->nr_names[1]) {
+		o.fixed[o.nr_fixed++] = (struct scn_override){
+			.key = "policies", .value = policies,
+			.file = "--policy" };
+		o.fixed[o.nr_fixed++] = (struct scn_override){
+			.key = "baseline", .value = cs->names[1][0],
+			.file = "--policy" };
+	}
 	for (int a = 0; a < o.nr_axes; a++)
 		nr_points *= o.axes[a].nr_values;
 	if (nr_points > SWEEP_MAX_POINTS ||

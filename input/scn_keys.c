@@ -204,7 +204,7 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 {
 	const struct key *k = scn_find_dotted(key);
 	const char *dot = strchr(key, '.');
-	char lo[32], hi[32];
+	char lo[32], hi[32], readers[256];
 
 	if (!k) {
 		char section[32];
@@ -229,6 +229,9 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 			fprintf(f, " %s", scn_word_at(k, i));
 		fputc('\n', f);
 	}
+	workload_readers(key, readers, sizeof(readers));
+	if (*readers)
+		fprintf(f, "  read by: %s cases only\n", readers);
 	if (k->in_scenario)
 		fprintf(f, "  set in:  [%s] (the whole scenario's)\n",
 			k->section);

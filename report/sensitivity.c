@@ -36,6 +36,13 @@ void sens_write_refused(FILE *f, const char *lead,
 					r->params[k].refused[d]);
 }
 
+void sens_write_unread(FILE *f, const struct sens_result *r)
+{
+	if (*r->unread)
+		fprintf(f, "# not moved, read by no case of a file that gives "
+			"them (ppsim keys KEY: who reads it): %s\n", r->unread);
+}
+
 void sens_write_dry(FILE *f, const struct sens_result *r)
 {
 	int runs = 0;
@@ -50,6 +57,7 @@ void sens_write_dry(FILE *f, const struct sens_result *r)
 		runs += !sp->refused[0][0] + !sp->refused[1][0];
 	}
 	sens_write_refused(f, "# ", r);
+	sens_write_unread(f, r);
 	fprintf(f, "dry run: validate --sensitivity: %d prior%s, %d move%s "
 		"and the baseline, each a refit of the free parameters of %d "
 		"file%s and a run of %d out-of-fit figure%s; nothing run\n",
@@ -139,6 +147,7 @@ void sens_write_table(FILE *f, const struct sens_result *r)
 				"%s\n", sp->key, sp->moved[0], sp->moved[1]);
 	}
 	sens_write_refused(f, "# ", r);
+	sens_write_unread(f, r);
 	for (int k = 0; k < r->nr_params; k++)
 		for (int d = 0; d < 2; d++)
 			if (r->params[k].rough[d])

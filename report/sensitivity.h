@@ -52,6 +52,8 @@ struct sens_result {
 	bool base_rough;	/* a baseline refit ran out of iterations */
 	double factor[2];	/* the moves: x0.75, x1.25 */
 	const struct rep_prov *prov;	/* seed, replications, overrides */
+	const char *unread;	/* priors no case of their file reads, not
+				 * moved: "cost.stack, cost.recv"; "" none */
 };
 
 /* The largest move of a prior, either way, of those that ran; -1: none
@@ -65,6 +67,9 @@ void sens_write_csv(FILE *f, const struct sens_result *r);
  * one. */
 void sens_write_refused(FILE *f, const char *lead,
 			const struct sens_result *r);
+/* The priors given but read by no case, not moved: a '#' line, or
+ * nothing. */
+void sens_write_unread(FILE *f, const struct sens_result *r);
 /* --dry-run: the priors that would move, each way moved or refused, and
  * the count of refits; nothing run. */
 void sens_write_dry(FILE *f, const struct sens_result *r);

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..45"
+echo "1..47"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -155,6 +155,16 @@ check "--task past the sweep's jobs is refused" \
 check "merge --out: the sweep's CSV and plot table, as sweep --out writes them" sh -c "
 	cmp '$tmp/m.csv' '$tmp/ring.csv' && cmp '$tmp/merge-o/sweep.csv' '$tmp/ring-o/sweep.csv' &&
 	cmp '$tmp/merge-o/sweep-rate.dat' '$tmp/ring-o/sweep-rate.dat'"
+# --policy of an era the file lacks: the jobs say it as given, and the
+# merged CSV plots as the sweep does (the policies it chose, its baseline)
+"$ppsim" sweep "$tiny" --set nic.rx_ring=512,1024 --case far-drop --policy v5.5 \
+	--policy v6.12 --reps 1 --duration 1ms --out "$tmp/pol-o" >"$tmp/pol.csv" 2>>"$tmp/out"
+check "sweep --policy: the jobs say each --policy once, as given" sh -c "
+	'$ppsim' sweep '$tiny' --set nic.rx_ring=512,1024 --policy v5.5 --policy v6.12 --emit-jobs 2>/dev/null |
+		grep -c \" --policy 'v5.5' --policy 'v6.12' --reps\" | grep -qx 2"
+check "merge --out of a sweep of chosen policies: its plot table, as sweep --out wrote it" sh -c "
+	'$ppsim' merge '$tmp/pol-o/sweep.csv' --out '$tmp/pol-m' >/dev/null 2>'$tmp/out' &&
+	cmp '$tmp/pol-m/sweep-rate.dat' '$tmp/pol-o/sweep-rate.dat'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "... and the same plot" cmp "$tmp/merge-o/sweep.svg" "$tmp/ring-o/sweep.svg"
 else

@@ -235,6 +235,12 @@ static long long tcp_wl_far_pages(const struct workload_case *c,
 	return c->far_apart ? c->rxq->tcp.rmem / TCP_TRUESIZE : 0;
 }
 
+/* the core keys only some workloads read that it reads (workload.h) */
+static const char *const tcp_reads[] = {
+	"cost.stack", "cost.recv", "cost.copy", "model.win_stack",
+	"model.copy_mlp", NULL,
+};
+
 const struct workload_ops workload_tcp = {
 	.name = "tcp",
 	.title = "TCP",
@@ -257,4 +263,5 @@ const struct workload_ops workload_tcp = {
 	.uses = tcp_wl_uses,
 	.check = tcp_wl_check,
 	.far_pages = tcp_wl_far_pages,
+	.reads = tcp_reads,
 };

@@ -109,6 +109,12 @@ struct workload_ops {
 	 * broken, in order. */
 	void (*check)(const struct workload_case *c, workload_say *say,
 		      void *ctx);
+	/* Of the core keys only some workloads read, those this one reads
+	 * (NULL-ended): a key that no workload names here is every
+	 * case's; one other workloads name and this one does not, its
+	 * cases never read (validate --sensitivity does not move it, and
+	 * tests/validate.sh checks that moving it changes nothing). */
+	const char *const *reads;
 	/* Pages its far side may hold beyond the queue's rings (a ring, a
 	 * socket) and the key that sets how many, in *key; 0: none. */
 	long long (*far_pages)(const struct workload_case *c,
@@ -121,6 +127,12 @@ extern const struct workload_ops *const workloads[];
 
 /* The workload named name, or NULL. */
 const struct workload_ops *workload_find(const char *name);
+/* Whether a case of workload w reads key (a scenario key, "cost.xdp"):
+ * yes unless some workload names it in its reads and w does not. */
+bool workload_reads(const struct workload_ops *w, const char *key);
+/* The workloads that name key in their reads, as "a, b" into buf; ""
+ * when none does (every workload reads it). */
+void workload_readers(const char *key, char *buf, size_t len);
 /* The first workload whose far side is far, or NULL: the one a key of
  * that far side is for (redirect_port, app_cpu). */
 const struct workload_ops *workload_far(enum workload_far far);

@@ -190,6 +190,11 @@ static long long cpumap_far_pages(const struct workload_case *c,
 	return c->rxq->cpumap_qsize;
 }
 
+/* the core keys only some workloads read that it reads (workload.h) */
+static const char *const xdp_cpumap_reads[] = {
+	"cost.xdp", "cost.redirect", "cost.skb_build", NULL,
+};
+
 const struct workload_ops workload_xdp_cpumap = {
 	.name = "xdp_cpumap",
 	.title = "XDP_REDIRECT to a cpumap",
@@ -213,4 +218,5 @@ const struct workload_ops workload_xdp_cpumap = {
 	.uses = cpumap_uses,
 	.check = cpumap_check,
 	.far_pages = cpumap_far_pages,
+	.reads = xdp_cpumap_reads,
 };

@@ -25,6 +25,11 @@ static int redirect_consume(struct rxq *q)
 	return p.tx_done;
 }
 
+/* the core keys only some workloads read that it reads (workload.h) */
+static const char *const xdp_redirect_reads[] = {
+	"cost.xdp", "cost.redirect", "cost.tx_pkt", NULL,
+};
+
 const struct workload_ops workload_xdp_redirect = {
 	.name = "xdp_redirect",
 	.title = "XDP_REDIRECT",
@@ -39,4 +44,5 @@ const struct workload_ops workload_xdp_redirect = {
 	.attach = rxq_attach_port,
 	.pending = rxq_port_pending,
 	.consume = redirect_consume,
+	.reads = xdp_redirect_reads,
 };

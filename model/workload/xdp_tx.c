@@ -7,10 +7,16 @@ static void tx_rx(struct rxq *q, struct page *page)
 	rxq_xmit(q, page, false);
 }
 
+/* the core keys only some workloads read that it reads (workload.h) */
+static const char *const xdp_tx_reads[] = {
+	"cost.xdp", "cost.tx_pkt", NULL,
+};
+
 const struct workload_ops workload_xdp_tx = {
 	.name = "xdp_tx",
 	.title = "XDP_TX",
 	.rate_unit = "Mpps",
 	.xdp = true,
 	.rx = tx_rx,
+	.reads = xdp_tx_reads,
 };

@@ -75,6 +75,11 @@ static u32 veth_held(const struct rxq *q)
 	return v->prod - v->cons;
 }
 
+/* the core keys only some workloads read that it reads (workload.h) */
+static const char *const xdp_veth_reads[] = {
+	"cost.xdp", "cost.redirect", "cost.skb_build", NULL,
+};
+
 const struct workload_ops workload_xdp_veth = {
 	.name = "xdp_veth",
 	.title = "XDP_REDIRECT to a veth",
@@ -87,4 +92,5 @@ const struct workload_ops workload_xdp_veth = {
 	.rx = veth_rx,
 	.rx_done = veth_rx_done,
 	.held = veth_held,
+	.reads = xdp_veth_reads,
 };

@@ -6,6 +6,7 @@
 #include "cmd.h"
 #include "../io/datadir.h"
 #include "../input/trace.h"
+#include "../report/trace.h"
 
 /* The policies this binary has: a kernel tree's is named by whoever
  * configured ppsim. */
@@ -86,13 +87,15 @@ int trace_main(int argc, char **argv)
 	/* up to bad input, or output lost (a reader gone, a full disk):
 	 * main says that, and nothing more is worth running */
 	for (int i = 0; i < nr && status != 2 && !ferror(stdout); i++) {
+		struct trace_writer w;
 		int rc;
 
 		/* one policy asked for: its events alone, as they were */
 		if (o.nr_policies != 1 || nr != 1)
 			printf("== policy %s\n", run[i]->name);
 		fflush(stdout);
-		rc = trace_exec(ops, run[i], stdout);
+		trace_writer_init(&w, stdout, ops->name);
+		rc = trace_exec(ops, run[i], &w.sink);
 		status = rc > status ? rc : status;
 	}
 	trace_ops_free(ops);

@@ -6,7 +6,7 @@
  * fuzzer's time goes into running page_pool, not into refused lines.  The
  * trace runs through every era on a small machine (2 nodes of 512 pages)
  * and each run's events are checked against a model of the trace's own
- * bookkeeping, kept here apart from input/trace.c:
+ * bookkeeping, kept here apart from model/trace/run.c:
  *   - no era breaks the page accounting (trace_exec's status 1);
  *   - pages are named p1, p2, ... as they first come; one that comes
  *     back keeps its name, and nobody references it then;
@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "input/trace.h"
+#include "report/trace.h"
 
 int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size);
 
@@ -180,11 +181,13 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 		char *events = NULL;
 		size_t len = 0;
 		FILE *out = open_memstream(&events, &len);
+		struct trace_writer w;
 		int rc;
 
 		if (!out)
 			break;
-		rc = trace_exec(ops, pp_eras[i], out);
+		trace_writer_init(&w, out, ops->name);
+		rc = trace_exec(ops, pp_eras[i], &w.sink);
 		fclose(out);
 		if (rc == 1)
 			fail(trace, pp_eras[i]->name, "", "page accounting "

@@ -1,7 +1,8 @@
 #!/bin/sh
 # The layers the build keeps apart (Makefile.am): each library may use only
 # those below it, the model no SimGrid, GSL or inih, the unit tests link
-# the model alone, and sim/'s files call one another one way.  Reads the
+# the model alone, sim/'s files call one another one way, and a trace is
+# read by input/, run by model/trace/ and written by report/.  Reads the
 # objects the build made (nm, readelf).  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 build=$(dirname "$ppsim")
@@ -39,7 +40,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 8 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 10 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
@@ -224,3 +225,27 @@ if [ -s "$tmp/out" ]; then
 	not_ok "input/ names no workload and no workload's key"
 	sed 's/^/# /' "$tmp/out"
 else ok "input/ names no workload and no workload's key"; fi
+
+# A trace is read by input/ and run by model/trace/, whose events report/
+# writes (report/trace.c): input/ runs nothing, neither the runner nor the
+# machine it runs on, and the runner writes nothing itself (snprintf into
+# its own buffers is no writing).
+if [ -f "$tmp/input.undefined" ]; then
+	grep -E '^(trace_exec|mm_|kctx_)' "$tmp/input.undefined" >"$tmp/out"
+	if [ -s "$tmp/out" ]; then
+		not_ok "libinput.a runs no trace (model/trace/ does)"
+	else ok "libinput.a runs no trace (model/trace/ does)"; fi
+else not_ok "libinput.a runs no trace (model/trace/ does)"; fi
+: >"$tmp/out"
+tr_objs=$(ls "$build"/model/trace/libmodel_a-*.o 2>/dev/null)
+writers='^(__)?(v?f?printf|fputs|fputc|putc|putchar|puts|fwrite|perror)(_chk)?$'
+writers="$writers|^(stdout|stderr)$"
+[ -n "$tr_objs" ] || echo "model/trace/: no objects" >>"$tmp/out"
+for o in $tr_objs; do
+	symbols "$tmp/tr.uses" undefined "$o"
+	grep -E "$writers" "$tmp/tr.uses" | sed "s|^|$o writes: |" \
+		>>"$tmp/out"
+done
+if [ -s "$tmp/out" ]; then
+	not_ok "the trace runner writes nothing (report/trace.c does)"
+else ok "the trace runner writes nothing (report/trace.c does)"; fi

@@ -2,15 +2,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include "mem.h"
-
-#define NO_LINE	MEM_NO_LINE
+#include "cache.h"
 
 /* A line's state starts zeroed (see grow_lines): it learns its node,
  * kind and sets when first used. */
 struct mem_line {
 	uint32_t lset;		/* its set in every LLC */
-	uint32_t pset;		/* and in every private cache (set_of) */
+	uint32_t pset;		/* and in every private cache (mem_cache_set_of) */
 	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t node;		/* home node */
 	uint8_t kind;		/* enum mem_kind */
@@ -28,78 +26,6 @@ struct mem_line {
 struct region {
 	uint32_t first, end;
 	uint8_t node, kind;
-};
-
-/* A way of a set: the line it holds and when it was last used (LRU), or
- * its age (QLRU). */
-struct way {
-	uint32_t line;		/* NO_LINE if empty */
-	uint32_t stamp;		/* LRU: 0 if empty, the first victim */
-};
-
-/*
- * An LLC's replacement policy (mem.h, enum mem_llc_policy) as a strategy:
- * how a set's ways are stamped, which way a new line takes, and what a
- * hit, a fill and an invalidation do to the stamps.  One const table per
- * policy (llc_lru, llc_qlru below), registered by its enum value in
- * llc_policies[]; struct cache points at its own.  The calling protocol:
- *  - init_set() once per set, when the cache is made, on ways entries
- *    with extra entries of the policy's own before them (set[-extra]);
- *  - a line's first use: w = victim(set, ways, first), which picks among
- *    the ways from first on (DDIO's are the top ones); if w holds a line,
- *    the caller drops it (invalidate(), with the line's other copies),
- *    then puts its line into w->line and calls fill(c, set, w);
- *  - a later use of a line the set holds: hit(c, set, w);
- *  - a line leaving the set (an eviction elsewhere, a snoop, a DMA write
- *    to another socket's memory): invalidate(set, w), which empties w;
- *  - review(c), when not NULL, every CLOCK_REVIEW accesses (the clock's
- *    wrap);
- *  - consistent(c): whether every set's stamps keep the policy's rules
- *    (tests; mem_llc_consistent()).
- * The hot calls (victim, hit, fill, invalidate) call the shipped
- * policies' functions inline (llc_victim and the others below), the rest
- * through the table.  The private caches are always LRU and call its
- * functions directly.
- */
-struct cache;
-struct mem_llc_ops {
-	const char *name;	/* the word of cache.llc_policy */
-	uint32_t extra;		/* entries a set keeps before its first way */
-	void (*init_set)(struct way *set, uint32_t ways);
-	struct way *(*victim)(struct way *set, uint32_t ways, uint32_t first);
-	void (*hit)(struct cache *c, struct way *set, struct way *w);
-	void (*fill)(struct cache *c, struct way *set, struct way *w);
-	void (*invalidate)(struct way *set, struct way *w);
-	void (*review)(struct cache *c);
-	bool (*consistent)(const struct cache *c);
-};
-
-/*
- * QLRU (mem.h, enum mem_llc_policy): a way's stamp is its age, 0 to 3,
- * and it keeps it when it loses its line, as in nanoBench's simulator of
- * the policy (tools/CacheAnalyzer/cacheSim.py: a flush empties the block
- * and leaves its age).  The entry before a set's first way counts its
- * ways of age 3 and its empty ways, kept as they change, so that neither
- * the aging nor the victim search looks at every way, and in the set's
- * own lines of the host's memory.
- */
-#define QLRU_OLD	3
-#define QLRU_NEW	1	/* a filled line's age */
-#define QLRU_NOLD(set)		((set)[-1].line)
-#define QLRU_NEMPTY(set)	((set)[-1].stamp)
-
-/* 40 bytes, as with the bool it replaced: a core's private cache is
- * looked at every access, and 48 made the array's entries straddle
- * host cache lines. */
-struct cache {
-	const struct mem_llc_ops *ops;	/* its replacement policy */
-	uint64_t nsets_inv;	/* for h % nsets without a division */
-	struct way *set;	/* set 0's first way: nsets * stride */
-	uint32_t nsets;
-	uint32_t ways;
-	uint32_t stride;	/* entries a set: ways, and the policy's
-				 * ops->extra before them (QLRU_NOLD) */
-	uint32_t clock;		/* LRU: the last stamp handed out */
 };
 
 struct mem {
@@ -124,361 +50,6 @@ struct mem {
 	double snoop_cycles;	/* from another core's private cache */
 	struct mem_stats st;
 };
-
-static int cache_init(struct cache *c, uint64_t size, int ways,
-		      const struct mem_llc_ops *ops)
-{
-	if (ways < 1 || ways > 255)
-		return -1;
-	c->ops = ops;
-	c->ways = (uint32_t)ways;
-	c->nsets = (uint32_t)(size / MEM_LINE / (uint64_t)ways);
-	if (!c->nsets)
-		return -1;
-	c->nsets_inv = UINT64_MAX / c->nsets + 1;
-	c->stride = c->ways + ops->extra;
-	c->set = malloc((size_t)c->nsets * c->stride * sizeof(*c->set));
-	if (!c->set)
-		return -1;
-	c->set += ops->extra;
-	for (size_t i = 0; i < c->nsets; i++)
-		ops->init_set(&c->set[i * c->stride], c->ways);
-	return 0;
-}
-
-static void cache_fini(struct cache *c)
-{
-	if (c->set)
-		free(c->set - c->ops->extra);
-}
-
-/* h % c->nsets, by Lemire's exact 32-bit "fastmod": a division costs as
- * much as the rest of an access (D. Lemire et al., "Faster remainder by
- * direct computation", Software: Practice and Experience 49(6), 2019). */
-static uint32_t set_index(const struct cache *c, uint32_t h)
-{
-	uint64_t low = c->nsets_inv * h;
-	/* (low * nsets) >> 64, in 64-bit pieces */
-	uint64_t top = (low >> 32) * c->nsets +
-		       (((low & UINT32_MAX) * c->nsets) >> 32);
-
-	return (uint32_t)(top >> 32);
-}
-
-/*
- * A line's set, from its address the way Intel's caches index it: the
- * set within an LLC slice (or the L2) is given by physical address bits 6
- * and up (bits 6-16 for the 2048 sets of a Broadwell or Skylake-SP slice),
- * the slice by a hash of the address (Maurice et al., "Reverse Engineering
- * Intel Last-Level Cache Complex Addressing Using Performance Counters",
- * RAID 2015; Yarom et al., "Mapping the Intel Last-Level Cache", 2015).
- * A line id is its address in lines (regions start on a page, see
- * mem_region), so the 64 lines of a 4 KiB page go to 64 consecutive sets,
- * and the page itself lands where a hash of its number puts it: the
- * kernel hands out page frames in no useful order.  What this keeps, and
- * a hash of the whole line would lose, is aliasing by page offset: the
- * packet lines of a ring of pages, all at the same offset (the driver's
- * headroom), share nsets / 64 sets of the cache, not all of them.
- *
- * Every cache of a kind has the same sets, so a line learns its set
- * once (learn).
- */
-static uint32_t set_of(const struct cache *c, uint32_t line)
-{
-	uint32_t h = (line / MEM_PAGE_LINES) * 0x9e3779b1u;
-
-	h = (h ^ (h >> 15)) * MEM_PAGE_LINES + line % MEM_PAGE_LINES;
-	return set_index(c, h);
-}
-
-/* Before the clock wraps (a long run makes billions of touches): each
- * way's stamp becomes its rank in its set, which keeps every set's LRU
- * order. */
-static void renumber(struct cache *c)
-{
-	for (size_t s = 0; s < c->nsets; s++) {
-		struct way *set = &c->set[s * c->stride];
-		uint32_t rank[256];
-
-		for (uint32_t i = 0; i < c->ways; i++) {
-			rank[i] = 1;
-			for (uint32_t j = 0; j < c->ways; j++)
-				rank[i] += set[j].stamp < set[i].stamp;
-		}
-		for (uint32_t i = 0; i < c->ways; i++)
-			set[i].stamp = set[i].line == NO_LINE ? 0 : rank[i];
-	}
-	c->clock = c->ways;
-}
-
-static inline void touch(struct cache *c, struct way *w)
-{
-	w->stamp = ++c->clock;
-}
-
-/* A way loses its line. */
-static inline void vacate(struct way *w)
-{
-	*w = (struct way){ NO_LINE, 0 };
-}
-
-/* QLRU: every way starts empty and old, and the set's counts say so. */
-static void qlru_init_set(struct way *set, uint32_t ways)
-{
-	for (uint32_t i = 0; i < ways; i++)
-		set[i] = (struct way){ NO_LINE, QLRU_OLD };
-	set[-1] = (struct way){ ways, ways };
-}
-
-/* After an access: when no way of the set is old, all grow older. */
-static inline void qlru_age_set(struct way *set, uint32_t ways)
-{
-	if (QLRU_NOLD(set))
-		return;
-	for (uint32_t i = 0; i < ways; i++)
-		QLRU_NOLD(set) += ++set[i].stamp == QLRU_OLD;
-}
-
-static inline void qlru_hit(struct cache *c, struct way *set, struct way *w)
-{
-	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
-	w->stamp = w->stamp >= 2 ? 1 : 0;
-	qlru_age_set(set, c->ways);
-}
-
-/* A line put into w, which was empty: it enters at age 1. */
-static inline void qlru_fill(struct cache *c, struct way *set, struct way *w)
-{
-	QLRU_NEMPTY(set)--;
-	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
-	w->stamp = QLRU_NEW;
-	qlru_age_set(set, c->ways);
-}
-
-/* The way keeps its age. */
-static inline void qlru_invalidate(struct way *set, struct way *w)
-{
-	QLRU_NEMPTY(set)++;
-	w->line = NO_LINE;
-}
-
-/* The victim among the set's ways from first on: the first empty, else
- * the first of age 3, else, in a whole set, way 0 (as measured), and
- * among DDIO's ways, where nothing is measured, the oldest: guess. */
-static inline struct way *qlru_victim(struct way *set, uint32_t ways,
-			       uint32_t first)
-{
-	struct way *w = &set[first];
-
-	if (QLRU_NEMPTY(set))
-		for (uint32_t i = first; i < ways; i++)
-			if (set[i].line == NO_LINE)
-				return &set[i];
-	if (QLRU_NOLD(set))
-		for (uint32_t i = first; i < ways; i++)
-			if (set[i].stamp == QLRU_OLD)
-				return &set[i];
-	if (!first)
-		return w;
-	for (uint32_t i = first; i < ways; i++)
-		if (set[i].stamp > w->stamp)
-			w = &set[i];
-	return w;
-}
-
-/* The LRU way among ways ways from set on: an empty one first (the
- * first of them), as its stamp is 0.  Two searches side by side, even
- * ways and odd ways, without branches (which way wins is a coin toss):
- * one alone is a chain of dependent compares as long as the set.  Only
- * empty ways share a stamp; then the first wins. */
-static inline __attribute__((always_inline)) struct way *
-victim_search(struct way *set, uint32_t ways)
-{
-	uint32_t even = 0, odd = 1, i;
-	uint32_t e_old = set[0].stamp, o_old = ways > 1 ? set[1].stamp
-						      : UINT32_MAX;
-
-	for (i = 2; i + 1 < ways; i += 2) {
-		uint32_t e = set[i].stamp, o = set[i + 1].stamp;
-
-		even = e < e_old ? i : even;
-		e_old = e < e_old ? e : e_old;
-		odd = o < o_old ? i + 1 : odd;
-		o_old = o < o_old ? o : o_old;
-	}
-	if (i < ways) {
-		uint32_t e = set[i].stamp;
-
-		even = e < e_old ? i : even;
-		e_old = e < e_old ? e : e_old;
-	}
-	if (o_old < e_old || (o_old == e_old && odd < even))
-		return &set[odd];
-	return &set[even];
-}
-
-/* The same search, unrolled by the compiler for the way counts of the
- * shipped machines (a private cache of 8, an LLC of 20, DDIO's 2): the
- * loop's own compares and jumps were a third of its instructions. */
-static inline struct way *victim(struct way *set, uint32_t ways)
-{
-	switch (ways) {
-	case 2:
-		return victim_search(set, 2);
-	case 8:
-		return victim_search(set, 8);
-	case 20:
-		return victim_search(set, 20);
-	default:
-		return victim_search(set, ways);
-	}
-}
-
-static void lru_init_set(struct way *set, uint32_t ways)
-{
-	for (uint32_t i = 0; i < ways; i++)
-		vacate(&set[i]);
-}
-
-static inline struct way *lru_victim(struct way *set, uint32_t ways, uint32_t first)
-{
-	return victim(set + first, ways - first);
-}
-
-/* A hit and a fill alike make the way the most recently used. */
-static inline void lru_touch(struct cache *c, struct way *set, struct way *w)
-{
-	(void)set;
-	touch(c, w);
-}
-
-static inline void lru_invalidate(struct way *set, struct way *w)
-{
-	(void)set;
-	vacate(w);
-}
-
-static void lru_review(struct cache *c)
-{
-	if (c->clock > UINT32_MAX / 2)
-		renumber(c);
-}
-
-/* Every set: an empty way has stamp 0, and the ways that hold a line
- * have stamps above 0, no two alike (their order is the LRU order). */
-static bool lru_consistent(const struct cache *c)
-{
-	for (size_t n = 0; n < c->nsets; n++) {
-		const struct way *set = &c->set[n * c->stride];
-
-		for (uint32_t i = 0; i < c->ways; i++) {
-			if ((set[i].line == NO_LINE) != !set[i].stamp)
-				return false;
-			for (uint32_t j = 0; j < i; j++)
-				if (set[i].stamp && set[j].stamp == set[i].stamp)
-					return false;
-		}
-	}
-	return true;
-}
-
-/* Every set's counts (QLRU_NOLD, QLRU_NEMPTY) agree with its ways, and
- * no age is above 3. */
-static bool qlru_consistent(const struct cache *c)
-{
-	for (size_t n = 0; n < c->nsets; n++) {
-		const struct way *set = &c->set[n * c->stride];
-		uint32_t old = 0, empty = 0;
-
-		for (uint32_t i = 0; i < c->ways; i++) {
-			old += set[i].stamp == QLRU_OLD;
-			empty += set[i].line == NO_LINE;
-			if (set[i].stamp > QLRU_OLD)
-				return false;
-		}
-		if (old != QLRU_NOLD(set) || empty != QLRU_NEMPTY(set))
-			return false;
-	}
-	return true;
-}
-
-static const struct mem_llc_ops llc_lru = {
-	.name = "lru",
-	.extra = 0,
-	.init_set = lru_init_set,
-	.victim = lru_victim,
-	.hit = lru_touch,
-	.fill = lru_touch,
-	.invalidate = lru_invalidate,
-	.review = lru_review,
-	.consistent = lru_consistent,
-};
-
-static const struct mem_llc_ops llc_qlru = {
-	.name = "qlru",
-	.extra = 1,		/* QLRU_NOLD, QLRU_NEMPTY */
-	.init_set = qlru_init_set,
-	.victim = qlru_victim,
-	.hit = qlru_hit,
-	.fill = qlru_fill,
-	.invalidate = qlru_invalidate,
-	.review = NULL,		/* ages, no clock */
-	.consistent = qlru_consistent,
-};
-
-/*
- * The hot calls (an access's victim, hit, fill, invalidation): the
- * shipped policies' functions called directly, inline, after a compare on
- * the cache's table that the host predicts as it did the bool before;
- * only a policy not listed here goes through its table.  Through the
- * table for all, a run cost 4-7 % more CPU time (bench/README.md, "The
- * LLC's policy as a strategy").
- */
-static inline __attribute__((always_inline)) struct way *
-llc_victim(const struct cache *c, struct way *set, uint32_t first)
-{
-	if (c->ops == &llc_qlru)
-		return qlru_victim(set, c->ways, first);
-	if (c->ops == &llc_lru)
-		return lru_victim(set, c->ways, first);
-	return c->ops->victim(set, c->ways, first);
-}
-
-/* A hit on w, or (fill) w just filled: fill is a constant at each call. */
-static inline __attribute__((always_inline)) void
-llc_used(struct cache *c, struct way *set, struct way *w, bool fill)
-{
-	if (c->ops == &llc_qlru)
-		(fill ? qlru_fill : qlru_hit)(c, set, w);
-	else if (c->ops == &llc_lru)
-		lru_touch(c, set, w);	/* a hit and a fill alike */
-	else
-		(fill ? c->ops->fill : c->ops->hit)(c, set, w);
-}
-
-static inline __attribute__((always_inline)) void
-llc_invalidate(const struct cache *c, struct way *set, struct way *w)
-{
-	if (c->ops == &llc_qlru)
-		qlru_invalidate(set, w);
-	else if (c->ops == &llc_lru)
-		lru_invalidate(set, w);
-	else
-		c->ops->invalidate(set, w);
-}
-
-/* Every LLC policy, by its enum mem_llc_policy. */
-static const struct mem_llc_ops *const llc_policies[MEM_LLC_NR] = {
-	[MEM_LLC_LRU] = &llc_lru,
-	[MEM_LLC_QLRU] = &llc_qlru,
-};
-
-const char *mem_llc_name(enum mem_llc_policy policy)
-{
-	if ((unsigned int)policy >= MEM_LLC_NR)
-		return NULL;
-	return llc_policies[policy]->name;
-}
 
 struct mem *mem_create(const struct mem_config *cfg, const char **err)
 {
@@ -527,12 +98,12 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	for (int c = 0; c < cores; c++)
 		m->socket[c] = (uint8_t)(c / cfg->cores);
 	for (int s = 0; s < cfg->sockets; s++)
-		if (cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways,
-			       llc_policies[cfg->llc_policy]))
+		if (mem_cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways,
+				   mem_llc_ops(cfg->llc_policy)))
 			goto nomem;
 	for (int c = 0; c < cores; c++)
-		if (cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways,
-			       &llc_lru))
+		if (mem_cache_init(&m->priv[c], cfg->l2_size, cfg->l2_ways,
+				   &mem_llc_lru))
 			goto nomem;
 	return m;
 nomem:
@@ -546,10 +117,10 @@ void mem_destroy(struct mem *m)
 	if (!m)
 		return;
 	for (int s = 0; s < m->cfg.sockets; s++)
-		cache_fini(&m->llc[s]);
+		mem_cache_fini(&m->llc[s]);
 	if (m->priv)
 		for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
-			cache_fini(&m->priv[c]);
+			mem_cache_fini(&m->priv[c]);
 	free(m->priv);
 	free(m->socket);
 	if (m->lines)
@@ -657,8 +228,8 @@ static __attribute__((noinline)) void learn(struct mem *m,
 
 	ln->node = r->node;
 	ln->kind = r->kind;
-	ln->lset = set_of(&m->llc[0], line);
-	ln->pset = set_of(&m->priv[0], line) * m->priv[0].ways;
+	ln->lset = mem_cache_set_of(&m->llc[0], line);
+	ln->pset = mem_cache_set_of(&m->priv[0], line) * m->priv[0].ways;
 	ln->flags |= LN_KNOWN;
 }
 
@@ -860,7 +431,7 @@ static __attribute__((noinline)) void review_clocks(struct mem *m)
 		if (m->llc[s].ops->review)
 			m->llc[s].ops->review(&m->llc[s]);
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
-		lru_review(&m->priv[c]);
+		mem_llc_lru.review(&m->priv[c]);
 }
 
 static inline void mind_clocks(struct mem *m)

@@ -72,7 +72,7 @@ enum mem_place {
 enum mem_llc_policy {
 	MEM_LLC_LRU,
 	MEM_LLC_QLRU,
-	MEM_LLC_NR,	/* how many: each has its ops table in mem.c */
+	MEM_LLC_NR,	/* how many: each has its ops table in cache.c */
 };
 
 /* The machine's caches and memory: the [cpu], [cache] and [mem] keys of a
@@ -125,7 +125,8 @@ void mem_destroy(struct mem *m);
 
 /* Registers nr_lines lines homed on node; returns the first line's id.
  * Line ids are addresses in lines: a region starts on a page
- * (MEM_PAGE_LINES), and a line's page offset picks its set (see set_of).
+ * (MEM_PAGE_LINES), and a line's page offset picks its set (cache.c,
+ * mem_cache_set_of).
  * The largest machine the keys allow fits; when the host refuses the
  * address space or the memory, returns MEM_NO_LINE, and from then on
  * every mem_region() does and mem_error() says why: the caller fails
@@ -164,7 +165,7 @@ enum mem_place mem_where(const struct mem *m, int core, uint32_t line);
 const char *mem_llc_name(enum mem_llc_policy policy);
 
 /* For tests: whether every LLC set's stamps keep its policy's rules
- * (mem.c: LRU's stamps, QLRU's counts QLRU_NOLD agree with its ways). */
+ * (cache.c: LRU's stamps, QLRU's counts QLRU_NOLD agree with its ways). */
 bool mem_llc_consistent(const struct mem *m);
 
 const struct mem_stats *mem_stats(const struct mem *m);

@@ -131,10 +131,11 @@ static inline u32 node_index(const struct rxq *q, const struct page *page)
 /*
  * A packet's k-th line, where it is in its page: the data start after
  * the headroom, the same offset in every page, so that the cache sees the
- * packets of a ring at one page offset (mem.c, set_of).  XDP's headroom
- * for every workload: without a program, mlx5 keeps NET_SKB_PAD (64
- * bytes, en_main.c mlx5e_get_rq_headroom) instead, a different offset but
- * the same number of sets (pkt_size is at most 3520 bytes: it fits).
+ * packets of a ring at one page offset (cache.c, mem_cache_set_of).
+ * XDP's headroom for every workload: without a program, mlx5 keeps
+ * NET_SKB_PAD (64 bytes, en_main.c mlx5e_get_rq_headroom) instead, a
+ * different offset but the same number of sets (pkt_size is at most 3520
+ * bytes: it fits).
  */
 static inline u32 pkt_line(const struct rxq *q, const struct page *page,
 			   int k)

@@ -1,0 +1,278 @@
+/*
+ * Inside the memory model (model/mem/ alone; mem.h is the module's
+ * interface): a set-associative cache's sets and ways, and the LLC's
+ * replacement policies as strategies.  cache.c makes the caches and
+ * holds each policy's table; the calls an access makes on every line
+ * (victim, hit, fill, invalidation) are here, inline, for mem.c's access
+ * paths.
+ */
+#ifndef PPSIM_MEM_CACHE_H
+#define PPSIM_MEM_CACHE_H
+
+#include "mem.h"
+
+#define NO_LINE	MEM_NO_LINE
+
+/* A way of a set: the line it holds and when it was last used (LRU), or
+ * its age (QLRU). */
+struct way {
+	uint32_t line;		/* NO_LINE if empty */
+	uint32_t stamp;		/* LRU: 0 if empty, the first victim */
+};
+
+/*
+ * An LLC's replacement policy (mem.h, enum mem_llc_policy) as a strategy:
+ * how a set's ways are stamped, which way a new line takes, and what a
+ * hit, a fill and an invalidation do to the stamps.  One const table per
+ * policy (mem_llc_lru, mem_llc_qlru in cache.c), registered by its enum
+ * value in llc_policies[]; struct cache points at its own.  The calling
+ * protocol:
+ *  - init_set() once per set, when the cache is made, on ways entries
+ *    with extra entries of the policy's own before them (set[-extra]);
+ *  - a line's first use: w = victim(set, ways, first), which picks among
+ *    the ways from first on (DDIO's are the top ones); if w holds a line,
+ *    the caller drops it (invalidate(), with the line's other copies),
+ *    then puts its line into w->line and calls fill(c, set, w);
+ *  - a later use of a line the set holds: hit(c, set, w);
+ *  - a line leaving the set (an eviction elsewhere, a snoop, a DMA write
+ *    to another socket's memory): invalidate(set, w), which empties w;
+ *  - review(c), when not NULL, every CLOCK_REVIEW accesses (the clock's
+ *    wrap);
+ *  - consistent(c): whether every set's stamps keep the policy's rules
+ *    (tests; mem_llc_consistent()).
+ * The hot calls (victim, hit, fill, invalidate) call the shipped
+ * policies' functions inline (llc_victim and the others below), the rest
+ * through the table.  The private caches are always LRU and call its
+ * functions directly.
+ */
+struct cache;
+struct mem_llc_ops {
+	const char *name;	/* the word of cache.llc_policy */
+	uint32_t extra;		/* entries a set keeps before its first way */
+	void (*init_set)(struct way *set, uint32_t ways);
+	struct way *(*victim)(struct way *set, uint32_t ways, uint32_t first);
+	void (*hit)(struct cache *c, struct way *set, struct way *w);
+	void (*fill)(struct cache *c, struct way *set, struct way *w);
+	void (*invalidate)(struct way *set, struct way *w);
+	void (*review)(struct cache *c);
+	bool (*consistent)(const struct cache *c);
+};
+
+/*
+ * QLRU (mem.h, enum mem_llc_policy): a way's stamp is its age, 0 to 3,
+ * and it keeps it when it loses its line, as in nanoBench's simulator of
+ * the policy (tools/CacheAnalyzer/cacheSim.py: a flush empties the block
+ * and leaves its age).  The entry before a set's first way counts its
+ * ways of age 3 and its empty ways, kept as they change, so that neither
+ * the aging nor the victim search looks at every way, and in the set's
+ * own lines of the host's memory.
+ */
+#define QLRU_OLD	3
+#define QLRU_NEW	1	/* a filled line's age */
+#define QLRU_NOLD(set)		((set)[-1].line)
+#define QLRU_NEMPTY(set)	((set)[-1].stamp)
+
+/* 40 bytes, as with the bool it replaced: a core's private cache is
+ * looked at every access, and 48 made the array's entries straddle
+ * host cache lines. */
+struct cache {
+	const struct mem_llc_ops *ops;	/* its replacement policy */
+	uint64_t nsets_inv;	/* for h % nsets without a division */
+	struct way *set;	/* set 0's first way: nsets * stride */
+	uint32_t nsets;
+	uint32_t ways;
+	uint32_t stride;	/* entries a set: ways, and the policy's
+				 * ops->extra before them (QLRU_NOLD) */
+	uint32_t clock;		/* LRU: the last stamp handed out */
+};
+
+
+static inline void touch(struct cache *c, struct way *w)
+{
+	w->stamp = ++c->clock;
+}
+
+/* A way loses its line. */
+static inline void vacate(struct way *w)
+{
+	*w = (struct way){ NO_LINE, 0 };
+}
+
+/* After an access: when no way of the set is old, all grow older. */
+static inline void qlru_age_set(struct way *set, uint32_t ways)
+{
+	if (QLRU_NOLD(set))
+		return;
+	for (uint32_t i = 0; i < ways; i++)
+		QLRU_NOLD(set) += ++set[i].stamp == QLRU_OLD;
+}
+
+static inline void qlru_hit(struct cache *c, struct way *set, struct way *w)
+{
+	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
+	w->stamp = w->stamp >= 2 ? 1 : 0;
+	qlru_age_set(set, c->ways);
+}
+
+/* A line put into w, which was empty: it enters at age 1. */
+static inline void qlru_fill(struct cache *c, struct way *set, struct way *w)
+{
+	QLRU_NEMPTY(set)--;
+	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
+	w->stamp = QLRU_NEW;
+	qlru_age_set(set, c->ways);
+}
+
+/* The way keeps its age. */
+static inline void qlru_invalidate(struct way *set, struct way *w)
+{
+	QLRU_NEMPTY(set)++;
+	w->line = NO_LINE;
+}
+
+/* The victim among the set's ways from first on: the first empty, else
+ * the first of age 3, else, in a whole set, way 0 (as measured), and
+ * among DDIO's ways, where nothing is measured, the oldest: guess. */
+static inline struct way *qlru_victim(struct way *set, uint32_t ways,
+			       uint32_t first)
+{
+	struct way *w = &set[first];
+
+	if (QLRU_NEMPTY(set))
+		for (uint32_t i = first; i < ways; i++)
+			if (set[i].line == NO_LINE)
+				return &set[i];
+	if (QLRU_NOLD(set))
+		for (uint32_t i = first; i < ways; i++)
+			if (set[i].stamp == QLRU_OLD)
+				return &set[i];
+	if (!first)
+		return w;
+	for (uint32_t i = first; i < ways; i++)
+		if (set[i].stamp > w->stamp)
+			w = &set[i];
+	return w;
+}
+
+/* The LRU way among ways ways from set on: an empty one first (the
+ * first of them), as its stamp is 0.  Two searches side by side, even
+ * ways and odd ways, without branches (which way wins is a coin toss):
+ * one alone is a chain of dependent compares as long as the set.  Only
+ * empty ways share a stamp; then the first wins. */
+static inline __attribute__((always_inline)) struct way *
+victim_search(struct way *set, uint32_t ways)
+{
+	uint32_t even = 0, odd = 1, i;
+	uint32_t e_old = set[0].stamp, o_old = ways > 1 ? set[1].stamp
+						      : UINT32_MAX;
+
+	for (i = 2; i + 1 < ways; i += 2) {
+		uint32_t e = set[i].stamp, o = set[i + 1].stamp;
+
+		even = e < e_old ? i : even;
+		e_old = e < e_old ? e : e_old;
+		odd = o < o_old ? i + 1 : odd;
+		o_old = o < o_old ? o : o_old;
+	}
+	if (i < ways) {
+		uint32_t e = set[i].stamp;
+
+		even = e < e_old ? i : even;
+		e_old = e < e_old ? e : e_old;
+	}
+	if (o_old < e_old || (o_old == e_old && odd < even))
+		return &set[odd];
+	return &set[even];
+}
+
+/* The same search, unrolled by the compiler for the way counts of the
+ * shipped machines (a private cache of 8, an LLC of 20, DDIO's 2): the
+ * loop's own compares and jumps were a third of its instructions. */
+static inline struct way *victim(struct way *set, uint32_t ways)
+{
+	switch (ways) {
+	case 2:
+		return victim_search(set, 2);
+	case 8:
+		return victim_search(set, 8);
+	case 20:
+		return victim_search(set, 20);
+	default:
+		return victim_search(set, ways);
+	}
+}
+
+static inline struct way *lru_victim(struct way *set, uint32_t ways,
+				     uint32_t first)
+{
+	return victim(set + first, ways - first);
+}
+
+/* A hit and a fill alike make the way the most recently used. */
+static inline void lru_touch(struct cache *c, struct way *set, struct way *w)
+{
+	(void)set;
+	touch(c, w);
+}
+
+static inline void lru_invalidate(struct way *set, struct way *w)
+{
+	(void)set;
+	vacate(w);
+}
+
+/* Each policy's table (cache.c); the private caches are LRU's. */
+extern const struct mem_llc_ops mem_llc_lru, mem_llc_qlru;
+
+/*
+ * The hot calls (an access's victim, hit, fill, invalidation): the
+ * shipped policies' functions called directly, inline, after a compare on
+ * the cache's table that the host predicts as it did the bool before;
+ * only a policy not listed here goes through its table.  Through the
+ * table for all, a run cost 4-7 % more CPU time (bench/README.md, "The
+ * LLC's policy as a strategy").
+ */
+static inline __attribute__((always_inline)) struct way *
+llc_victim(const struct cache *c, struct way *set, uint32_t first)
+{
+	if (c->ops == &mem_llc_qlru)
+		return qlru_victim(set, c->ways, first);
+	if (c->ops == &mem_llc_lru)
+		return lru_victim(set, c->ways, first);
+	return c->ops->victim(set, c->ways, first);
+}
+
+/* A hit on w, or (fill) w just filled: fill is a constant at each call. */
+static inline __attribute__((always_inline)) void
+llc_used(struct cache *c, struct way *set, struct way *w, bool fill)
+{
+	if (c->ops == &mem_llc_qlru)
+		(fill ? qlru_fill : qlru_hit)(c, set, w);
+	else if (c->ops == &mem_llc_lru)
+		lru_touch(c, set, w);	/* a hit and a fill alike */
+	else
+		(fill ? c->ops->fill : c->ops->hit)(c, set, w);
+}
+
+static inline __attribute__((always_inline)) void
+llc_invalidate(const struct cache *c, struct way *set, struct way *w)
+{
+	if (c->ops == &mem_llc_qlru)
+		qlru_invalidate(set, w);
+	else if (c->ops == &mem_llc_lru)
+		lru_invalidate(set, w);
+	else
+		c->ops->invalidate(set, w);
+}
+
+/* The table of a policy of mem.h, or NULL if it is not one. */
+const struct mem_llc_ops *mem_llc_ops(enum mem_llc_policy policy);
+/* A cache of size bytes in sets of ways ways, every set empty, replaced
+ * by ops: 0, or -1 (an impossible geometry, or no memory). */
+int mem_cache_init(struct cache *c, uint64_t size, int ways,
+		   const struct mem_llc_ops *ops);
+void mem_cache_fini(struct cache *c);
+/* A line's set in c (every cache of a kind has the same sets). */
+uint32_t mem_cache_set_of(const struct cache *c, uint32_t line);
+
+#endif

@@ -111,7 +111,7 @@ static const struct cmd_spec cmd_specs[] = {
 	{
 		.name = "sweep", .operands = "FILE [NAME]", .min_args = 1,
 		.max_args = 2,
-		.options = CMD_SIMULATES | CMD_FORMAT | CMD_NO_JSON | CMD_OUT |
+		.options = CMD_SIMULATES | CMD_FORMAT | CMD_OUT |
 			   CMD_EMIT_JOBS | CMD_QUIET | CMD_TASK | CMD_CHDIR |
 			   CMD_TIME | CMD_MEM | CMD_CPUS,
 		.about =
@@ -122,8 +122,9 @@ static const struct cmd_spec cmd_specs[] = {
 			  "up to 4 keys" },
 			{ CMD_CASE, "NAME", "only this case, repeatable (else the "
 			  "sweep's cases, else all)" },
-			{ CMD_FORMAT, "F", "table (default) or csv: one CSV for all "
-			  "points" },
+			{ CMD_FORMAT, "F", "table (default), csv: one CSV for all "
+			  "points, or json: an object, each point's values and "
+			  "rows" },
 			{ CMD_OUT, "DIR", "DIR/sweep.csv and a plot of the rate against "
 			  "the first key; with --emit-jobs, where the jobs write" },
 			{ CMD_EMIT_JOBS, "KIND", "print the sweep as jobs instead, one "
@@ -611,22 +612,17 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 			o->format = CMD_TABLE;
 		else if (!strcmp(arg, "csv"))
 			o->format = CMD_CSV;
-		else if (!strcmp(arg, "json") && !(spec->options & CMD_NO_JSON))
+		else if (!strcmp(arg, "json"))
 			o->format = CMD_JSON;
 		else if (!strcmp(arg, "commit") &&
 			 (spec->options & CMD_COMMIT_FMT))
 			o->format = CMD_COMMIT;
 		else {
-			static const char *const choices[] = {
-				"table, csv or json", "table or csv",
-				"table, csv, json or commit",
-				"table, csv or commit",
-			};
-
 			fprintf(stderr, "ppsim %s: --format %s: expected %s\n",
-				spec->name, arg, choices[
-				!!(spec->options & CMD_NO_JSON) +
-				2 * !!(spec->options & CMD_COMMIT_FMT)]);
+				spec->name, arg,
+				spec->options & CMD_COMMIT_FMT ?
+				"table, csv, json or commit" :
+				"table, csv or json");
 			return -1;
 		}
 		return 0;

@@ -31,7 +31,6 @@ enum cmd_opt {
 	CMD_SET = 1 << 6, CMD_JOBS = 1 << 7, CMD_FORMAT = 1 << 8,
 	CMD_OUT = 1 << 9, CMD_EMIT_JOBS = 1 << 10, CMD_SENSITIVITY = 1 << 11,
 	CMD_PARAM = 1 << 12, CMD_EXPLAIN = 1 << 13, CMD_QUIET = 1 << 15,
-	CMD_NO_JSON = 1 << 16,	/* --format takes table or csv only */
 	CMD_COMMIT_FMT = 1 << 17,	/* --format takes commit too */
 	/* sweep's jobs: which one to run, and the sbatch script's */
 	CMD_TASK = 1 << 18, CMD_CHDIR = 1 << 19, CMD_TIME = 1 << 20,

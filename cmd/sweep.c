@@ -151,6 +151,7 @@ static int parse_opts(int argc, char **argv, struct sweep_opts *o)
 	*o = (struct sweep_opts){ .file = cl.file,
 		.name = cl.nr_args > 1 ? cl.args[1] : NULL, .cl = cl,
 		.rc = cl.rc, .csv = cl.format == CMD_CSV,
+		.json = cl.format == CMD_JSON,
 		.emit_jobs = cl.emit_jobs, .task = cl.task,
 		.slurm = cl.slurm, .out = cl.out };
 	if (o->emit_jobs != CMD_JOBS_SLURM &&
@@ -468,6 +469,8 @@ static int run_rows(struct sweep_opts *o, const struct sweep_point *pts,
 	result = sweep_result_of(o, pts, nr_points, rows, NULL);
 	if (o->csv)
 		sweep_write_csv(stdout, &result);
+	else if (o->json)
+		sweep_write_json(stdout, &result);
 	else
 		sweep_write_table(stdout, &result);
 	return o->out && write_out(o, pts, nr_points, rows) ? 1 : 0;

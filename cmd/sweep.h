@@ -33,7 +33,7 @@ struct sweep_opts {
 	struct scn_override fixed[CMD_MAX_SET];
 	int nr_fixed;
 	struct rep_opts rc;
-	bool csv;
+	bool csv, json;		/* --format */
 	enum cmd_jobs emit_jobs;
 	int task;			/* --task: its job alone; 0: all */
 	struct cmd_slurm slurm;		/* --emit-jobs=slurm's */

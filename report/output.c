@@ -244,6 +244,44 @@ void rep_json_num(FILE *f, const char *key, double v, bool last)
 		fprintf(f, "\"%s\": %.6g%s", key, v, last ? "" : ", ");
 }
 
+void rep_json_row(FILE *f, const struct rep_row *rows, int nr_rows, int i,
+		  int reps, bool altered)
+{
+	const struct rep_row *row = &rows[i];
+
+	fprintf(f, "  {\"case\": ");
+	rep_json_text(f, row->c->name);
+	fprintf(f, ", \"policy\": \"%s\", \"baseline\": \"%s\", "
+		"\"saturated\": \"%s\", \"metrics\": {\n",
+		row->policy->name, row->baseline->name,
+		rep_saturated(row, reps));
+	for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
+		struct rep_figure fg = rep_figure(row, reps, m);
+
+		fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
+			rep_metrics[m].name, m == 0 ? row->unit
+					       : rep_metrics[m].unit);
+		rep_json_num(f, "value", fg.mean, false);
+		rep_json_num(f, "ci95", fg.ci95, m != 0);
+		if (m == 0) {
+			rep_json_num(f, "measured", row->measured, false);
+			rep_json_num(f, "error_pct", altered ? NAN :
+				     rep_error_pct(fg.mean, row->measured),
+				     false);
+			rep_json_num(f, "delta_pct", rep_delta_pct(rows,
+				     nr_rows, i, reps), true);
+		}
+		fprintf(f, "}%s\n", m + 1 < REP_NR_METRICS ? "," : "");
+	}
+	fprintf(f, "  }, \"explain\": ");
+	/* results read back (ppsim report): a CSV has no accesses */
+	if (row->res)
+		rep_write_explain_json(f, row, reps);
+	else
+		fputs("null", f);
+	fputc('}', f);
+}
+
 void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		    const struct rep_prov *p)
 {
@@ -264,39 +302,8 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		altered ? "false" : "true", p->nr_guesses,
 		p->uncalibrated ? "true" : "false");
 	for (int i = 0; i < nr_rows; i++) {
-		const struct rep_row *row = &rows[i];
-
-		fprintf(f, "  {\"case\": ");
-		rep_json_text(f, row->c->name);
-		fprintf(f, ", \"policy\": \"%s\", \"baseline\": \"%s\", "
-			"\"saturated\": \"%s\", \"metrics\": {\n",
-			row->policy->name, row->baseline->name,
-			rep_saturated(row, reps));
-		for (enum rep_metric_id m = 0; m < REP_NR_METRICS; m++) {
-			struct rep_figure fg = rep_figure(row, reps, m);
-
-			fprintf(f, "    \"%s\": {\"unit\": \"%s\", ",
-				rep_metrics[m].name, m == 0 ? row->unit
-						       : rep_metrics[m].unit);
-			rep_json_num(f, "value", fg.mean, false);
-			rep_json_num(f, "ci95", fg.ci95, m != 0);
-			if (m == 0) {
-				rep_json_num(f, "measured", row->measured, false);
-				rep_json_num(f, "error_pct", altered ? NAN :
-					 rep_error_pct(fg.mean, row->measured),
-					 false);
-				rep_json_num(f, "delta_pct", rep_delta_pct(rows,
-					 nr_rows, i, reps), true);
-			}
-			fprintf(f, "}%s\n", m + 1 < REP_NR_METRICS ? "," : "");
-		}
-		fprintf(f, "  }, \"explain\": ");
-		/* results read back (ppsim report): a CSV has no accesses */
-		if (row->res)
-			rep_write_explain_json(f, row, reps);
-		else
-			fputs("null", f);
-		fprintf(f, "}%s\n", i + 1 < nr_rows ? "," : "");
+		rep_json_row(f, rows, nr_rows, i, reps, altered);
+		fprintf(f, "%s\n", i + 1 < nr_rows ? "," : "");
 	}
 	fprintf(f, "]}\n");
 }

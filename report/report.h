@@ -194,6 +194,10 @@ void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,
 		   const struct rep_prov *p);
 void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		    const struct rep_prov *p);
+/* JSON's object of rows[i] (its metrics, delta% against its baseline
+ * among rows, its explain), without a separator after it. */
+void rep_json_row(FILE *f, const struct rep_row *rows, int nr_rows, int i,
+		  int reps, bool altered);
 void rep_write_table(FILE *f, const struct rep_row *rows, int nr_rows,
 		     const struct rep_prov *p);
 /* The seed's commit-message layout: per comparison with the baseline,

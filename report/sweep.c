@@ -111,6 +111,42 @@ void sweep_write_csv(FILE *f, const struct sweep_result *s)
 	}
 }
 
+void sweep_write_json(FILE *f, const struct sweep_result *s)
+{
+	fprintf(f, "{\"ppsim\": \"%s\", \"commit\": \"%s\", "
+		"\"command\": \"sweep\", \"scenario\": ", PACKAGE_VERSION,
+		PPSIM_COMMIT);
+	rep_json_text(f, s->file);
+	fprintf(f, ", \"seed\": %lu, \"reps\": %d, ", s->rc->seed,
+		s->rc->reps);
+	rep_json_set(f, s->fixed, s->nr_fixed);
+	fputs(", \"keys\": [", f);
+	for (int a = 0; a < s->nr_axes; a++) {
+		fputs(a ? ", " : "", f);
+		rep_json_text(f, s->key[a]);
+	}
+	fputs("], \"points\": [\n", f);
+	for (int p = 0; p < s->nr_points; p++) {
+		const struct sweep_point *pt = &s->pts[p];
+
+		fputs("{\"values\": {", f);
+		for (int a = 0; a < s->nr_axes; a++) {
+			fputs(a ? ", " : "", f);
+			rep_json_text(f, s->key[a]);
+			fputs(": ", f);
+			rep_json_text(f, pt->value[a]);
+		}
+		fputs("}, \"rows\": [\n", f);
+		for (int i = 0; i < pt->nr_rows; i++) {
+			rep_json_row(f, &s->rows[pt->first_row], pt->nr_rows,
+				     i, s->rc->reps, false);
+			fprintf(f, "%s\n", i + 1 < pt->nr_rows ? "," : "");
+		}
+		fprintf(f, "]}%s\n", p + 1 < s->nr_points ? "," : "");
+	}
+	fputs("]}\n", f);
+}
+
 /* The name of a row's line in the plot: case, policy, other keys. */
 static void series_name(const struct sweep_point *pt,
 			const struct rep_row *row, char *name, size_t len)

@@ -37,9 +37,11 @@ struct sweep_result {
 	int first_row, end_row;	/* the rows the CSV writes: a --task's */
 };
 
-/* The table and the CSV, each with its provenance, on f. */
+/* The table, the CSV and the JSON (an object: the provenance, the keys,
+ * and each point's values and rows, as run's), on f. */
 void sweep_write_table(FILE *f, const struct sweep_result *s);
 void sweep_write_csv(FILE *f, const struct sweep_result *s);
+void sweep_write_json(FILE *f, const struct sweep_result *s);
 /*
  * The table plots/sweep.gp reads, sweep-rate.dat: the rate against the
  * first key, one data block a line of the plot (a case, a policy and the

@@ -78,7 +78,7 @@ expect 2 '^--duration: duration: 0 is out of range' "--duration is named, not --
 expect 2 '^--queues: queues: 0 is out of range' "--queues is named" -- "$ppsim" bench "$tiny" --queues 0
 expect 2 'ppsim sweep: --set x: expected KEY=V1,V2' "sweep's --set takes values" -- "$ppsim" sweep "$tiny" --set x
 expect 2 'ppsim run: --set duration=: an empty value, expected KEY=VALUE$' "--set with an empty value says so" -- "$ppsim" run "$tiny" --set duration=
-expect 2 'ppsim sweep: --format json: expected table or csv$' "sweep's formats" -- "$ppsim" sweep "$tiny" --format json --set nic.rx_ring=256
+expect 2 'ppsim sweep: --format commit: expected table, csv or json$' "sweep's formats" -- "$ppsim" sweep "$tiny" --format commit --set nic.rx_ring=256
 printf '[case a]\ncalibrate.tolerance = 5\n' >"$tmp/tol.ini"
 expect 2 "tol.ini:2: 'calibrate.tolerance' belongs to the whole scenario" "[calibrate] is the scenario's" -- "$ppsim" run "$tmp/tol.ini"
 man5=$(dirname "$ppsim")/doc/ppsim-scenario.5

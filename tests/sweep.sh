@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..47"
+echo "1..48"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -149,6 +149,17 @@ check "--chdir without --emit-jobs=slurm is refused" \
 check "--task past the sweep's jobs is refused" \
 	fails 2 "^ppsim sweep: --task 3: the sweep has 2 jobs \\(1 to 2\\)" "$ppsim" sweep "$tiny" ring --task 3 --format csv
 
+# JSON: each point's values and rows, the CSV's figures
+"$ppsim" sweep "$tiny" --set nic.rx_ring=512,1024 --case far-drop --reps 1 --duration 1ms \
+	--format json >"$tmp/sw.json" 2>>"$tmp/out"
+"$ppsim" sweep "$tiny" --set nic.rx_ring=512,1024 --case far-drop --reps 1 --duration 1ms \
+	--format csv >"$tmp/sw.csv" 2>>"$tmp/out"
+want=$(awk -F, '$1 == 1024 && $3 == "v5.5" && $4 == "rate" { print $6 }' "$tmp/sw.csv")
+check "sweep --format json: an object, a point each with its values and rows ($want)" sh -c "
+	head -1 '$tmp/sw.json' | grep -q '\"command\": \"sweep\", .*\"keys\": \[\"nic.rx_ring\"\], \"points\": \[\$' &&
+	test \$(grep -c '^{\"values\": {\"nic.rx_ring\": \"[0-9]*\"}, \"rows\": \[\$' '$tmp/sw.json') -eq 2 &&
+	awk '/\"nic.rx_ring\": \"1024\"/ { p = 1 } p && /\"policy\": \"v5.5\"/ { r = 1 } r && /\"rate\":/ { print; exit }' '$tmp/sw.json' |
+		grep -q '\"value\": $want, ' && tail -1 '$tmp/sw.json' | grep -qx ']}'"
 # merge plots as the sweep does, from the merged CSV
 "$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --out "$tmp/ring-o" >/dev/null 2>>"$tmp/out"
 "$ppsim" merge "$tmp"/arr/sweep-*.csv --out "$tmp/merge-o" >"$tmp/m.csv" 2>>"$tmp/out"

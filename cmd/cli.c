@@ -533,6 +533,26 @@ static int take_set(const struct cmd_spec *spec, char *arg,
 	return check_override_once(spec, o);
 }
 
+static int take_format(const struct cmd_spec *spec, const char *arg,
+		       struct cmd_opts *o)
+{
+	if (!strcmp(arg, "table"))
+		o->format = CMD_TABLE;
+	else if (!strcmp(arg, "csv"))
+		o->format = CMD_CSV;
+	else if (!strcmp(arg, "json"))
+		o->format = CMD_JSON;
+	else if (!strcmp(arg, "commit") && (spec->options & CMD_COMMIT_FMT))
+		o->format = CMD_COMMIT;
+	else {
+		fprintf(stderr, "ppsim %s: --format %s: expected %s\n",
+			spec->name, arg, spec->options & CMD_COMMIT_FMT ?
+			"table, csv, json or commit" : "table, csv or json");
+		return -1;
+	}
+	return 0;
+}
+
 static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 		char *arg, struct cmd_opts *o)
 {
@@ -608,24 +628,7 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 			"number\n", spec->name, arg);
 		return -1;
 	case CMD_FORMAT:
-		if (!strcmp(arg, "table"))
-			o->format = CMD_TABLE;
-		else if (!strcmp(arg, "csv"))
-			o->format = CMD_CSV;
-		else if (!strcmp(arg, "json"))
-			o->format = CMD_JSON;
-		else if (!strcmp(arg, "commit") &&
-			 (spec->options & CMD_COMMIT_FMT))
-			o->format = CMD_COMMIT;
-		else {
-			fprintf(stderr, "ppsim %s: --format %s: expected %s\n",
-				spec->name, arg,
-				spec->options & CMD_COMMIT_FMT ?
-				"table, csv, json or commit" :
-				"table, csv or json");
-			return -1;
-		}
-		return 0;
+		return take_format(spec, arg, o);
 	default:	/* the overrides, in the order given */
 		break;
 	}

@@ -383,6 +383,26 @@ bool run_has_pair(const struct run_file *rf, int nr_files,
 	return false;
 }
 
+/* Each file's rows, and what its outputs' headers say; returns the
+ * number of rows. */
+static int select_files(const struct cmd_opts *o, struct run_file *rf,
+			struct rep_row *rows)
+{
+	int nr_rows = 0;
+
+	for (int f = 0; f < o->nr_args; f++) {
+		rf[f].first = nr_rows;
+		rf[f].nr = select_rows(rf[f].scn, o, rows + nr_rows);
+		nr_rows += rf[f].nr;
+		rf[f].prov = (struct rep_prov){ "run", rf[f].path, &o->rc,
+			o->set, o->nr_set, cmd_machine(rf[f].scn,
+			rf[f].machine, sizeof(rf[f].machine)),
+			scn_write_guesses(NULL, rf[f].scn),
+			scn_uncalibrated_profile(rf[f].scn) != NULL };
+	}
+	return nr_rows;
+}
+
 int run_main(int argc, char **argv)
 {
 	struct rep_row *rows = NULL;
@@ -416,16 +436,7 @@ int run_main(int argc, char **argv)
 		scn[f] = rf[f].scn;
 	if (!scn || cmd_check_names(&o, scn, o.nr_args))
 		goto done;
-	for (int f = 0; f < o.nr_args; f++) {
-		rf[f].first = nr_rows;
-		rf[f].nr = select_rows(rf[f].scn, &o, rows + nr_rows);
-		nr_rows += rf[f].nr;
-		rf[f].prov = (struct rep_prov){ "run", rf[f].path, &o.rc, o.set,
-			o.nr_set, cmd_machine(rf[f].scn, rf[f].machine,
-					     sizeof(rf[f].machine)),
-			scn_write_guesses(NULL, rf[f].scn),
-			scn_uncalibrated_profile(rf[f].scn) != NULL };
-	}
+	nr_rows = select_files(&o, rf, rows);
 	if (!nr_rows) {
 		fprintf(stderr, "ppsim run: no case matches the --case and "
 			"--policy given\n");
@@ -435,7 +446,7 @@ int run_main(int argc, char **argv)
 		fprintf(stderr, "ppsim run: --explain is shown with the table "
 			"or the commit table; a CSV has no room for it (JSON "
 			"carries it always, --out writes explain.txt)\n");
-		return 2;
+		goto done;
 	}
 	if (o.format == CMD_COMMIT && !run_has_pair(rf, o.nr_args, rows)) {
 		fprintf(stderr, "ppsim run: --format commit: no case runs its "

@@ -170,6 +170,49 @@ static int read_sweep_csv(const char *path, struct csv_sweep *cs)
 	return rc;
 }
 
+/* What every point of the CSV's sweep had: --duration; and the policies
+ * --policy chose, which the rows name, the first the baseline (their
+ * words into policies, len bytes); its cases and policies, as --case and
+ * --policy. */
+static void take_fixed(struct sweep_opts *o, struct csv_sweep *cs,
+		       char *policies, size_t len)
+{
+	char *save = NULL;
+	bool chosen = false;
+
+	for (char *t = strtok_r(cs->fixed, " ", &save);
+	     t && o->nr_fixed < CMD_MAX_SET - 2;
+	     t = strtok_r(NULL, " ", &save)) {
+		char *eq = strchr(t, '=');
+
+		if (!eq)
+			continue;
+		*eq = '\0';
+		if (!strcmp(t, "duration"))
+			o->fixed[o->nr_fixed++] = (struct scn_override){
+				.key = t, .value = eq + 1,
+				.file = "--duration" };
+		chosen |= !strcmp(t, "policies");
+	}
+	for (int i = 0; i < cs->nr_names[0]; i++)
+		o->cl.cases[o->cl.nr_cases++] = cs->names[0][i];
+	for (int i = 0; i < cs->nr_names[1]; i++) {
+		size_t n = strlen(policies);
+
+		o->cl.policies[o->cl.nr_policies++] = cs->names[1][i];
+		snprintf(policies + n, len - n, "%s%s", i ? " " : "",
+			 cs->names[1][i]);
+	}
+	if (chosen && cs->nr_names[1]) {
+		o->fixed[o->nr_fixed++] = (struct scn_override){
+			.key = "policies", .value = policies,
+			.file = "--policy" };
+		o->fixed[o->nr_fixed++] = (struct scn_override){
+			.key = "baseline", .value = cs->names[1][0],
+			.file = "--policy" };
+	}
+}
+
 int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
 {
 	struct csv_sweep *cs = calloc(1, sizeof(*cs));
@@ -178,8 +221,7 @@ int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
 	struct sweep_opts o = { .rc = { .reps = 1 }, .out = dir };
 	struct sweep_point *pts = NULL;
 	int nr_points = 1, nr_rows = 0, rc = -1;
-	char *save = NULL, policies[SCN_TEXT_MAX] = "";
-	bool chosen = false;
+	char policies[SCN_TEXT_MAX] = "";
 
 	if (!cs || !rows || !figs) {
 		fprintf(stderr, "ppsim: out of memory\n");
@@ -201,39 +243,7 @@ int sweep_plot_csv(const char *csv, const char *scenario, const char *dir)
 		if (sweep_add_axis(&o, cs->keys[a], cs->values[a], NULL, 0))
 			goto done;
 	}
-	/* the values every point has: --duration; and the policies --policy
-	 * chose, which the rows name (the first the baseline) */
-	for (char *t = strtok_r(cs->fixed, " ", &save);
-	     t && o.nr_fixed < CMD_MAX_SET - 2;
-	     t = strtok_r(NULL, " ", &save)) {
-		char *eq = strchr(t, '=');
-
-		if (!eq)
-			continue;
-		*eq = '\0';
-		if (!strcmp(t, "duration"))
-			o.fixed[o.nr_fixed++] = (struct scn_override){
-				.key = t, .value = eq + 1,
-				.file = "--duration" };
-		chosen |= !strcmp(t, "policies");
-	}
-	for (int i = 0; i < cs->nr_names[0]; i++)
-		o.cl.cases[o.cl.nr_cases++] = cs->names[0][i];
-	for (int i = 0; i < cs->nr_names[1]; i++) {
-		size_t n = strlen(policies);
-
-		o.cl.policies[o.cl.nr_policies++] = cs->names[1][i];
-		snprintf(policies + n, sizeof(policies) - n, "%s%s",
-			 i ? " " : "", cs->names[1][i]);
-	}
-	if (chosen && cs->nr_names[1]) {
-		o.fixed[o.nr_fixed++] = (struct scn_override){
-			.key = "policies", .value = policies,
-			.file = "--policy" };
-		o.fixed[o.nr_fixed++] = (struct scn_override){
-			.key = "baseline", .value = cs->names[1][0],
-			.file = "--policy" };
-	}
+	take_fixed(&o, cs, policies, sizeof(policies));
 	for (int a = 0; a < o.nr_axes; a++)
 		nr_points *= o.axes[a].nr_values;
 	if (nr_points > SWEEP_MAX_POINTS ||

@@ -255,6 +255,11 @@ static const struct cmd_spec cmd_specs[] = {
 		.name = "report", .operands = "RESULTS.csv [SCENARIO...]",
 		.min_args = 1, .max_args = CMD_ANY,
 		.options = CMD_FORMAT | CMD_COMMIT_FMT,
+		.own = (const struct cmd_help[]){
+			{ CMD_FORMAT, "F", "table (default), csv, json or commit "
+			  "(the seed's before/after layout)" },
+			{ 0, NULL, NULL },
+		},
 		.about =
 	"Prints a run's results (ppsim run --format csv, or results.csv of\n"
 	"--out) in another format, nothing simulated: the table, the commit\n"

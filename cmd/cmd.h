@@ -145,6 +145,10 @@ bool run_has_pair(const struct run_file *rf, int nr_files,
 /* One file of the run: a provenance block of the CSV. */
 struct results_file {
 	char path[CSV_LINE_MAX + 2];	/* as the run was given it */
+	int line;			/* of its provenance */
+	char duration[32];		/* as the run said it */
+	int guesses;			/* what its figures rest on */
+	bool uncalibrated;
 	char sets[CSV_LINE_MAX + 2];	/* the overrides' text: set[] in it */
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;
@@ -183,6 +187,14 @@ struct scenario *results_scenario(const struct run_results *r, int k,
 /* The CSV's row of file k for case and policy, or NULL. */
 const struct results_row *results_find(const struct run_results *r, int k,
 				       const char *name, const char *policy);
+/* Whether file k's rows (of its scenario read again, named scenario) were
+ * measured as long as the run measured: 0, or -1 with FILE:LINE: why. */
+int results_check(const struct run_results *r, int k, const char *scenario,
+		  const struct rep_row *rows, int nr_rows);
+/* What the outputs' headers say of file k: the run's provenance, what its
+ * figures rested on included (the CSV's, not the scenario's now). */
+struct rep_prov results_prov(const struct run_results *r, int k,
+			     const struct rep_opts *rc, const char *machine);
 /* row of case c under policy, as the CSV of file k has it: its
  * figures, what saturated, the measured figure the run had. */
 struct rep_row results_row(const struct results_row *x, struct scn_case *c,

@@ -84,12 +84,13 @@ int report_main(int argc, char **argv)
 		if (load_file(&r, k, o.nr_args > 1 ? o.args[k + 1] : NULL,
 			      &rf[k], rows, &nr_rows))
 			goto done;
-		rf[k].prov = (struct rep_prov){ "run", rf[k].path, &o.rc,
-			r.files[k].set, r.files[k].nr_set,
+		if (results_check(&r, k, o.nr_args > 1 ? o.args[k + 1] :
+				  r.files[k].path, rows + rf[k].first,
+				  rf[k].nr))
+			goto done;
+		rf[k].prov = results_prov(&r, k, &o.rc,
 			cmd_machine(rf[k].scn, rf[k].machine,
-				    sizeof(rf[k].machine)),
-			scn_write_guesses(NULL, rf[k].scn),
-			scn_uncalibrated_profile(rf[k].scn) != NULL };
+				    sizeof(rf[k].machine)));
 	}
 	if (o.format == CMD_COMMIT &&
 	    (!run_has_pair(rf, r.nr_files, rows) ||

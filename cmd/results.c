@@ -83,13 +83,43 @@ static int take_sets(struct run_results *r, struct results_file *rf,
 	return 0;
 }
 
+/* "# seed S  reps R  duration D[  set ...]": the seed a whole number
+ * of 32 bits, as cmd_parse takes it. */
+static int take_seed(struct run_results *r, struct results_file *rf,
+		     const char *line, int nr)
+{
+	const char *p = line + 7;
+	char *end;
+	int at = 0;
+
+	errno = 0;
+	rf->seed = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
+	if (!rf->seed || errno || rf->seed > 0xffffffffUL ||
+	    sscanf(end, "  reps %d  duration %31s%n", &rf->reps,
+		   rf->duration, &at) != 2 ||
+	    rf->reps < 1 || rf->reps > REP_MAX_REPS) {
+		datadir_error(r->path, nr, "not the seed, replications and "
+			      "duration of a run");
+		return -1;
+	}
+	at += (int)(end - line);
+	if (!strncmp(line + at, "  set ", 6))
+		return take_sets(r, rf, line + at + 6, nr);
+	if (line[at]) {
+		datadir_error(r->path, nr, "'%s': not the overrides of a run",
+			      line + at);
+		return -1;
+	}
+	return 0;
+}
+
 /* A '#' line: a file's provenance starts with "# ppsim VERSION (git C)
- * run PATH", its seed and replications follow. */
+ * run PATH", its seed and replications follow, then what its figures
+ * rest on. */
 static int take_comment(struct run_results *r, const char *line, int nr)
 {
-	struct results_file *rf = &r->files[r->nr_files - 1];
 	const char *run = strstr(line, ")  run ");
-	int at = 0;
+	struct results_file *rf;
 
 	if (!strncmp(line, "# ppsim ", 8)) {
 		if (!run) {
@@ -104,23 +134,21 @@ static int take_comment(struct run_results *r, const char *line, int nr)
 		}
 		rf = &r->files[r->nr_files++];
 		snprintf(rf->path, sizeof(rf->path), "%s", run + 7);
+		rf->line = nr;
 		return 0;
 	}
-	if (strncmp(line, "# seed ", 7))
-		return 0;	/* what the figures rest on, err%: said again */
-	if (!r->nr_files ||
-	    sscanf(line, "# seed %lu  reps %d  duration %*s%n", &rf->seed,
-		   &rf->reps, &at) != 2 || !at ||
-	    rf->reps < 1 || rf->reps > REP_MAX_REPS) {
-		datadir_error(r->path, nr, "not the seed, replications and "
-			      "duration of a run");
+	if (!r->nr_files) {
+		datadir_error(r->path, nr, "a comment before the provenance "
+			      "of a run (# ppsim VERSION (git C)  run FILE)");
 		return -1;
 	}
-	if (!strncmp(line + at, "  set ", 6))
-		return take_sets(r, rf, line + at + 6, nr);
-	return line[at] ? (datadir_error(r->path, nr, "'%s': not the "
-					 "overrides of a run", line + at), -1)
-			: 0;
+	rf = &r->files[r->nr_files - 1];
+	if (!strncmp(line, "# seed ", 7))
+		return take_seed(r, rf, line, nr);
+	if (sscanf(line, "# rests on %d guessed", &rf->guesses) == 1)
+		rf->uncalibrated = strstr(line, " and uncalibrated cycles") !=
+				   NULL;
+	return 0;	/* err% not computed: said again */
 }
 
 /* The row of (file, case, policy), a new one at the end when the line
@@ -252,6 +280,13 @@ int results_read(struct run_results *r, const char *path)
 	}
 	if (!rc && got < 0)
 		rc = -1;
+	for (int k = 0; !rc && k < r->nr_files; k++)
+		if (!r->files[k].reps) {
+			datadir_error(r->path, r->files[k].line, "no line "
+				      "'# seed S  reps R  duration D' after "
+				      "the provenance of %s", r->files[k].path);
+			rc = -1;
+		}
 	if (!rc && !r->nr_rows) {
 		fprintf(stderr, "%s: no results\n", r->path);
 		rc = -1;
@@ -272,6 +307,7 @@ struct scenario *results_scenario(const struct run_results *r, int k,
 {
 	const struct results_file *rf = &r->files[k];
 	const char *only[SCN_MAX_CASES];
+	struct scenario *scn;
 	int nr_only = 0;
 
 	for (int i = 0; i < r->nr_rows; i++) {
@@ -284,8 +320,13 @@ struct scenario *results_scenario(const struct run_results *r, int k,
 		if (!seen && nr_only < SCN_MAX_CASES)
 			only[nr_only++] = r->rows[i].name;
 	}
-	return scn_load_cases(path ? path : rf->path, rf->set, rf->nr_set,
-			      cmd_policies, only, nr_only);
+	scn = scn_load_cases(path ? path : rf->path, rf->set, rf->nr_set,
+			     cmd_policies, only, nr_only);
+	if (!scn && !path)
+		fprintf(stderr, "%s: the scenario as the run named it (a path "
+			"from where it ran): give it after the CSV, or run "
+			"from there\n", r->path);
+	return scn;
 }
 
 const struct results_row *results_find(const struct run_results *r, int k,
@@ -306,4 +347,32 @@ struct rep_row results_row(const struct results_row *x, struct scn_case *c,
 	row.figures = x->fig;
 	row.saturated = *x->saturated ? x->saturated : NULL;
 	return row;
+}
+
+int results_check(const struct run_results *r, int k, const char *scenario,
+		  const struct rep_row *rows, int nr_rows)
+{
+	const struct results_file *rf = &r->files[k];
+
+	if (!strcmp(rf->duration, "varies"))
+		return 0;
+	for (int i = 0; i < nr_rows; i++)
+		if (strcmp(rows[i].duration, rf->duration)) {
+			datadir_error(r->path, rf->line + 1, "the run measured "
+				      "%s; %s now gives %s %s: not the "
+				      "scenario it ran (changed since?)",
+				      rf->duration, scenario, rows[i].c->name,
+				      rows[i].duration);
+			return -1;
+		}
+	return 0;
+}
+
+struct rep_prov results_prov(const struct run_results *r, int k,
+			     const struct rep_opts *rc, const char *machine)
+{
+	const struct results_file *rf = &r->files[k];
+
+	return (struct rep_prov){ "run", rf->path, rc, rf->set, rf->nr_set,
+				  machine, rf->guesses, rf->uncalibrated };
 }

@@ -22,9 +22,10 @@ static int sign_of(double pct)
 	return pct > VAL_FLAT_PCT ? 1 : pct < -VAL_FLAT_PCT ? -1 : 0;
 }
 
+/* The change in %; NAN from nothing (a rate of 0): no change to give. */
 static double change_pct(double before, double after)
 {
-	return (after - before) / before * 100;
+	return before > 0 ? (after - before) / before * 100 : NAN;
 }
 
 #define MAX_EFFECTS	(4 * FIT_MAX_ROWS)
@@ -41,7 +42,9 @@ static void add_effect(struct val_effect *e, int *nr, int file, int from,
 	*x = (struct val_effect){ .file = file, .from = from, .to = to };
 	x->mpct = change_pct(rows[from].measured, rows[to].measured);
 	x->ppct = change_pct(fig[from].pred.mean, fig[to].pred.mean);
-	x->over = fabs(x->ppct - x->mpct) > tolerance;
+	/* a change the prediction cannot give is not within tolerance */
+	x->over = isnan(x->ppct - x->mpct) ||
+		  fabs(x->ppct - x->mpct) > tolerance;
 	x->msign = sign_of(x->mpct);
 	x->psign = sign_of(x->ppct);
 	x->mismatch = x->msign != x->psign;
@@ -433,6 +436,8 @@ static int results_rows(struct cmd_opts *o, struct run_results *r,
 			/* the file's figure, as it is now */
 			rows[nr_rows + kept++].measured = measured;
 		}
+		if (results_check(r, k, path, rows + nr_rows, n))
+			return -1;
 		vf[k] = (struct val_file){ path, scn[k], nr_rows,
 			wanted_rows(o, rows + nr_rows, n),
 			scn[k]->calibrate.tolerance,

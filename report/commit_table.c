@@ -281,7 +281,9 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 
 void rep_change_text(char *buf, size_t len, double pct)
 {
-	if (pct >= 999.95)
+	if (isnan(pct))
+		snprintf(buf, len, "-");
+	else if (pct >= 999.95)
 		snprintf(buf, len, ">999 %%");
 	else
 		snprintf(buf, len, "%+.1f %%", pct);

@@ -209,7 +209,9 @@ double rep_delta_pct(const struct rep_row *rows, int nr_rows, int i,
 	if (b < 0)
 		return NAN;
 	base = rep_rate(&rows[b], reps).mean;
-	return (rep_rate(&rows[i], reps).mean - base) / base * 100;
+	/* no change from nothing (a rate of 0) */
+	return base > 0 ? (rep_rate(&rows[i], reps).mean - base) / base * 100
+			: NAN;
 }
 
 void rep_write_csv(FILE *f, const struct rep_row *rows, int nr_rows,

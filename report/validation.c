@@ -55,6 +55,7 @@ static void put_effect(FILE *out, const struct val_effect *x,
 		       const struct rep_row *rows, int w)
 {
 	static const char *const word[] = { "down", "flat", "up" };
+	char m[16], p[16], off[16];
 
 	if (x->step)
 		fprintf(out, "#   %-*s -> %-*s %-6s %s: ", w,
@@ -63,8 +64,13 @@ static void put_effect(FILE *out, const struct val_effect *x,
 	else
 		fprintf(out, "#   %-*s %s -> %s: ", w, rows[x->to].c->name,
 			rows[x->from].policy->name, rows[x->to].policy->name);
-	fprintf(out, "%+.1f %% measured, %+.1f %% predicted, %+.1f points: ",
-		x->mpct, x->ppct, x->ppct - x->mpct);
+	rep_change_text(m, sizeof(m), x->mpct);
+	rep_change_text(p, sizeof(p), x->ppct);
+	if (isnan(x->ppct - x->mpct))
+		snprintf(off, sizeof(off), "-");
+	else
+		snprintf(off, sizeof(off), "%+.1f", x->ppct - x->mpct);
+	fprintf(out, "%s measured, %s predicted, %s points: ", m, p, off);
 	if (x->msign == x->psign)
 		fprintf(out, "both %s", word[x->msign + 1]);
 	else
@@ -88,7 +94,8 @@ static void put_effects(FILE *out, const struct val_result *v, int f,
 	if (!n)
 		fprintf(out, "#   none: %s\n", step ? "no two cases with "
 			"measured figures differ in one key or one coupled "
-			"pair only" : "no case has two measured policies");
+			"pair only" : "no case has measured figures under its "
+			"baseline and another policy");
 }
 
 /* A summary line: "# WHAT, NAME: mean |error| ..., max |error| ... over
@@ -263,9 +270,20 @@ void val_write_table(FILE *out, const struct val_result *v)
 
 /* A change's column "Off" of the commit table: the error in points, the
  * column's width kept, the sign too. */
+/* ",v", or "," for NAN (a change that could not be computed). */
+static void csv_or_empty(FILE *out, double v)
+{
+	if (isnan(v))
+		fputc(',', out);
+	else
+		fprintf(out, ",%.6g", v);
+}
+
 static void off_text(char *buf, size_t len, double off)
 {
-	if (fabs(off) < 999.95)
+	if (isnan(off))
+		snprintf(buf, len, "-");
+	else if (fabs(off) < 999.95)
 		snprintf(buf, len, "%+.1f", off);
 	else
 		snprintf(buf, len, "%c999", off < 0 ? '<' : '>');
@@ -353,8 +371,10 @@ static void csv_effect(FILE *out, const struct val_result *v,
 	rep_csv_text(out, from->c->name);
 	fprintf(out, ",%s,", from->policy->name);
 	rep_csv_text(out, x->keys);
-	fprintf(out, ",%.6g,%.6g,%.6g,%g,%d\n", x->mpct, x->ppct,
-		x->ppct - x->mpct, v->files[x->file].effect_tolerance,
+	csv_or_empty(out, x->mpct);
+	csv_or_empty(out, x->ppct);
+	csv_or_empty(out, x->ppct - x->mpct);
+	fprintf(out, ",%g,%d\n", v->files[x->file].effect_tolerance,
 		x->mismatch);
 }
 

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 paths=$src/scenarios/return-paths.ini
-echo "1..15"
+echo "1..20"
 
 # same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
 same() {
@@ -86,3 +86,21 @@ check "validate --results with --set: refused, exit 2" \
 	fails 2 'the run.s CSV says what ran' "$ppsim" validate --results "$tmp/one.csv" --set nic.rx_ring=512
 check "validate --results of a sweep's CSV: FILE:LINE, exit 2" \
 	fails 2 'sweep.csv:1: not the results of ppsim run' "$ppsim" validate --results "$tmp/sweep.csv"
+
+# what the run said of itself is the CSV's: the time it measured, what its
+# figures rest on, its seed
+sed '2s/duration 1ms/duration 9ms/' "$tmp/one.csv" >"$tmp/dur.csv"
+check "a scenario that no longer measures what the run did: the CSV's line, exit 2" \
+	fails 2 'dur.csv:2: the run measured 9ms; .*tiny.ini now gives .* 1ms' "$ppsim" report "$tmp/dur.csv"
+sed 's/^# rests on [0-9]* guessed/# rests on 5 guessed/' "$tmp/one.csv" >"$tmp/rests.csv"
+check "what the figures rested on: the run's (its CSV), not the scenario's now" sh -c "
+	'$ppsim' report '$tmp/rests.csv' --format json 2>/dev/null | head -1 | grep -q '\"guesses\": 5, '"
+sed '/^# seed /d' "$tmp/one.csv" >"$tmp/noseed.csv"
+check "a provenance without its seed line: said, exit 2" \
+	fails 2 "noseed.csv:1: no line '# seed S  reps R  duration D'" "$ppsim" report "$tmp/noseed.csv"
+sed '2s/# seed 1 /# seed -1 /' "$tmp/one.csv" >"$tmp/negseed.csv"
+check "a seed that is no seed of a run: FILE:LINE, exit 2" \
+	fails 2 'negseed.csv:2: not the seed' "$ppsim" report "$tmp/negseed.csv"
+check "a rate of 0: no change to give, '-' (not nan)" sh -c "
+	'$ppsim' run '$tiny' --set rate=1 --reps 1 --duration 1ms --format commit 2>/dev/null >'$tmp/zero.txt' &&
+	grep -q '^far-drop .*|  *- | ' '$tmp/zero.txt' && ! grep -qi nan '$tmp/zero.txt'"

@@ -187,10 +187,13 @@ struct scenario *results_scenario(const struct run_results *r, int k,
 /* The CSV's row of file k for case and policy, or NULL. */
 const struct results_row *results_find(const struct run_results *r, int k,
 				       const char *name, const char *policy);
-/* Whether file k's rows (of its scenario read again, named scenario) were
- * measured as long as the run measured: 0, or -1 with FILE:LINE: why. */
-int results_check(const struct run_results *r, int k, const char *scenario,
-		  const struct rep_row *rows, int nr_rows);
+/* File k's rows, in the CSV's order, of its scenario read again (scn,
+ * named scenario), which must run what the run ran: every (case, policy)
+ * of the CSV and no more, measured as long.  Returns their number, or -1
+ * with FILE:LINE: why (a scenario changed since, a file cut short). */
+int results_rows(const struct run_results *r, int k,
+		 struct scenario *scn, const char *scenario,
+		 struct rep_row *rows);
 /* What the outputs' headers say of file k: the run's provenance, what its
  * figures rested on included (the CSV's, not the scenario's now). */
 struct rep_prov results_prov(const struct run_results *r, int k,

@@ -13,38 +13,24 @@
 #include "cmd.h"
 #include "../io/datadir.h"
 
-/* File k's rows, in the CSV's order, of its scenario read again at
- * path (NULL: the one the run named).  Returns 0 or -1 (said). */
+/* File k's scenario read again at path (NULL: the one the run named)
+ * and its rows, after those of the files before.  Returns 0 or -1
+ * (said). */
 static int load_file(const struct run_results *r, int k, const char *path,
 		     struct run_file *rf, struct rep_row *rows, int *nr_rows)
 {
+	int n;
+
 	rf->path = r->files[k].path;
 	if (!(rf->scn = results_scenario(r, k, path)))
 		return -1;
+	n = results_rows(r, k, rf->scn, path ? path : rf->path,
+			 rows + *nr_rows);
+	if (n < 0)
+		return -1;
 	rf->first = *nr_rows;
-	for (int i = 0; i < r->nr_rows; i++) {
-		const struct results_row *x = &r->rows[i];
-		struct scn_case *c = NULL;
-		const struct pp_policy *pol = NULL;
-
-		if (x->file != k)
-			continue;
-		for (int j = 0; j < rf->scn->nr_cases && !c; j++)
-			if (!strcmp(rf->scn->cases[j].name, x->name))
-				c = &rf->scn->cases[j];
-		for (int p = 0; c && p < c->nr_policies && !pol; p++)
-			if (!strcmp(c->policies[p]->name, x->policy))
-				pol = c->policies[p];
-		if (!pol) {
-			datadir_error(r->path, x->line, "%s under %s: %s runs "
-				      "no such %s (changed since the run?)",
-				      x->name, x->policy, path ? path : rf->path,
-				      c ? "policy" : "case");
-			return -1;
-		}
-		rows[(*nr_rows)++] = results_row(x, c, pol);
-	}
-	rf->nr = *nr_rows - rf->first;
+	rf->nr = n;
+	*nr_rows += n;
 	return 0;
 }
 
@@ -83,10 +69,6 @@ int report_main(int argc, char **argv)
 		}
 		if (load_file(&r, k, o.nr_args > 1 ? o.args[k + 1] : NULL,
 			      &rf[k], rows, &nr_rows))
-			goto done;
-		if (results_check(&r, k, o.nr_args > 1 ? o.args[k + 1] :
-				  r.files[k].path, rows + rf[k].first,
-				  rf[k].nr))
 			goto done;
 		rf[k].prov = results_prov(&r, k, &o.rc,
 			cmd_machine(rf[k].scn, rf[k].machine,

@@ -349,23 +349,80 @@ struct rep_row results_row(const struct results_row *x, struct scn_case *c,
 	return row;
 }
 
-int results_check(const struct run_results *r, int k, const char *scenario,
-		  const struct rep_row *rows, int nr_rows)
+/* Every row of file k a (case, policy) its scenario runs, and every
+ * policy a case of the CSV runs there (with the run's overrides) in it:
+ * 0, or -1 with FILE:LINE: why (a scenario changed since, a file cut
+ * short). */
+static int results_complete(const struct run_results *r, int k,
+			    const struct scenario *scn, const char *scenario)
+{
+	for (int i = 0; i < r->nr_rows; i++) {
+		const struct results_row *x = &r->rows[i];
+		const struct scn_case *c = NULL;
+		bool known = false;
+
+		if (x->file != k)
+			continue;
+		for (int j = 0; j < scn->nr_cases && !c; j++)
+			if (!strcmp(scn->cases[j].name, x->name))
+				c = &scn->cases[j];
+		for (int p = 0; c && p < c->nr_policies; p++) {
+			known |= !strcmp(c->policies[p]->name, x->policy);
+			if (!results_find(r, k, x->name,
+					  c->policies[p]->name)) {
+				datadir_error(r->path, x->line, "%s under %s: "
+					      "no row, though the run ran it "
+					      "(a file cut short?)", x->name,
+					      c->policies[p]->name);
+				return -1;
+			}
+		}
+		if (!known) {
+			datadir_error(r->path, x->line, "%s under %s: %s runs "
+				      "no such %s (changed since the run?)",
+				      x->name, x->policy, scenario,
+				      c ? "policy" : "case");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int results_rows(const struct run_results *r, int k,
+		 struct scenario *scn, const char *scenario,
+		 struct rep_row *rows)
 {
 	const struct results_file *rf = &r->files[k];
+	int n = 0;
 
-	if (!strcmp(rf->duration, "varies"))
-		return 0;
-	for (int i = 0; i < nr_rows; i++)
-		if (strcmp(rows[i].duration, rf->duration)) {
+	if (results_complete(r, k, scn, scenario))
+		return -1;
+	for (int i = 0; i < r->nr_rows; i++) {
+		const struct results_row *x = &r->rows[i];
+		struct scn_case *c = NULL;
+		int p = 0;
+
+		if (x->file != k)
+			continue;
+		for (int j = 0; j < scn->nr_cases && !c; j++)
+			if (!strcmp(scn->cases[j].name, x->name))
+				c = &scn->cases[j];
+		/* results_complete found both */
+		while (strcmp(c->policies[p]->name, x->policy))
+			p++;
+		rows[n] = results_row(x, c, c->policies[p]);
+		if (strcmp(rf->duration, "varies") &&
+		    strcmp(rows[n].duration, rf->duration)) {
 			datadir_error(r->path, rf->line + 1, "the run measured "
 				      "%s; %s now gives %s %s: not the "
 				      "scenario it ran (changed since?)",
-				      rf->duration, scenario, rows[i].c->name,
-				      rows[i].duration);
+				      rf->duration, scenario, c->name,
+				      rows[n].duration);
 			return -1;
 		}
-	return 0;
+		n++;
+	}
+	return n;
 }
 
 struct rep_prov results_prov(const struct run_results *r, int k,

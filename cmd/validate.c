@@ -383,10 +383,24 @@ static int refuse_sensitivity(const struct cmd_opts *o)
 	return 0;
 }
 
+/* Whether the scenario runs what the run of file k ran (results_rows
+ * checks it): 0, or -1 said. */
+static int check_results(const struct run_results *r, int k,
+			 struct scenario *scn, const char *path)
+{
+	struct rep_row *all = calloc((size_t)r->nr_rows, sizeof(*all));
+	int n = all ? results_rows(r, k, scn, path, all) : -1;
+
+	if (!all)
+		fprintf(stderr, "ppsim validate: out of memory\n");
+	free(all);
+	return n < 0 ? -1 : 0;
+}
+
 /* --results: the files of the run o->results names, its figures in each
  * measured row; o->args, when given, in place of the run's scenarios.
  * Returns the number of rows, or -1 (said). */
-static int results_rows(struct cmd_opts *o, struct run_results *r,
+static int rows_of_results(struct cmd_opts *o, struct run_results *r,
 			struct scenario **scn, struct val_file *vf,
 			struct rep_row *rows)
 {
@@ -436,7 +450,7 @@ static int results_rows(struct cmd_opts *o, struct run_results *r,
 			/* the file's figure, as it is now */
 			rows[nr_rows + kept++].measured = measured;
 		}
-		if (results_check(r, k, path, rows + nr_rows, n))
+		if (check_results(r, k, scn[k], path))
 			return -1;
 		vf[k] = (struct val_file){ path, scn[k], nr_rows,
 			wanted_rows(o, rows + nr_rows, n),
@@ -539,7 +553,7 @@ int validate_main(int argc, char **argv)
 	/* the files, and the names validate keeps of them: its own */
 	memcpy(paths, o.args, (size_t)o.nr_args * sizeof(*paths));
 	o.args = paths;
-	nr_rows = o.results ? results_rows(&o, &res, scn, vf, rows)
+	nr_rows = o.results ? rows_of_results(&o, &res, scn, vf, rows)
 			    : scenario_rows(&o, scn, vf, rows);
 	if (nr_rows < 0)
 		goto done;

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 paths=$src/scenarios/return-paths.ini
-echo "1..20"
+echo "1..23"
 
 # same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
 same() {
@@ -104,3 +104,11 @@ check "a seed that is no seed of a run: FILE:LINE, exit 2" \
 check "a rate of 0: no change to give, '-' (not nan)" sh -c "
 	'$ppsim' run '$tiny' --set rate=1 --reps 1 --duration 1ms --format commit 2>/dev/null >'$tmp/zero.txt' &&
 	grep -q '^far-drop .*|  *- | ' '$tmp/zero.txt' && ! grep -qi nan '$tmp/zero.txt'"
+# a file cut at a line's end: a policy the run ran has no rows
+grep -v '^far-drop,v5.5,' "$tmp/one.csv" >"$tmp/cut2.csv"
+check "a (case, policy) the run ran, its rows gone: report refuses, exit 2" \
+	fails 2 'cut2.csv:[0-9]+: far-drop under v5.5: no row, though the run ran it' "$ppsim" report "$tmp/cut2.csv"
+check "... and so does validate --results" \
+	fails 2 'cut2.csv:[0-9]+: far-drop under v5.5: no row' "$ppsim" validate --results "$tmp/cut2.csv"
+check "validate --results: a case the scenario does not run, FILE:LINE, exit 2" \
+	fails 2 'gone.csv:[0-9]+: far-gone under v5.4: .*runs no such case' "$ppsim" validate --results "$tmp/gone.csv"

@@ -625,6 +625,7 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 	case CMD_JOBS:
 		return parse_count(spec, "-j", arg, 1, 256, &o->rc.jobs);
 	case CMD_SEED:
+		o->seed_given = true;
 		errno = 0;
 		o->rc.seed = strtoul(arg, &end, 10);
 		if (end != arg && !*end && !errno && arg[0] != '-')

@@ -95,6 +95,7 @@ struct cmd_opts {
 	int nr_policies;
 	struct rep_opts rc;
 	bool reps_given;	/* --reps was on the command line */
+	bool seed_given;	/* and --seed */
 	bool sensitivity;
 	const char *params[CMD_MAX_PARAMS];	/* --param, as given */
 	int nr_params;

@@ -406,10 +406,11 @@ static int rows_of_results(struct cmd_opts *o, struct run_results *r,
 {
 	int nr_rows = 0;
 
-	if (o->nr_set || o->reps_given || o->sensitivity || o->dry_run) {
+	if (o->nr_set || o->reps_given || o->seed_given || o->sensitivity ||
+	    o->dry_run) {
 		fprintf(stderr, "ppsim validate: --results: the run's CSV says "
 			"what ran: not with --set, --duration, --policy, "
-			"--reps, --sensitivity or --dry-run\n");
+			"--reps, --seed, --sensitivity or --dry-run\n");
 		return -1;
 	}
 	if (results_read(r, o->results))

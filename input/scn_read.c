@@ -124,6 +124,13 @@ static void section_seen(struct loader *ld, char *header)
 			 "expected [%s NAME]", name, name);
 		return;
 	}
+	/* a name goes into every output's rows, a CSV's too, which a tab
+	 * would make one that no ppsim reads back */
+	if (strchr(name, '\t')) {
+		scn_error(ld, ld->file, ld->line, "a tab in the section name "
+			 "[%s]: a name is words and blanks", name);
+		return;
+	}
 	if (!scn_section_known(name)) {
 		const char *near = scn_edit_distance(name, "global", 3) <= 2 ? "global"
 				   : scn_edit_distance(name, "fitted", 3) <= 2 ?

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 paths=$src/scenarios/return-paths.ini
-echo "1..23"
+echo "1..25"
 
 # same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
 same() {
@@ -84,6 +84,8 @@ check "validate --results of a run of some cases: those, the rest left out, said
 	grep -q '^# [0-2] of 2 figures over' '$tmp/v.txt'"
 check "validate --results with --set: refused, exit 2" \
 	fails 2 'the run.s CSV says what ran' "$ppsim" validate --results "$tmp/one.csv" --set nic.rx_ring=512
+check "... and with --seed (the run's is the CSV's)" \
+	fails 2 'the run.s CSV says what ran' "$ppsim" validate --results "$tmp/one.csv" --seed 7
 check "validate --results of a sweep's CSV: FILE:LINE, exit 2" \
 	fails 2 'sweep.csv:1: not the results of ppsim run' "$ppsim" validate --results "$tmp/sweep.csv"
 
@@ -112,3 +114,6 @@ check "... and so does validate --results" \
 	fails 2 'cut2.csv:[0-9]+: far-drop under v5.5: no row' "$ppsim" validate --results "$tmp/cut2.csv"
 check "validate --results: a case the scenario does not run, FILE:LINE, exit 2" \
 	fails 2 'gone.csv:[0-9]+: far-gone under v5.4: .*runs no such case' "$ppsim" validate --results "$tmp/gone.csv"
+printf '[global]\ninclude = %s\n[case a\tb]\n' "$tiny" >"$tmp/tab.ini"
+check "a tab in a case's name, which no CSV reader takes back: refused at its line" \
+	fails 2 'tab.ini:3: a tab in the section name' "$ppsim" run "$tmp/tab.ini" --dry-run

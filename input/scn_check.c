@@ -88,7 +88,7 @@ struct verdict {
 };
 
 /* A rule broken, blamed on key: at the line that set it, or the case's
- * (workload_say). */
+ * (key_say). */
 static void say(void *ctx, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void say(void *ctx, const char *key, const char *fmt, ...)

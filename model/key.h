@@ -51,4 +51,10 @@ struct key {
 	const char *what;
 };
 
+/* Says that a rule among a case's keys is broken: key ("case.queues")
+ * is the one to blame, at whose line input/ says "FILE:LINE: " and the
+ * message.  A plugin's check calls it for each rule broken, in order. */
+typedef void key_say(void *ctx, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 #endif

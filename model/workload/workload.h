@@ -54,7 +54,7 @@ struct workload_case {
 		     what) \
 	{ "case", name, store, kind, false, \
 	  offsetof(struct rxq_config, field), def, min, max, unit, help, \
-	  NULL, NULL, what }
+	  NULL, NULL, what, NULL }
 
 struct workload_ops {
 	const char *name;	/* the scenario's word; first member: input/

@@ -1,6 +1,7 @@
 /*
  * The keys of a case against each other: the core's rules, and the
- * rules of the case's workload (its check), said at the line to blame.
+ * rules of the case's NIC model and workload (their check), said at the
+ * line to blame.
  */
 #include <ctype.h>
 #include <limits.h>
@@ -8,6 +9,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include "scn_private.h"
+#include "../model/nic/nic_model.h"
 
 static bool set_by_user(const struct origin *org, const char *key)
 {
@@ -88,7 +90,7 @@ struct verdict {
 };
 
 /* A rule broken, blamed on key: at the line that set it, or the case's
- * (workload_say). */
+ * (key_say). */
 static void say(void *ctx, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 static void say(void *ctx, const char *key, const char *fmt, ...)
@@ -248,7 +250,8 @@ static void validate_far(struct verdict *v)
 	      l->app_cpu);
 }
 
-/* The rings and their costs: powers of 2, the lock within the ring. */
+/* The rings and their costs: powers of 2, the lock within the ring; the
+ * NIC model's own rules; the link's sizes, powers of 2. */
 static void validate_rings(struct verdict *v)
 {
 	const struct rxq_config *q = &v->c->sim.rxq;
@@ -261,9 +264,7 @@ static void validate_rings(struct verdict *v)
 	      "of 2", q->rx_ring);
 	CHECK(is_pow2(q->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "
 	      "of 2", q->tx_ring);
-	CHECK(is_pow2(q->wqe_fetch) && q->wqe_fetch <= q->rx_ring,
-	      "nic.wqe_fetch", "wqe_fetch %d is not a power of 2 up to "
-	      "rx_ring %d", q->wqe_fetch, q->rx_ring);
+	q->nic->check(q, say, v);
 	CHECK(is_pow2(p->mps), "pcie.mps", "mps %d is not a power of 2",
 	      p->mps);
 	CHECK(is_pow2(p->mrrs), "pcie.mrrs", "mrrs %d is not a power of 2",
@@ -273,10 +274,11 @@ static void validate_rings(struct verdict *v)
 }
 
 /*
- * The rx ring, the pool's ring, cache and bulk, the driver cache and the
- * tx ring may all sit on one node, clear of its watermarks; so may the
- * pages a workload's far side holds (a cpumap's ring, a reader's
- * socket), which are named when they are what does not fit.
+ * The rx ring, the pool's ring, cache and bulk, the driver's cache (its
+ * NIC model's cache_pages) and the tx ring may all sit on one node, clear
+ * of its watermarks; so may the pages a workload's far side holds (a
+ * cpumap's ring, a reader's socket), which are named when they are what
+ * does not fit.
  */
 static void validate_pages(struct verdict *v)
 {
@@ -284,9 +286,10 @@ static void validate_pages(struct verdict *v)
 	const struct rxq_config *q = &c->sim.rxq;
 	const struct sim_load *l = &c->sim.load;
 	struct workload_case wc = workload_case_of(&c->sim);
-	long long rings = 2 * q->rx_ring + q->tx_ring + 256 + q->page_cache,
+	const char *cache_key, *key = NULL;
+	long long cache = q->nic->cache_pages(q, &cache_key),
+		  rings = 2 * q->rx_ring + q->tx_ring + 256 + cache,
 		  held = 0, half = c->sim.mm.pages_per_node / 2;
-	const char *key = NULL;
 
 	if (q->workload->far_pages)
 		held = q->workload->far_pages(&wc, &key);
@@ -294,9 +297,9 @@ static void validate_pages(struct verdict *v)
 	 * when the command line set it and not mem.pages (--set
 	 * nic.tx_ring=32768), or when no line set mem.pages */
 	const char *big = 2LL * q->rx_ring >= q->tx_ring &&
-			  2LL * q->rx_ring >= q->page_cache ?
-			  "nic.rx_ring" : q->tx_ring >= q->page_cache ?
-			  "nic.tx_ring" : "driver.page_cache";
+			  2LL * q->rx_ring >= cache ?
+			  "nic.rx_ring" : q->tx_ring >= cache ?
+			  "nic.tx_ring" : cache_key;
 	const struct origin *ob = v->org ? &v->org[scn_key_index(big)] :
 				  NULL, *op = v->org ?
 				  &v->org[scn_key_index("mem.pages")] : NULL;
@@ -309,10 +312,11 @@ static void validate_pages(struct verdict *v)
 
 	CHECK(rings * l->queues <= half, blame,
 	      "%u pages per node cannot hold %d rx queue(s) of "
-	      "2 x rx_ring %d + tx_ring %d + 256 + page_cache %d "
+	      "2 x rx_ring %d + tx_ring %d + 256 + %s %lld "
 	      "pages (half a node at most): lower %s or raise "
 	      "mem.pages", c->sim.mm.pages_per_node, l->queues,
-	      q->rx_ring, q->tx_ring, q->page_cache, big);
+	      q->rx_ring, q->tx_ring, strchr(cache_key, '.') + 1, cache,
+	      big);
 	CHECK(!key || rings * l->queues > half ||
 	      (rings + held) * l->queues <= half, key ? key : "mem.pages",
 	      "%s holds %lld pages, more than the %lld that %u pages "

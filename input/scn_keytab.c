@@ -1,27 +1,29 @@
 /*
  * The core keys, one line each: section, name, how kept, unit, where in
  * struct scn_case, default, range and help; and the registry input/
- * parses from, them and every workload's own keys (model/key.h).
+ * parses from, them and every NIC model's and workload's own keys
+ * (model/key.h).
  */
 #include <stddef.h>
 #include <string.h>
 #include "scn_private.h"
+#include "../model/nic/nic_model.h"
 
 #define K(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, false, offsetof(struct scn_case, field), \
-	  def, min, max, unit, help, NULL, NULL, NULL }
+	  def, min, max, unit, help, NULL, NULL, NULL, NULL }
 #define KS(sec, name, store, kind, field, def, min, max, unit, help) \
 	{ sec, name, store, kind, true, offsetof(struct scn_calibrate, \
-	  field), def, min, max, unit, help, NULL, NULL, NULL }
+	  field), def, min, max, unit, help, NULL, NULL, NULL, NULL }
 /* A case's key that takes one of words (an enum, stored as an int). */
 #define KW(sec, name, field, words, def, help) \
 	{ sec, name, KEY_WORD, KEY_PLAIN, false, offsetof(struct scn_case, field), \
-	  def, 0, 0, "", help, words, NULL, NULL }
+	  def, 0, 0, "", help, words, NULL, NULL, NULL }
 /* A case's key that names one of a registry's strategies: by default its
  * first; its help, the strategies' names and docs (build_registry). */
 #define KR(sec, name, field, registry) \
 	{ sec, name, KEY_WORD, KEY_PLAIN, false, offsetof(struct scn_case, field), \
-	  NULL, 0, 0, "", NULL, NULL, registry, NULL }
+	  NULL, 0, 0, "", NULL, NULL, registry, NULL, NULL }
 
 _Static_assert(sizeof(enum rxq_touch) == sizeof(int) &&
 	       sizeof(enum rxq_xdp_return) == sizeof(int) &&
@@ -75,15 +77,11 @@ K("nic", "max_pps", KEY_DOUBLE, KEY_PKTRATE, sim.hw.nic_max_pps, "40Mpps", 1e3, 
 K("nic", "buffer", KEY_DOUBLE, KEY_SIZE, sim.hw.nic_buffer, "256K", 4096, 1 << 30, "B", "packet buffer, holding what the DMA has not moved over PCIe yet: a packet that finds it full is dropped"),
 K("nic", "rx_ring", KEY_INT, KEY_PLAIN, sim.rxq.rx_ring, "1024", 2, 1 << 15, "", "rx descriptors (one page each), a power of 2"),
 K("nic", "tx_ring", KEY_INT, KEY_PLAIN, sim.rxq.tx_ring, "1024", 2, 1 << 15, "", "XDP_TX descriptors, a power of 2"),
-K("nic", "wqe_fetch", KEY_INT, KEY_PLAIN, sim.rxq.wqe_fetch, "4", 1, 1 << 15, "", "rx descriptors (16 bytes) the NIC reads in one DMA read, a power of 2 up to rx_ring (4: one cache line; mlx5's is not published)"),
-K("nic", "cqe_session", KEY_INT, KEY_PLAIN, sim.rxq.cqe_session, "64", 2, 4096, "", "completions a compressed CQE session holds at most (the device's cqe_compression_max_num; a burst shorter than this ends it sooner)"),
 K("nic", "rd_tags", KEY_INT, KEY_PLAIN, sim.pcie.rd_tags, "256", 1, 1024, "", "DMA reads the NIC keeps in flight (256: 8-bit Extended Tags, which Linux enables where the device has them; 32 without)"),
 K("nic", "ports", KEY_INT, KEY_PLAIN, sim.hw.ports, "1", 1, 2, "", "ports of the adapter, sharing its PCIe link (redirect_port = other needs 2)"),
 K("nic", "irq_delay", KEY_DOUBLE, KEY_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
 K("driver", "budget", KEY_INT, KEY_PLAIN, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
-K("driver", "cqe_compress", KEY_INT, KEY_PLAIN, sim.rxq.cqe_compress, "0", 0, 1, "", "rx_cqe_compress (ethtool --set-priv-flags): 1 = completions written back to back share a title CQE and 8-byte mini CQEs, fewer bytes on PCIe, more work for the driver; mlx5 turns it on by itself only on a slow PCIe link"),
 KW("driver", "xdp_return", sim.rxq.xdp_return, xdp_return_words, "bulk", "how a redirected frame's page comes back at its transmit completion: frame (xdp_return_frame, one by one) or bulk (xdp_return_frame_bulk, 5.11 on: one ring lock for up to 16; an era without it returns frames one by one, and the run says so)"),
-K("driver", "page_cache", KEY_INT, KEY_PLAIN, sim.rxq.page_cache, "0", 0, 1 << 16, "", "mlx5e page cache entries (0 = off, 256 in mlx5)"),
 K("cost", "rx_pkt", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
 K("cost", "xdp", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
 K("cost", "tx_pkt", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),
@@ -97,8 +95,6 @@ K("cost", "page_alloc", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.page_alloc, "120", 0
 K("cost", "page_free", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.page_free, "100", 0, 1e6, "cycles", "page allocator free, one page"),
 K("cost", "dma_map", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.dma_map, "30", 0, 1e6, "cycles", "dma map + unmap of a page"),
 K("cost", "dma_sync", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.dma_sync, "0", 0, 1e6, "cycles", "one dma_sync_single_*() call: for the CPU on every rx, for the device on every page cache get and XDP_TX"),
-K("cost", "cache_op", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.cache_op, "19", 0, 1e6, "cycles", "an mlx5e page cache put or get attempt, beyond its memory accesses"),
-K("cost", "cqe_decompress", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.cqe_decompress, "10", 0, 1e6, "cycles", "a compressed completion's work beyond a plain one's: its mini CQE expanded into the title CQE (mlx5e_decompress_cqe) and its slot's owner bit written back (mlx5e_cqes_update_owner), beyond their memory accesses"),
 K("cost", "redirect", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.redirect, "40", 0, 1e6, "cycles", "XDP_REDIRECT through a devmap, a frame: xdp_do_redirect, the xdp_frame written into the headroom, the bulk queue and its flush (ndo_xdp_xmit) shared by 16"),
 K("cost", "pp_lock", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.pp_lock, "37", 0, 1e6, "cycles", "the ring's producer spin lock, taken and released: part of cost.pp_ring, which a bulk put of n pages pays once, not n times"),
 K("cost", "skb_build", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.skb_build, "500", 0, 1e7, "cycles", "an xdp_frame made an skb (cpumap kthread, veth NAPI), handed to the stack, dropped early there and freed, beyond its memory accesses and page work (a guess, near the TCP fit's cost.stack of 495 for skb, GRO, IP and TCP)"),
@@ -138,10 +134,14 @@ KS("calibrate", "effect_tolerance", KEY_DOUBLE, KEY_PLAIN, effect_tolerance, "5"
 #define NR_CORE_KEYS (sizeof(core_keys) / sizeof(core_keys[0]))
 
 /*
- * The registry input/ parses from: the core keys, and each workload's own
- * after the core key its keys_after names (after the last case key when
- * it names none), their values made the case's; with who owns each
- * (NULL: the core).  Built before main(), from tables that are constants.
+ * The registry input/ parses from: the core keys; each NIC model's own
+ * in their sections, after the core key each names (after), their values
+ * made the case's queue's nic_config; and each workload's own after the
+ * core key its keys_after names, their values made the case's queue's.
+ * A plugin's key whose core key is not one of its section follows the
+ * section's last.  With who owns each (NULL: the core, or a NIC model,
+ * which is every case's).  Built before main(), from tables that are
+ * constants.
  */
 struct key scn_registry[SCN_MAX_KEYS];
 const struct workload_ops *scn_registry_owner[SCN_MAX_KEYS];
@@ -163,7 +163,10 @@ static const char *registry_help(const struct workload_ops *const *reg)
 	return help;
 }
 
-static void add_key(const struct key *k, const struct workload_ops *owner)
+/* Adds k, whose value lies k->offset into the struct its table says,
+ * which lies base bytes into struct scn_case. */
+static void add_key(const struct key *k, const struct workload_ops *owner,
+		    size_t base)
 {
 	if (scn_registry_len == SCN_MAX_KEYS) {
 		scn_registry_left_out++;
@@ -174,36 +177,65 @@ static void add_key(const struct key *k, const struct workload_ops *owner)
 		scn_registry[scn_registry_len].def = k->registry[0]->name;
 		scn_registry[scn_registry_len].help = registry_help(k->registry);
 	}
-	if (owner)
-		scn_registry[scn_registry_len].offset += offsetof(struct scn_case, sim.rxq);
+	scn_registry[scn_registry_len].offset += base;
 	scn_registry_owner[scn_registry_len++] = owner;
 }
 
-static bool core_case_key(const char *name)
+static bool core_key(const char *section, const char *name)
 {
 	for (size_t i = 0; i < NR_CORE_KEYS && name; i++)
-		if (!strcmp(core_keys[i].section, "case") &&
+		if (!strcmp(core_keys[i].section, section) &&
 		    !strcmp(core_keys[i].name, name))
 			return true;
 	return false;
+}
+
+/* Whether a plugin's keys that name after go after core key k, the last
+ * of its section or not. */
+static bool goes_after(const struct key *k, bool last, const char *section,
+		       const char *after)
+{
+	if (strcmp(k->section, section))
+		return false;
+	return core_key(section, after) ? !strcmp(after, k->name) : last;
+}
+
+/* The NIC models' keys that follow core key k. */
+static void add_nic_keys(const struct key *k, bool last)
+{
+	for (int n = 0; nic_models[n]; n++) {
+		const struct nic_model *o = nic_models[n];
+		bool here = false;
+
+		for (int j = 0; j < o->nr_keys; j++) {
+			const struct key *nk = &o->keys[j];
+
+			if (nk->after || !j)
+				here = goes_after(k, last, nk->section,
+						  nk->after);
+			if (here)
+				add_key(nk, NULL, offsetof(struct scn_case,
+							   sim.rxq.nic_config));
+		}
+	}
 }
 
 __attribute__((constructor)) static void build_registry(void)
 {
 	for (size_t i = 0; i < NR_CORE_KEYS; i++) {
 		const struct key *k = &core_keys[i];
-		bool in_case = !strcmp(k->section, "case");
-		bool last = in_case && (i + 1 == NR_CORE_KEYS ||
-					strcmp(core_keys[i + 1].section, "case"));
+		bool last = i + 1 == NR_CORE_KEYS ||
+			    strcmp(core_keys[i + 1].section, k->section);
 
-		add_key(k, NULL);
-		for (int w = 0; workloads[w] && in_case; w++) {
+		add_key(k, NULL, 0);
+		add_nic_keys(k, last);
+		for (int w = 0; workloads[w]; w++) {
 			const struct workload_ops *o = workloads[w];
-			bool here = core_case_key(o->keys_after) ?
-				    !strcmp(o->keys_after, k->name) : last;
+			bool here = goes_after(k, last, "case", o->keys_after);
 
 			for (int j = 0; here && j < o->nr_keys; j++)
-				add_key(&o->keys[j], o);
+				add_key(&o->keys[j], o,
+					offsetof(struct scn_case, sim.rxq));
 		}
 	}
 }

@@ -4,7 +4,7 @@
  * reads files, and each file's functions the others call.  The module's
  * interface is scenario.h.  The files, one job each:
  *   scn_keytab.c    the core keys, and the registry: them and every
- *                   workload's own keys
+ *                   NIC model's and workload's own keys
  *   scn_value.c     a key's value: units, numbers, words, policies
  *   scn_keys.c      keys by name: lookups, suggestions, what 'ppsim keys
  *                   KEY' says
@@ -12,7 +12,7 @@
  *   scn_cases.c     cases from what was read: defaults, [global], the
  *                   case's section, --set; scn_load
  *   scn_check.c     the keys against each other (the core's rules and
- *                   the case's workload's)
+ *                   the case's NIC model's and workload's)
  *   scn_sections.c  [sweep NAME] and [fitted]
  *   scn_write.c     what ppsim writes from the registry: a case as
  *                   resolved.ini has it, 'ppsim keys', the man page
@@ -33,7 +33,8 @@
 /* ---- the registry (scn_keytab.c) ---- */
 
 /* The keys input/ parses, scn_registry_len of them, in the order 'ppsim
- * keys' lists them; the workload that owns each (NULL: the core). */
+ * keys' lists them; the workload that owns each (NULL: the core, or the
+ * NIC model, every case's). */
 extern struct key scn_registry[SCN_MAX_KEYS];
 extern const struct workload_ops *scn_registry_owner[SCN_MAX_KEYS];
 extern size_t scn_registry_len;

@@ -2,10 +2,11 @@
  * A scenario key, as the code that reads its value declares it: name,
  * how the value is kept, its unit and range, where it lies, its default
  * and help (fio's struct fio_option).  input/'s core table and each
- * plugin's table (a workload's own keys, struct workload_ops) are arrays
- * of these; input/ parses, checks, lists and writes every key from one
- * registry of them all, without knowing whose a key is.  The model only
- * states its keys: it reads no scenario.
+ * plugin's table (a workload's own keys, struct workload_ops; a NIC
+ * model's, struct nic_model) are arrays of these; input/ parses, checks,
+ * lists and writes every key from one registry of them all, without
+ * knowing whose a key is.  The model only states its keys and their
+ * rules: it reads no scenario.
  */
 #ifndef PPSIM_KEY_H
 #define PPSIM_KEY_H
@@ -49,6 +50,15 @@ struct key {
 	/* a plugin's key: what it is, said when a case that does not use
 	 * it sets it ("the ring of xdp_cpumap's kthread") */
 	const char *what;
+	/* a NIC model's key: the core key of its section it is listed
+	 * after ("tx_ring"); NULL: after the key before it in its table */
+	const char *after;
 };
+
+/* Says that a rule among a case's keys is broken: key ("case.queues")
+ * is the one to blame, at whose line input/ says "FILE:LINE: " and the
+ * message.  A plugin's check calls it for each rule broken, in order. */
+typedef void key_say(void *ctx, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif

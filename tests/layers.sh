@@ -40,7 +40,7 @@ symbols() {
 	fi
 }
 
-echo "1..$(( $(echo $layers | wc -w) * 2 + 10 ))"
+echo "1..$(( $(echo $layers | wc -w) * 2 + 11 ))"
 for l in $layers; do
 	[ -f "$build/lib$l.a" ] || continue	# a test point below
 	symbols "$tmp/$l.defined" defined "$build/lib$l.a"
@@ -200,6 +200,18 @@ if [ -s "$tmp/out" ]; then
 	not_ok "a NIC's folder uses no workload"
 else ok "a NIC's folder uses no workload"; fi
 
+# quoted_in_input NAMES: the lines of input/'s files that name one of
+# NAMES (extended regular expressions, one a line) in quotes, into
+# $tmp/out; verdict WHAT: the test point WHAT, failing on any line there.
+quoted_in_input() {
+	while read -r w; do
+		grep -HnE "\"$w\"" "$src"/input/*.c
+	done <"$1" >>"$tmp/out"
+}
+verdict() {
+	if [ -s "$tmp/out" ]; then not_ok "$1"; else ok "$1"; fi
+}
+
 # input/ parses keys, it does not know workloads (model/key.h): no object
 # of libinput.a uses a symbol of a workload's file (the registry's aside),
 # and no file of input/ names a workload or a workload's own key ("tcp",
@@ -210,21 +222,39 @@ if [ -n "$wl_objs" ] && [ -f "$tmp/input.undefined" ]; then
 		sort -u >"$tmp/wl.defined"
 	comm -12 "$tmp/input.undefined" "$tmp/wl.defined" |
 		sed 's|^|libinput.a uses a workload symbol: |' >>"$tmp/out"
-	sed -n 's/.*\.name = "\([a-z0-9_]*\)".*/\1/p
-		s/.*WORKLOAD_KEY("\([a-z0-9_]*\)".*/\1/p' \
+	sed -n 's/.*\.name = "\([a-z0-9_]*\)".*/(case\\.)?\1/p
+		s/.*WORKLOAD_KEY("\([a-z0-9_]*\)".*/(case\\.)?\1/p' \
 		"$src"/model/workload/*.c | sort -u >"$tmp/wl.names"
 	[ -s "$tmp/wl.names" ] ||
 		echo "model/workload/: no names or keys found" >>"$tmp/out"
-	while read -r w; do
-		grep -HnE "\"(case\.)?$w\"" "$src"/input/*.c >>"$tmp/out"
-	done <"$tmp/wl.names"
+	quoted_in_input "$tmp/wl.names"
 else
 	echo "no workload objects or libinput.a" >>"$tmp/out"
 fi
-if [ -s "$tmp/out" ]; then
-	not_ok "input/ names no workload and no workload's key"
-	sed 's/^/# /' "$tmp/out"
-else ok "input/ names no workload and no workload's key"; fi
+verdict "input/ names no workload and no workload's key"
+
+# Nor NIC models (model/nic/nic_model.h): no object of libinput.a uses a
+# symbol of a NIC's folder (the registry, nic_models[], is not in one),
+# and no file of input/ names a NIC model or one of its own keys
+# ("mlx5-legacy", "nic.wqe_fetch", "page_cache").  A NIC_KEY row names
+# its section and key on its first line, or it is not seen: said.
+: >"$tmp/out"
+if [ -n "$nic_objs" ] && [ -f "$tmp/input.undefined" ]; then
+	comm -12 "$tmp/input.undefined" "$tmp/nic.defined" |
+		sed 's|^|libinput.a uses a NIC symbol: |' >>"$tmp/out"
+	sed -n 's/.*\.name = "\([a-z0-9_-]*\)".*/\1/p
+		s/.*NIC_KEY([^,]*, *[a-z0-9_]*, *"\([a-z]*\)", *"\([a-z0-9_]*\)".*/(\1\\.)?\2/p' \
+		"$src"/model/nic/*/*.c | sort -u >"$tmp/nic.names"
+	rows=$(cat "$src"/model/nic/*/*.c | grep -c 'NIC_KEY(')
+	[ "$(grep -c '^(' "$tmp/nic.names")" -eq "$rows" ] ||
+		echo "model/nic/: a NIC_KEY row's section or name is not on its first line" >>"$tmp/out"
+	grep -q '^[^(]' "$tmp/nic.names" ||
+		echo "model/nic/: no NIC model's name found" >>"$tmp/out"
+	quoted_in_input "$tmp/nic.names"
+else
+	echo "no NIC folder's objects or libinput.a" >>"$tmp/out"
+fi
+verdict "input/ names no NIC model and no NIC's key"
 
 # A trace is read by input/ and run by model/trace/, whose events report/
 # writes (report/trace.c): input/ runs nothing, neither the runner nor the

@@ -22,12 +22,31 @@
  * same names (rxq_nic_rx, rxq_xmit, rxq_port_poll, ...), passed through;
  * held is the NIC's part of rxq_pages_handed().  Every member is
  * required.
+ *
+ * Its scenario keys (fio's engine options): keys, those only it reads
+ * (NIC_KEY), each listed in its section after the core key its after
+ * names; their values are its own struct in rxq_config's nic_config (at
+ * most RXQ_NIC_CONFIG_MAX bytes), which input/ fills from the defaults
+ * and the scenario.  input/ also runs check, its rules among a case's
+ * keys, and asks cache_pages how many pages the driver may hold beyond
+ * its rings, for the rule that the rings fit a node.  This is all input/
+ * reads of a NIC model: it names none of them, nor their keys
+ * (tests/layers.sh).
  */
 #ifndef PPSIM_NIC_MODEL_H
 #define PPSIM_NIC_MODEL_H
 
 #include <stddef.h>
+#include "../key.h"
 #include "rxq.h"
+
+/* One of a NIC model's own keys: its value is field of the model's
+ * struct type (in rxq_config's nic_config); after, the core key of
+ * section it follows (NULL: the key before it in the table). */
+#define NIC_KEY(type, field, section, name, after, store, kind, def, min, \
+		max, unit, help) \
+	{ section, name, store, kind, false, offsetof(type, field), def, \
+	  min, max, unit, help, NULL, NULL, NULL, after }
 
 struct nic_model {
 	const char *name;	/* "mlx5-legacy" */
@@ -58,6 +77,16 @@ struct nic_model {
 	int (*attach_port)(struct rxq *q, int node);
 	void (*port_poll)(struct rxq *q, struct rxq_poll *out);
 	u32 (*port_pending)(const struct rxq *q);
+
+	const struct key *keys;	/* nr_keys of them */
+	int nr_keys;
+	/* Its rules among a case's keys (cfg, where its own are in
+	 * nic_config): say() each one broken, in order. */
+	void (*check)(const struct rxq_config *cfg, key_say *say, void *ctx);
+	/* Pages its driver may hold beyond its rings at most (a page
+	 * cache), and the key that sets how many, in *key. */
+	long long (*cache_pages)(const struct rxq_config *cfg,
+				 const char **key);
 };
 
 /* The NIC models (nic_models[], nic_model.c). */

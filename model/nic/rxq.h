@@ -21,6 +21,7 @@
 #ifndef PPSIM_RXQ_H
 #define PPSIM_RXQ_H
 
+#include <stddef.h>
 #include "../mem/mem.h"
 #include "../page_pool/kernel_era.h"
 #include "../stack/tcp.h"
@@ -75,9 +76,6 @@ struct rxq_costs {
 	double page_free;	/* page allocator free, one page */
 	double dma_map;		/* dma map + unmap of a page */
 	double dma_sync;	/* one dma_sync_single_*() call */
-	double cache_op;	/* an mlx5e page cache put or get */
-	double cqe_decompress;	/* a compressed completion's work beyond a
-				 * plain one's */
 	double redirect;	/* XDP_REDIRECT into a devmap, a frame */
 	double pp_lock;		/* the ring's producer lock, within pp_ring */
 	double doorbell;	/* MMIO doorbell write */
@@ -87,8 +85,12 @@ struct rxq_costs {
 				 * accesses and page work */
 };
 
+/* Bytes of struct rxq_config that hold a NIC model's own settings. */
+#define RXQ_NIC_CONFIG_MAX	64
+
 /* A channel as the scenario describes it: its [nic] rings, [driver]
- * settings, [cost] and [model] keys, and the case's workload. */
+ * settings, [cost] and [model] keys, and the case's workload; the
+ * settings only its NIC model has are that model's (nic_config). */
 struct rxq_config {
 	const struct nic_model *nic;	/* the driver and device */
 	const struct workload_ops *workload;
@@ -96,19 +98,17 @@ struct rxq_config {
 	int pkt_size;		/* bytes on the wire, without FCS */
 	int rx_ring;		/* descriptors (pages), power of 2 */
 	int tx_ring;		/* XDP_TX descriptors, power of 2 */
-	int wqe_fetch;		/* rx descriptors the NIC reads at once, a
-				 * power of 2 */
 	int budget;		/* NAPI budget */
-	int page_cache;		/* mlx5e page cache entries, 0 = off */
-	int cqe_compress;	/* rx_cqe_compress (0 or 1): sessions of mini
-				 * CQEs */
-	int cqe_session;	/* completions a session holds at most */
 	enum rxq_xdp_return xdp_return;	/* redirected pages come back so */
 	enum rxq_port redirect_port;	/* xdp_redirect sends out of it */
 	int cpumap_qsize;	/* frames the cpumap entry's ptr_ring holds */
 	struct rxq_costs cost;
 	struct tcp_config tcp;	/* the stack's costs (workload tcp) */
 	struct mem_overlap overlap;	/* how the core hides its misses */
+	/* the NIC model's own keys' values, its own struct (mlx5's struct
+	 * mlx5_config), as fio keeps an engine's options: inline, so that
+	 * a case copied copies them */
+	_Alignas(max_align_t) unsigned char nic_config[RXQ_NIC_CONFIG_MAX];
 };
 
 /* What one poll cost and did. */

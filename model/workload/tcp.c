@@ -219,7 +219,7 @@ static bool tcp_wl_uses(const struct workload_case *c)
 	return c->workload == &workload_tcp && c->far_apart;
 }
 
-static void tcp_wl_check(const struct workload_case *c, workload_say *say,
+static void tcp_wl_check(const struct workload_case *c, key_say *say,
 			 void *ctx)
 {
 	if (c->rxq->pkt_size <= TCP_HEADERS)

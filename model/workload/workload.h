@@ -47,11 +47,6 @@ struct workload_case {
 				 * (sim_has_consumer) */
 };
 
-/* Says that a rule of the case is broken: key ("case.queues") is the one
- * to blame, at whose line input/ says "FILE:LINE: " and the message. */
-typedef void workload_say(void *ctx, const char *key, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
 /* One of a workload's own keys, in [global] and [case NAME]: its value
  * is the field of struct rxq_config (sim/'s struct sim_case holds it as
  * rxq).  what says what it is, to a case that does not use it. */
@@ -59,7 +54,7 @@ typedef void workload_say(void *ctx, const char *key, const char *fmt, ...)
 		     what) \
 	{ "case", name, store, kind, false, \
 	  offsetof(struct rxq_config, field), def, min, max, unit, help, \
-	  NULL, NULL, what }
+	  NULL, NULL, what, NULL }
 
 struct workload_ops {
 	const char *name;	/* the scenario's word; first member: input/
@@ -107,7 +102,7 @@ struct workload_ops {
 	bool (*uses)(const struct workload_case *c);
 	/* Its rules among a case's keys, for a case of it: say() each one
 	 * broken, in order. */
-	void (*check)(const struct workload_case *c, workload_say *say,
+	void (*check)(const struct workload_case *c, key_say *say,
 		      void *ctx);
 	/* Of the core keys only some workloads read, those this one reads
 	 * (NULL-ended): a key that no workload names here is every

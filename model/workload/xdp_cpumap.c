@@ -168,7 +168,7 @@ static bool cpumap_uses(const struct workload_case *c)
 }
 
 /* The kthread takes queue 0's frames on a CPU of its own. */
-static void cpumap_check(const struct workload_case *c, workload_say *say,
+static void cpumap_check(const struct workload_case *c, key_say *say,
 			 void *ctx)
 {
 	if (c->redirect_cpu < 0)

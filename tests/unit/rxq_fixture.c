@@ -1,5 +1,7 @@
 /* The rx queue the rxq unit tests drive by hand (rxq_fixture.h). */
+#include <string.h>
 #include "rxq_fixture.h"
+#include "model/nic/mlx5/mlx5.h"
 
 struct unit_machine um;
 struct mem *m;
@@ -38,12 +40,14 @@ double win_stack;
 
 static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 {
-	return (struct rxq_config){
+	const struct mlx5_config mlx5 = {
+		.wqe_fetch = 4, .page_cache = page_cache,
+		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
+	};
+	struct rxq_config c = {
 		.nic = &nic_mlx5_legacy, .workload = w, .pkt_size = w == &workload_tcp ? 1514 : 64,
 		.touch = touch,
-		.rx_ring = 64, .tx_ring = 64, .wqe_fetch = 4,
-		.budget = 16, .page_cache = page_cache,
-		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
+		.rx_ring = 64, .tx_ring = 64, .budget = 16,
 		.xdp_return = xdp_return, .cpumap_qsize = 64,
 		.redirect_port = redirect_port,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,
@@ -57,6 +61,9 @@ static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 			     .win_stack = win_stack,
 			     .store_exposure = 0.25, .copy_mlp = 10 },
 	};
+
+	memcpy(c.nic_config, &mlx5, sizeof(mlx5));
+	return c;
 }
 
 void open_queue(const char *era, const struct workload_ops *w, int pc)

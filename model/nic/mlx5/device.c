@@ -75,7 +75,7 @@ static void fetch_rx_wqes(struct rxq *q, u32 idx, double now,
 			  struct pcie_traffic *t)
 {
 	struct mlx5_rq *rq = rq_of(q);
-	int bytes = q->cfg.wqe_fetch * RX_WQE_SIZE;
+	int bytes = mlx5_cfg(&q->cfg)->wqe_fetch * RX_WQE_SIZE;
 	double lat = 0;
 
 	for (int k = 0; k < bytes; k += MEM_LINE)
@@ -130,8 +130,9 @@ static void write_session(struct rxq *q, u32 first, int len,
 int mlx5_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 {
 	struct mlx5_rq *rq = rq_of(q);
+	const struct mlx5_config *mc = mlx5_cfg(&q->cfg);
 	int free = mlx5_nic_free(q);
-	int most = q->cfg.cqe_compress ? q->cfg.cqe_session : 1;
+	int most = mc->cqe_compress ? mc->cqe_session : 1;
 	double down = nic_sees_host(rq, t);
 	u32 first = rq->cq_prod;
 
@@ -147,8 +148,8 @@ int mlx5_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 
 		if (rq->cq_prod == rq->db_known)
 			read_db_record(q, now, t);
-		/* wqe_fetch is a power of 2 (scenario.c): no division */
-		if ((idx & (u32)(q->cfg.wqe_fetch - 1)) == 0)
+		/* wqe_fetch is a power of 2 (mlx5_check): no division */
+		if ((idx & (u32)(mc->wqe_fetch - 1)) == 0)
 			fetch_rx_wqes(q, idx, now, t);
 		for (int k = 0; k < q->pkt_lines; k++)
 			mem_nic_write(q->m, rq->rx_line[idx] + (u32)k);

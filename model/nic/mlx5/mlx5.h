@@ -54,6 +54,29 @@
 				 * CQs (en_txrx.c mlx5e_napi_poll, one
 				 * traffic class) */
 
+/* The scenario's settings only mlx5 has (its keys, rq.c), in struct
+ * rxq_config's nic_config. */
+struct mlx5_config {
+	int wqe_fetch;		/* rx descriptors the NIC reads at once, a
+				 * power of 2 */
+	int cqe_session;	/* completions a session holds at most */
+	int cqe_compress;	/* rx_cqe_compress (0 or 1): sessions of mini
+				 * CQEs */
+	int page_cache;		/* mlx5e page cache entries, 0 = off */
+	double cache_op;	/* cycles, a page cache put or get */
+	double cqe_decompress;	/* cycles, a compressed completion's work
+				 * beyond a plain one's */
+};
+
+_Static_assert(sizeof(struct mlx5_config) <= RXQ_NIC_CONFIG_MAX,
+	       "mlx5's settings fit rxq_config's nic_config");
+
+static inline const struct mlx5_config *mlx5_cfg(
+	const struct rxq_config *cfg)
+{
+	return (const void *)cfg->nic_config;
+}
+
 /* Lines of a channel's own objects, all in one region each. */
 struct mlx5_lines {
 	u32 cqe;		/* rx CQ: one 64-byte entry a line */

@@ -148,7 +148,7 @@ static void read_completion(struct rxq *q)
 	pos = c - rq->sess_first;
 	if (pos && pos % MINI_CQE_ARRAY == 0)
 		mem_work_read_ring(q->cpu, rq->l.cqe + (c & rq->rx_mask));
-	q->cpu->cycles += q->cfg.cost.cqe_decompress;
+	q->cpu->cycles += mlx5_cfg(&q->cfg)->cqe_decompress;
 	mem_work_store(q->cpu, rq->l.cqe + (c & rq->rx_mask));
 	q->st.cqe_compress_pkts++;
 	rq->sess_left--;

@@ -1,5 +1,6 @@
 /* The mlx5 legacy RQ: the channel's opening, its pages in and out of the
- * driver (the page cache, the refill), and its table. */
+ * driver (the page cache, the refill), its own keys and their rules, and
+ * its table. */
 #include <stdlib.h>
 #include "mlx5.h"
 
@@ -35,7 +36,8 @@ static int mlx5_open(struct rxq *q, struct pcie *pcie)
 {
 	struct mlx5_rq *rq = rq_of(q);
 	const struct rxq_config *cfg = &q->cfg;
-	int pc = cfg->page_cache ? pow2_ceil(cfg->page_cache) : 1;
+	const struct mlx5_config *mc = mlx5_cfg(cfg);
+	int pc = mc->page_cache ? pow2_ceil(mc->page_cache) : 1;
 
 	rq->nic_node = mem_config(q->m)->nic_node;
 	rq->qpi_lat = mem_config(q->m)->qpi_lat;
@@ -43,7 +45,7 @@ static int mlx5_open(struct rxq *q, struct pcie *pcie)
 	rq->link = pcie_config(pcie);
 	rq->cqe_wr = pcie_wr_cost_of(rq->link, CQE_SIZE);
 	rq->eqe_wr = pcie_wr_cost_of(rq->link, EQE_SIZE);
-	rq->wqe_rd = pcie_rd_cost_of(rq->link, cfg->wqe_fetch * RX_WQE_SIZE);
+	rq->wqe_rd = pcie_rd_cost_of(rq->link, mc->wqe_fetch * RX_WQE_SIZE);
 	rq->db_rd = pcie_rd_cost_of(rq->link, DB_RECORD_SIZE);
 	rq->tx_wqe_rd = pcie_rd_cost_of(rq->link, TX_WQE_SIZE);
 	rq->pkt_rd = pcie_rd_cost_of(rq->link, cfg->pkt_size);
@@ -105,9 +107,10 @@ static u32 cache_line(const struct mlx5_rq *rq, u32 i)
 static bool cache_put(struct rxq *q, struct page *page)
 {
 	struct mlx5_rq *rq = rq_of(q);
+	const struct mlx5_config *mc = mlx5_cfg(&q->cfg);
 
-	q->cpu->cycles += q->cfg.cost.cache_op;
-	if (rq->pc_tail - rq->pc_head == (u32)q->cfg.page_cache) {
+	q->cpu->cycles += mc->cache_op;
+	if (rq->pc_tail - rq->pc_head == (u32)mc->page_cache) {
 		q->st.cache_full++;
 		return false;
 	}
@@ -126,7 +129,7 @@ static struct page *cache_get(struct rxq *q)
 	struct mlx5_rq *rq = rq_of(q);
 	struct page *page;
 
-	q->cpu->cycles += q->cfg.cost.cache_op;
+	q->cpu->cycles += mlx5_cfg(&q->cfg)->cache_op;
 	if (rq->pc_head == rq->pc_tail) {
 		q->st.cache_empty++;
 		return NULL;
@@ -150,7 +153,7 @@ static struct page *cache_get(struct rxq *q)
 void mlx5_release_page(struct rxq *q, struct page *page)
 {
 	mem_work_read_random(q->cpu, spage_line(q, page));
-	if (q->cfg.page_cache && cache_put(q, page))
+	if (mlx5_cfg(&q->cfg)->page_cache && cache_put(q, page))
 		return;
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmap */
 	q->pol->put(q->pool, page, true);
@@ -161,7 +164,7 @@ static struct page *alloc_page(struct rxq *q)
 {
 	struct page *page = NULL;
 
-	if (q->cfg.page_cache)
+	if (mlx5_cfg(&q->cfg)->page_cache)
 		page = cache_get(q);
 	if (page)
 		return page;
@@ -245,6 +248,59 @@ static u32 mlx5_port_pending(const struct rxq *q)
 	return rq->tx_cqe_prod - rq->tx_cqe_cons;
 }
 
+/* Its keys, each listed after the core key its after names (where they
+ * stood among the core keys before they were mlx5's own). */
+static const struct key mlx5_keys[] = {
+	NIC_KEY(struct mlx5_config, wqe_fetch, "nic", "wqe_fetch", "tx_ring",
+		KEY_INT, KEY_PLAIN, "4", 1, 1 << 15, "",
+		"rx descriptors (16 bytes) the NIC reads in one DMA read, a "
+		"power of 2 up to rx_ring (4: one cache line; mlx5's is not "
+		"published)"),
+	NIC_KEY(struct mlx5_config, cqe_session, "nic", "cqe_session", NULL,
+		KEY_INT, KEY_PLAIN, "64", 2, 4096, "",
+		"completions a compressed CQE session holds at most (the "
+		"device's cqe_compression_max_num; a burst shorter than "
+		"this ends it sooner)"),
+	NIC_KEY(struct mlx5_config, cqe_compress, "driver", "cqe_compress",
+		"budget", KEY_INT, KEY_PLAIN, "0", 0, 1, "",
+		"rx_cqe_compress (ethtool --set-priv-flags): 1 = "
+		"completions written back to back share a title CQE and "
+		"8-byte mini CQEs, fewer bytes on PCIe, more work for the "
+		"driver; mlx5 turns it on by itself only on a slow PCIe "
+		"link"),
+	NIC_KEY(struct mlx5_config, page_cache, "driver", "page_cache",
+		"xdp_return", KEY_INT, KEY_PLAIN, "0", 0, 1 << 16, "",
+		"mlx5e page cache entries (0 = off, 256 in mlx5)"),
+	NIC_KEY(struct mlx5_config, cache_op, "cost", "cache_op", "dma_sync",
+		KEY_DOUBLE, KEY_PLAIN, "19", 0, 1e6, "cycles",
+		"an mlx5e page cache put or get attempt, beyond its memory "
+		"accesses"),
+	NIC_KEY(struct mlx5_config, cqe_decompress, "cost", "cqe_decompress",
+		NULL, KEY_DOUBLE, KEY_PLAIN, "10", 0, 1e6, "cycles",
+		"a compressed completion's work beyond a plain one's: its "
+		"mini CQE expanded into the title CQE "
+		"(mlx5e_decompress_cqe) and its slot's owner bit written "
+		"back (mlx5e_cqes_update_owner), beyond their memory "
+		"accesses"),
+};
+
+/* The NIC reads its descriptors in whole fetches of a ring. */
+static void mlx5_check(const struct rxq_config *cfg, key_say *say, void *ctx)
+{
+	int fetch = mlx5_cfg(cfg)->wqe_fetch;
+
+	if (fetch <= 0 || fetch & (fetch - 1) || fetch > cfg->rx_ring)
+		say(ctx, "nic.wqe_fetch", "wqe_fetch %d is not a power of 2 "
+		    "up to rx_ring %d", fetch, cfg->rx_ring);
+}
+
+static long long mlx5_cache_pages(const struct rxq_config *cfg,
+				  const char **key)
+{
+	*key = "driver.page_cache";
+	return mlx5_cfg(cfg)->page_cache;
+}
+
 const struct nic_model nic_mlx5_legacy = {
 	.name = "mlx5-legacy",
 	.priv_size = sizeof(struct mlx5_rq),
@@ -266,4 +322,8 @@ const struct nic_model nic_mlx5_legacy = {
 	.attach_port = mlx5_attach_port,
 	.port_poll = mlx5_port_poll,
 	.port_pending = mlx5_port_pending,
+	.keys = mlx5_keys,
+	.nr_keys = sizeof(mlx5_keys) / sizeof(mlx5_keys[0]),
+	.check = mlx5_check,
+	.cache_pages = mlx5_cache_pages,
 };

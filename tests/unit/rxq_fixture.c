@@ -1,7 +1,8 @@
 /* The rx queue the rxq unit tests drive by hand (rxq_fixture.h). */
 #include <string.h>
-#include "rxq_fixture.h"
+/* before the fixture's globals (q): its inline helpers name theirs so */
 #include "model/nic/mlx5/mlx5.h"
+#include "rxq_fixture.h"
 
 struct unit_machine um;
 struct mem *m;

@@ -25,6 +25,13 @@ bool cmd_wants_policy(const struct cmd_opts *o, const char *name)
 	return listed(o->policies, o->nr_policies, name);
 }
 
+bool cmd_policy_key(const char *key)
+{
+	if (!strncmp(key, "case.", 5) || !strncmp(key, "global.", 7))
+		key = strchr(key, '.') + 1;
+	return !strcmp(key, "policies") || !strcmp(key, "baseline");
+}
+
 int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,
 		    int nr)
 {

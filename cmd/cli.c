@@ -652,16 +652,6 @@ static int take(const struct cmd_spec *spec, enum cmd_opt opt,
 	return check_override_once(spec, o);
 }
 
-/* Whether an override sets key (policies, baseline) of a case. */
-static bool sets_case_key(const struct scn_override *set, const char *key)
-{
-	const char *k = set->key;
-
-	if (!strncmp(k, "case.", 5))
-		k += 5;
-	return !strcmp(k, key);
-}
-
 /*
  * --policy P... in a command that reads scenarios: run these policies,
  * the first the baseline, as "--set policies=P..." and "--set
@@ -681,8 +671,7 @@ static int select_policies(const struct cmd_spec *spec, struct cmd_opts *o)
 	if (!o->nr_policies || !(spec->options & CMD_SET))
 		return 0;
 	for (int i = 0; i < o->nr_set; i++) {
-		if (sets_case_key(&o->set[i], "policies") ||
-		    sets_case_key(&o->set[i], "baseline")) {
+		if (cmd_policy_key(o->set[i].key)) {
 			fprintf(stderr, "ppsim %s: --policy and --set %s= both "
 				"choose the policies: give one\n", spec->name,
 				o->set[i].key);

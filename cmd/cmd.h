@@ -191,7 +191,8 @@ const struct results_row *results_find(const struct run_results *r, int k,
 /* File k's rows, in the CSV's order, of its scenario read again (scn,
  * named scenario), which must run what the run ran: every (case, policy)
  * of the CSV and no more, measured as long.  Returns their number, or -1
- * with FILE:LINE: why (a scenario changed since, a file cut short). */
+ * with FILE:LINE: why (a scenario changed since, a file cut short); rows
+ * NULL: only checks. */
 int results_rows(const struct run_results *r, int k,
 		 struct scenario *scn, const char *scenario,
 		 struct rep_row *rows);
@@ -229,6 +230,9 @@ void cmd_usage(FILE *f, const struct cmd_spec *spec);
 /* Whether --case (--policy) lets name through: yes when none was given. */
 bool cmd_wants_case(const struct cmd_opts *o, const char *name);
 bool cmd_wants_policy(const struct cmd_opts *o, const char *name);
+/* Whether an override's key chooses the policies run (policies,
+ * baseline; as case. or global. too): --policy's, or --set's alike. */
+bool cmd_policy_key(const char *key);
 /* Says on stderr which --case or --policy matched nothing in any of the
  * nr scenarios; returns how many did not. */
 int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,

@@ -74,12 +74,13 @@ int report_main(int argc, char **argv)
 			cmd_machine(rf[k].scn, rf[k].machine,
 				    sizeof(rf[k].machine)));
 	}
-	if (o.format == CMD_COMMIT &&
-	    (!run_has_pair(rf, r.nr_files, rows) ||
-	     !(labels = run_labels(rows, nr_rows)))) {
-		fprintf(stderr, "ppsim report: --format commit: %s\n", labels ||
-			run_has_pair(rf, r.nr_files, rows) ? "out of memory" :
-			"no case has its baseline policy and another");
+	if (o.format == CMD_COMMIT && !run_has_pair(rf, r.nr_files, rows)) {
+		fprintf(stderr, "ppsim report: --format commit: no case has "
+			"its baseline policy and another\n");
+		goto done;
+	}
+	if (o.format == CMD_COMMIT && !(labels = run_labels(rows, nr_rows))) {
+		fprintf(stderr, "ppsim report: out of memory\n");
 		goto done;
 	}
 	run_print(&o, rf, r.nr_files, rows);

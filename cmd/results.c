@@ -15,35 +15,6 @@
 
 #define RESULTS_FIELDS	10	/* file, case, policy, ... delta_pct */
 
-/* Whether key names a scenario key, as --set takes it ("duration",
- * "nic.rx_ring", "case.policies", "global.queues"). */
-static bool is_key(const char *key, size_t len)
-{
-	char name[SCN_KEY_MAX + 8], want[SCN_KEY_MAX + 8];
-
-	if (len > 7 && !strncmp(key, "global.", 7)) {
-		key += 7;
-		len -= 7;
-	}
-	if (len >= SCN_KEY_MAX)
-		return false;
-	snprintf(want, sizeof(want), "%s%.*s",
-		 memchr(key, '.', len) ? "" : "case.", (int)len, key);
-	for (int i = 0; i < scn_nr_keys(); i++) {
-		scn_key_name(i, name, sizeof(name));
-		if (!strcmp(name, want))
-			return true;
-	}
-	return false;
-}
-
-static bool chooses_policies(const char *key)
-{
-	if (!strncmp(key, "case.", 5))
-		key += 5;
-	return !strcmp(key, "policies") || !strcmp(key, "baseline");
-}
-
 /* "set k=v k2=v2 w..." as rep_conditions writes the overrides: a word
  * that is not KEY=VALUE of a known key goes on the value before it
  * (policies=v5.4 v5.5).  Returns 0, or -1 with FILE:LINE: why. */
@@ -56,20 +27,25 @@ static int take_sets(struct run_results *r, struct results_file *rf,
 	for (w = strtok_r(rf->sets, " ", &save); w;
 	     w = strtok_r(NULL, " ", &save)) {
 		char *eq = strchr(w, '=');
+		bool key = false;
 
-		if (eq && is_key(w, (size_t)(eq - w))) {
+		if (eq) {	/* KEY=VALUE, if KEY is a key */
+			*eq = '\0';
+			key = scn_key_known(w);
+			*eq = key ? '\0' : '=';
+		}
+		if (key) {
 			if (rf->nr_set == CMD_MAX_SET) {
 				datadir_error(r->path, nr, "more than %d "
 					      "overrides", CMD_MAX_SET);
 				return -1;
 			}
-			*eq = '\0';
 			/* a bad value is this line's; the policies keep the
 			 * command line as where they were said, so that the
 			 * measured figures of others are left out as then */
 			rf->set[rf->nr_set++] = (struct scn_override){
 				.key = w, .value = eq + 1,
-				.file = chooses_policies(w) ? "--set" : r->path,
+				.file = cmd_policy_key(w) ? "--set" : r->path,
 				.line = nr };
 		} else if (rf->nr_set) {
 			/* strtok_r ended the value before w: join again */
@@ -400,6 +376,7 @@ int results_rows(const struct run_results *r, int k,
 	for (int i = 0; i < r->nr_rows; i++) {
 		const struct results_row *x = &r->rows[i];
 		struct scn_case *c = NULL;
+		struct rep_row row;
 		int p = 0;
 
 		if (x->file != k)
@@ -410,16 +387,18 @@ int results_rows(const struct run_results *r, int k,
 		/* results_complete found both */
 		while (strcmp(c->policies[p]->name, x->policy))
 			p++;
-		rows[n] = results_row(x, c, c->policies[p]);
+		row = results_row(x, c, c->policies[p]);
 		if (strcmp(rf->duration, "varies") &&
-		    strcmp(rows[n].duration, rf->duration)) {
+		    strcmp(row.duration, rf->duration)) {
 			datadir_error(r->path, rf->line + 1, "the run measured "
 				      "%s; %s now gives %s %s: not the "
 				      "scenario it ran (changed since?)",
 				      rf->duration, scenario, c->name,
-				      rows[n].duration);
+				      row.duration);
 			return -1;
 		}
+		if (rows)
+			rows[n] = row;
 		n++;
 	}
 	return n;

@@ -240,16 +240,11 @@ static const char *unchecked(const struct scn_override *set, int nr_set,
 {
 	/* validate's own keys aside, and which policies run: a figure's
 	 * run is the same beside any other */
-	for (int i = 0; i < nr_set; i++) {
-		const char *key = set[i].key;
-
-		if (!strncmp(key, "case.", 5))
-			key += 5;
-		if (strncmp(key, "calibrate.", 10) &&
-		    strcmp(key, "policies") && strcmp(key, "baseline"))
+	for (int i = 0; i < nr_set; i++)
+		if (strncmp(set[i].key, "calibrate.", 10) &&
+		    !cmd_policy_key(set[i].key))
 			return "the command line's overrides (--set, "
 			       "--duration) change what the fit ran";
-	}
 	if (!scn->calibrate.free[0])
 		return "the scenario fits nothing ([calibrate] free): its "
 		       "calibration, if any, is another scenario's";
@@ -383,20 +378,6 @@ static int refuse_sensitivity(const struct cmd_opts *o)
 	return 0;
 }
 
-/* Whether the scenario runs what the run of file k ran (results_rows
- * checks it): 0, or -1 said. */
-static int check_results(const struct run_results *r, int k,
-			 struct scenario *scn, const char *path)
-{
-	struct rep_row *all = calloc((size_t)r->nr_rows, sizeof(*all));
-	int n = all ? results_rows(r, k, scn, path, all) : -1;
-
-	if (!all)
-		fprintf(stderr, "ppsim validate: out of memory\n");
-	free(all);
-	return n < 0 ? -1 : 0;
-}
-
 /* --results: the files of the run o->results names, its figures in each
  * measured row; o->args, when given, in place of the run's scenarios.
  * Returns the number of rows, or -1 (said). */
@@ -451,7 +432,7 @@ static int rows_of_results(struct cmd_opts *o, struct run_results *r,
 			/* the file's figure, as it is now */
 			rows[nr_rows + kept++].measured = measured;
 		}
-		if (check_results(r, k, scn[k], path))
+		if (results_rows(r, k, scn[k], path, NULL) < 0)
 			return -1;
 		vf[k] = (struct val_file){ path, scn[k], nr_rows,
 			wanted_rows(o, rows + nr_rows, n),

@@ -182,6 +182,9 @@ bool scn_key_written(const struct scenario *scn, const char *key);
 
 /* Whether a numeric key keeps whole numbers only (queues, nic.rx_ring). */
 bool scn_key_whole(const char *key);
+/* Whether key names a scenario key, as --set takes it ("duration",
+ * "nic.rx_ring", "case.policies", "global.queues"). */
+bool scn_key_known(const char *key);
 /* Whether key ("nic.rx_ring", "duration") is a number. */
 bool scn_key_numeric(const char *key);
 /* Whether key is a number or one of a table of words (cache.llc_policy):

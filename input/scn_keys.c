@@ -183,6 +183,11 @@ bool scn_key_numeric(const char *key)
 	return k && scn_is_number(k);
 }
 
+bool scn_key_known(const char *key)
+{
+	return scn_find_dotted(key) != NULL;
+}
+
 bool scn_key_one_value(const char *key)
 {
 	const struct key *k = scn_find_dotted(key);

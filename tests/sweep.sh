@@ -171,10 +171,15 @@ check "merge --out: the sweep's CSV and plot table, as sweep --out writes them" 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=512,1024 --case far-drop --policy v5.5 \
 	--policy v6.12 --reps 1 --duration 1ms --out "$tmp/pol-o" >"$tmp/pol.csv" 2>>"$tmp/out"
 check "sweep --policy: the jobs say each --policy once, as given" sh -c "
-	'$ppsim' sweep '$tiny' --set nic.rx_ring=512,1024 --policy v5.5 --policy v6.12 --emit-jobs 2>/dev/null |
-		grep -c \" --policy 'v5.5' --policy 'v6.12' --reps\" | grep -qx 2"
-check "merge --out of a sweep of chosen policies: its plot table, as sweep --out wrote it" sh -c "
+	'$ppsim' sweep '$tiny' --set nic.rx_ring=512,1024 --policy v5.5 --policy v6.12 --emit-jobs 2>/dev/null >'$tmp/pol.jobs' &&
+	test \$(grep -c \" --policy 'v5.5' --policy 'v6.12' --reps\" '$tmp/pol.jobs') -eq 2 &&
+	test \$(grep -o -- '--policy' '$tmp/pol.jobs' | wc -l) -eq 4"
+# (sweep --out draws its plot from its CSV as merge does: both must have
+# the era the file does not list)
+check "merge --out of a sweep of chosen policies: its plot table, every policy's line" sh -c "
 	'$ppsim' merge '$tmp/pol-o/sweep.csv' --out '$tmp/pol-m' >/dev/null 2>'$tmp/out' &&
+	grep -qx '# far-drop v5.5' '$tmp/pol-m/sweep-rate.dat' &&
+	grep -qx '# far-drop v6.12' '$tmp/pol-m/sweep-rate.dat' &&
 	cmp '$tmp/pol-m/sweep-rate.dat' '$tmp/pol-o/sweep-rate.dat'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "... and the same plot" cmp "$tmp/merge-o/sweep.svg" "$tmp/ring-o/sweep.svg"

@@ -47,7 +47,9 @@
  * (mlx5 posts it when NAPI next sees its UMR completion, at most a poll
  * later); the NIC reads a WQE and its UMR when it starts the WQE; the
  * ICOSQ holds one UMR slot a WQE; pool_size stays rx_ring (mlx5 gives
- * pages_per_wqe << log_rq_size, the same for XDP).
+ * pages_per_wqe << log_rq_size, the same for XDP); the era's
+ * page_pool_nid_changed() comes where the legacy RQ's does, each poll,
+ * where mlx5 calls it only when the refill has two WQEs to take.
  */
 #include <stdlib.h>
 #include "mlx5.h"

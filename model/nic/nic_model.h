@@ -124,6 +124,9 @@ struct rxq {
 				 * defer list, among the NIC's state lines */
 	const struct rxq_pages *pg;	/* the machine's page lines */
 	int pkt_lines;		/* lines of a packet this queue touches */
+	u32 rx_line;		/* the first line of the packet the workload
+				 * has (rxq_rx): where its stride is, which a
+				 * striding RQ's pages hold several of */
 	int node;		/* where the channel was opened */
 	bool port_remote;	/* the other port's NAPI on another CPU */
 	struct mem_work *cpu;	/* the work being accounted */

@@ -204,6 +204,7 @@ static void xdp_program(struct rxq *q, u32 line)
 
 void rxq_rx(struct rxq *q, struct page *page, u32 line)
 {
+	q->rx_line = line;
 	if (q->wl->xdp)
 		xdp_program(q, line);
 	q->wl->rx(q, page);
@@ -369,6 +370,11 @@ void rxq_set_workload_state(struct rxq *q, void *state)
 u32 rxq_pkt_line(const struct rxq *q, const struct page *page, int k)
 {
 	return pkt_line(q, page, k);
+}
+
+u32 rxq_rx_line(const struct rxq *q)
+{
+	return q->rx_line;
 }
 
 u32 rxq_spage_line(const struct rxq *q, const struct page *page)

@@ -88,3 +88,8 @@ unsigned int tcp_queued(const struct tcp *s)
 {
 	return s->tail - s->head;
 }
+
+struct page *tcp_queued_page(const struct tcp *s, unsigned int i)
+{
+	return s->q[(s->head + i) & s->mask].page;
+}

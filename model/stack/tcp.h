@@ -59,5 +59,8 @@ uint64_t tcp_read(struct tcp *s, struct mem_work *w, uint64_t most,
 
 /* Packets waiting in the socket: their pages are out of every pool. */
 unsigned int tcp_queued(const struct tcp *s);
+/* The page of the i-th packet waiting (0: the next one read), i below
+ * tcp_queued(); packets that share a page wait one after the other. */
+struct page *tcp_queued_page(const struct tcp *s, unsigned int i);
 
 #endif

@@ -127,7 +127,7 @@ static void tcp_wl_rx(struct rxq *q, struct page *page)
 	struct mem_work *w = rxq_work(q);
 	bool recycle = rxq_era(q)->driver.rx_skb_recycle;
 
-	rxq_read_headers(q, rxq_pkt_line(q, page, 0), w->ov->win_stack);
+	rxq_read_headers(q, rxq_rx_line(q), w->ov->win_stack);
 	if (!recycle)
 		page_ref_inc(page);
 	mem_work_store(w, rxq_spage_line(q, page));
@@ -143,8 +143,7 @@ static void tcp_wl_rx(struct rxq *q, struct page *page)
 		skb_free_page(q, page);
 		return;
 	}
-	tcp_receive(rxq_socket(q), page, rxq_pkt_line(q, page, 0),
-		    smp_processor_id());
+	tcp_receive(rxq_socket(q), page, rxq_rx_line(q), smp_processor_id());
 }
 
 /* The reader, on the NAPI CPU after the softirq: in process context, the
@@ -194,12 +193,47 @@ static int tcp_wl_consume(struct rxq *q)
 	return (int)(bytes / (u64)(rxq_cfg(q)->pkt_size - TCP_HEADERS));
 }
 
-/* The skbs' pages: in the socket and the defer list. */
+/* Whether an skb's page is the skbs' to account for: 6.4 on, every page
+ * an skb holds (the pool's, handed out); before, once page_pool let it
+ * go (page_pool_release_page clears page->pp), as long as the driver
+ * holds it too (a striding RQ's WQE not released, the page cache) its
+ * holder counts it. */
+static bool skbs_count(const struct rxq *q, const struct page *page)
+{
+	return rxq_era(q)->driver.rx_skb_recycle || !page->pp;
+}
+
+/* The pages of the defer list's skbs, then the socket's, i from 0: in
+ * the order NAPI built them. */
+static struct page *skb_page(const struct rxq *q, const struct reader *r,
+			     unsigned int i)
+{
+	if (i < (unsigned int)r->defer_n)
+		return r->defer[i];
+	return tcp_queued_page(rxq_socket(q), i - (unsigned int)r->defer_n);
+}
+
+/*
+ * The skbs' pages: in the defer list and the socket, each page once.  A
+ * striding RQ puts several packets in a page (mlx5e_skb_from_cqe_mpwrq_
+ * linear), whose skbs follow one another in both (a page is used again
+ * only when the last of them has let it go), so a page is counted at the
+ * last skb of its run.
+ */
 static u32 tcp_wl_skbs(const struct rxq *q)
 {
 	const struct reader *r = rxq_workload_state(q);
+	unsigned int n = tcp_queued(rxq_socket(q)) + (unsigned int)r->defer_n;
+	u32 pages = 0;
 
-	return tcp_queued(rxq_socket(q)) + (u32)r->defer_n;
+	for (unsigned int i = 0; i < n; i++) {
+		struct page *page = skb_page(q, r, i);
+
+		if ((i + 1 == n || skb_page(q, r, i + 1) != page) &&
+		    skbs_count(q, page))
+			pages++;
+	}
+	return pages;
 }
 
 static const struct key tcp_keys[] = {

@@ -136,6 +136,83 @@ START_TEST(xdp_tx_pages_back_once)
 }
 END_TEST
 
+/* A reader on the far node (its socket holds 256 skbs), which reads
+ * nothing until the test says. */
+static void far_reader(void)
+{
+	sock_skbs = 256;
+	rq_type = MLX5_RQ_STRIDING;
+}
+
+static void read_all(void)
+{
+	struct kctx far = { .mm = um.mm, .cpu = 3, .node = 1 };
+	struct mem_work w;
+
+	while (rxq_consumer_pending(q)) {
+		ck_assert_int_gt(rxq_consume(q, &far, &w), 0);
+		check_pages();
+	}
+}
+
+static void defaults(void)
+{
+	rq_type = MLX5_RQ_LEGACY;
+	ring_size = 64;
+	sock_skbs = 128;
+	mtu = 1500;
+	pkt_bytes = 0;
+}
+
+/*
+ * TCP at MTU 1500: 2048-byte strides, two packets a page, a ring of 512
+ * packets is 4 WQEs of 64 pages, 3 posted (192 pages).  A far reader
+ * holds the skbs.  After 96 packets (48 pages shared by two skbs each)
+ * no WQE is released: the RQ counts all 192 pages.  At 144 the first WQE
+ * (128 packets) is: 6.1 and before gave each skb a page reference
+ * (mlx5e_skb_from_cqe_mpwrq_linear: page_ref_inc), so page_pool lets the
+ * WQE's 64 pages go (released_refcnt) and the skbs hold them, one page
+ * under two skbs, counted once; 6.12's skbs hold page_pool fragments, the
+ * pages stay the pool's.  Every page is accounted after every poll.
+ */
+static const struct {
+	const char *era;
+	u32 in_socket;		/* pages only skbs hold, after 144 */
+	u64 let_go;		/* page_pool's puts that let a page go */
+} shared[] = {
+	{ "v5.4", 64, 64 },
+	{ "v5.5", 64, 64 },
+	{ "v6.1", 64, 64 },
+	{ "v6.12", 0, 0 },
+};
+
+START_TEST(tcp_pages_shared_by_skbs)
+{
+	struct pp_stats st;
+
+	far_reader();
+	ring_size = 512;
+	open_queue(shared[_i].era, &workload_tcp, 0);
+	ck_assert_int_eq(rxq_attach(q, 1), 0);
+	ck_assert_int_eq(rxq_pages_handed(q), 192);
+	cycle(48);
+	cycle(48);
+	ck_assert_int_eq(rxq_consumer_pending(q), 96);
+	ck_assert_int_eq(rxq_pages_handed(q) + rxq_pages_in_socket(q), 192);
+	cycle(48);
+	pol->stats(rxq_pool(q), &st);
+	ck_assert_msg(rxq_pages_in_socket(q) == shared[_i].in_socket &&
+		      st.recycle_released_refcnt == shared[_i].let_go,
+		      "%s: %u pages in the socket, %llu let go", shared[_i].era,
+		      rxq_pages_in_socket(q),
+		      (unsigned long long)st.recycle_released_refcnt);
+	read_all();
+	ck_assert_int_eq(rxq_stats(q)->bytes_read, 144 * 1448);
+	close_queue();
+	defaults();
+}
+END_TEST
+
 int main(void)
 {
 	const struct unit_test tests[] = {
@@ -143,6 +220,7 @@ int main(void)
 		{ wqe_reads_per_packet, UNIT_ONCE },
 		{ ring_pages_and_their_puts, UNIT_EACH_ERA },
 		{ xdp_tx_pages_back_once, UNIT_EACH_ERA },
+		{ tcp_pages_shared_by_skbs, ARRAY_SIZE(shared) },
 	};
 
 	return unit_main("mpwqe", tests, ARRAY_SIZE(tests), NULL, NULL);

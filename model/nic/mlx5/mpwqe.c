@@ -508,11 +508,10 @@ void mpwqe_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 		say(ctx, "driver.mtu", "pkt_size %d does not fit mtu %d (a "
 		    "frame of mtu + 14 bytes at most)", cfg->pkt_size,
 		    mc->mtu);
-	if (!xdp)
-		say(ctx, "driver.rq_type", "striding is modelled for XDP "
-		    "workloads only: without XDP, packets share a page "
-		    "(%d-byte strides at mtu %d), which is not modelled yet",
-		    g.stride, mc->mtu);
+	if (!xdp && !g.linear)
+		say(ctx, "driver.rq_type", "striding at mtu %d > %d (%d-byte "
+		    "strides, an skb of several pages) is not modelled yet",
+		    mc->mtu, g.max_linear_mtu, g.stride);
 	else if (g.linear && cfg->rx_ring < MIN_WQES * g.pkts)
 		say(ctx, "nic.rx_ring", "rx_ring %d is fewer than %d WQEs of "
 		    "%d packets: a striding RQ has %d at least "

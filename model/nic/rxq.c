@@ -377,6 +377,12 @@ u32 rxq_rx_line(const struct rxq *q)
 	return q->rx_line;
 }
 
+int rxq_rx_frags(const struct rxq *q, const struct tcp_frag **f)
+{
+	*f = q->rx_frag;
+	return q->rx_frags;
+}
+
 u32 rxq_spage_line(const struct rxq *q, const struct page *page)
 {
 	return spage_line(q, page);

@@ -84,6 +84,8 @@ struct mpwqe {
 	int umr_lines, info_lines;
 	struct pcie_rd_cost wqe_rd, umr_rd;
 	u32 released;		/* WQEs NAPI released */
+	u32 frag_slot;		/* the slot of the packet's first fragment
+				 * page (non-linear) */
 	u32 umr_seen;		/* WQEs whose UMR completion NAPI read */
 	u32 nic_wqe;		/* WQEs the NIC started */
 	int nic_stride;		/* the next stride of the NIC's WQE */
@@ -107,17 +109,23 @@ void mpwqe_geometry(int mtu, bool xdp, int pkt_size,
 {
 	int headroom = xdp ? XDP_HEADROOM : SKB_PAD;
 	int linear = align_up(headroom + mtu + HARD_MTU, MEM_LINE) + SHINFO;
+	int linear_stride = pow2_ceil(linear);
 
+	if (xdp && linear_stride < PAGE_BYTES)
+		linear_stride = PAGE_BYTES;
 	g->linear = linear <= PAGE_BYTES;
 	g->max_linear_mtu = PAGE_BYTES - SHINFO - headroom - HARD_MTU;
+	/* non-linear: 256 bytes, a page with XDP (6.12: "XDP in mlx5e
+	 * doesn't support multiple packets per page") */
 	if (g->linear)
-		g->stride = xdp ? PAGE_BYTES : pow2_ceil(linear);
+		g->stride = linear_stride;
 	else
-		g->stride = MAX_HEAD;
+		g->stride = xdp ? PAGE_BYTES : MAX_HEAD;
 	g->strides = (1 << LOG_WQE_SZ) / g->stride;
 	g->pages = (1 << LOG_WQE_SZ) / PAGE_BYTES;
-	/* linear: one stride a packet; else its bytes, no headroom
-	 * (en/params.c mlx5e_get_rq_headroom) */
+	g->ring_pkts = (1 << LOG_WQE_SZ) / linear_stride;
+	g->headroom = g->linear ? headroom : 0;
+	/* linear: one stride a packet; else its bytes, no headroom */
 	g->pkt_strides = g->linear ? 1 : (pkt_size + g->stride - 1) /
 					 g->stride;
 	g->pkts = g->strides / g->pkt_strides;
@@ -151,7 +159,7 @@ int mpwqe_open(struct rxq *q)
 	rq->mp = mp;
 	mpwqe_geometry(mlx5_cfg(&q->cfg)->mtu, rxq_xdp(&q->cfg),
 		       q->cfg.pkt_size, &mp->g);
-	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.pkts);	/* mlx5_check */
+	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.ring_pkts);	/* mlx5_check */
 	slots = mp->nr_wqes * (u32)mp->g.pages;
 	mp->page = calloc(slots, sizeof(*mp->page));
 	mp->kept = calloc(slots, sizeof(*mp->kept));
@@ -359,26 +367,45 @@ static void start_wqe(struct rxq *q, double now, struct pcie_traffic *t)
 	pcie_add_write(t, q->node, &rq->cqe_wr);
 }
 
-/* A packet into the NIC's next strides; returns its first line. */
+/* The line byte b of a WQE's pages is in (b a multiple of MEM_LINE). */
+static u32 wqe_line(const struct rxq *q, const struct mpwqe *mp, u32 wqe,
+		    int b)
+{
+	const struct page *page = mp->page[page_slot(mp, wqe, 0) +
+					   (u32)(b / PAGE_BYTES)];
+
+	return frame_line(q, page) + (u32)(b % PAGE_BYTES / MEM_LINE);
+}
+
+/*
+ * A packet into the NIC's next strides; returns its first line.  A
+ * linear packet lies in its stride after the headroom; a non-linear one
+ * from its first stride's start on, over as many strides as it needs,
+ * across the pages they are in (the lines of one page are one run, the
+ * next page's elsewhere): every line it writes is where DDIO puts it.
+ */
 static u32 write_packet(struct rxq *q, struct pcie_traffic *t)
 {
 	struct mlx5_rq *rq = rq_of(q);
 	struct mpwqe *mp = mp_of(q);
 	u32 s = page_slot(mp, mp->nic_wqe, mp->nic_stride);
 	struct page *page = mp->page[s];
-	int off = mp->nic_stride * mp->g.stride % PAGE_BYTES;
-	u32 line = pkt_line(q, page, 0) + (u32)(off / MEM_LINE);
+	int b = mp->nic_stride * mp->g.stride + mp->g.headroom;
+	u32 line = wqe_line(q, mp, mp->nic_wqe, b);
 	u32 c = rq->cq_prod & rq->rx_mask;
 
 	for (int k = 0; k < q->pkt_lines; k++)
-		mem_nic_write(q->m, line + (u32)k);
+		mem_nic_write(q->m, wqe_line(q, mp, mp->nic_wqe,
+					     b + k * MEM_LINE));
 	pcie_add_write(t, page_to_nid(page), &rq->pkt_wr);
 	rq->rx_page[c] = page;
 	rq->rx_line[c] = line;
 	rq->rx_spage[c] = spage_line(q, page);
 	mp->nic_stride += mp->g.pkt_strides;
 	if (mp->nic_stride + mp->g.pkt_strides > mp->g.strides) {
-		mp->nic_stride = 0;	/* linear: no filler CQE */
+		/* the next does not fit: the next WQE (non-linear, the NIC
+		 * ends this one with a filler CQE, not modelled) */
+		mp->nic_stride = 0;
 		mp->nic_wqe++;
 	}
 	return line;
@@ -415,10 +442,41 @@ int mpwqe_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 
 /* ---- NAPI ---- */
 
+/*
+ * A non-linear packet (mlx5e_skb_from_cqe_mpwrq_nonlinear): the driver
+ * copies its first MLX5E_RX_MAX_HEAD bytes into the skb's own head
+ * (mlx5e_copy_skb_header: read here; the head's lines are not modelled)
+ * and gives the skb the rest as fragments, a page at a time
+ * (mlx5e_fill_skb_data): those pages, for the workload (rxq_rx_frags).
+ */
+static void nonlinear_skb(struct rxq *q, struct mpwqe *mp, u32 line)
+{
+	int head = MAX_HEAD < q->cfg.pkt_size ? MAX_HEAD : q->cfg.pkt_size;
+	int b = mp->cons_stride * mp->g.stride + head;
+	int end = mp->cons_stride * mp->g.stride + q->cfg.pkt_size;
+
+	for (int k = 0; k < head / MEM_LINE; k++)
+		mem_work_read(q->cpu, line + (u32)k, 0);
+	q->rx_frags = 0;
+	mp->frag_slot = page_slot(mp, mp->released, 0) + (u32)(b / PAGE_BYTES);
+	while (b < end) {
+		int to = (b / PAGE_BYTES + 1) * PAGE_BYTES;
+
+		to = to < end ? to : end;
+		q->rx_frag[q->rx_frags++] = (struct tcp_frag){
+			mp->page[page_slot(mp, mp->released, 0) +
+				 (u32)(b / PAGE_BYTES)],
+			wqe_line(q, mp, mp->released, b),
+			(to - b + MEM_LINE - 1) / MEM_LINE };
+		b = to;
+	}
+}
+
 /* mlx5e_handle_rx_cqe_mpwrq(): the WQE's info (consumed_strides) and its
  * page's alloc unit, then the packet to the workload, which keeps the
- * page unless it gives it back to the driver (mpwqe_keeps). */
-void mpwqe_rx_start(struct rxq *q, struct page *page)
+ * page (or each its skb holds as a fragment) unless it gives it back to
+ * the driver (mpwqe_keeps). */
+void mpwqe_rx_start(struct rxq *q, struct page *page, u32 line)
 {
 	struct mpwqe *mp = mp_of(q);
 	u32 info = mp->l_info + wqe_slot(mp, mp->released) *
@@ -428,6 +486,8 @@ void mpwqe_rx_start(struct rxq *q, struct page *page)
 	mem_work_store(q->cpu, info);
 	mem_work_read_ring(q->cpu, info + 1 + (u32)(unit * MTT_SIZE /
 						   MEM_LINE));
+	if (!mp->g.linear)
+		nonlinear_skb(q, mp, line);
 	mp->rx_page = page;
 	mp->rx_kept = true;
 }
@@ -462,12 +522,24 @@ static void release_wqe(struct rxq *q)
 	mp->released++;
 }
 
+/* A kept packet holds its page, or each page its skb took a fragment of
+ * (6.12 mlx5e_skb_from_cqe_mpwrq_nonlinear: frag_page->frags++). */
+static void keep_pages(struct rxq *q, struct mpwqe *mp)
+{
+	if (mp->g.linear) {
+		mp->kept[page_slot(mp, mp->released, mp->cons_stride)]++;
+		return;
+	}
+	for (int i = 0; i < q->rx_frags; i++)
+		mp->kept[mp->frag_slot + (u32)i]++;
+}
+
 void mpwqe_rx_end(struct rxq *q)
 {
 	struct mpwqe *mp = mp_of(q);
 
 	if (mp->rx_kept)
-		mp->kept[page_slot(mp, mp->released, mp->cons_stride)]++;
+		keep_pages(q, mp);
 	mp->rx_page = NULL;
 	mp->cons_stride += mp->g.pkt_strides;
 	if (mp->cons_stride + mp->g.pkt_strides > mp->g.strides) {
@@ -508,15 +580,11 @@ void mpwqe_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 		say(ctx, "driver.mtu", "pkt_size %d does not fit mtu %d (a "
 		    "frame of mtu + 14 bytes at most)", cfg->pkt_size,
 		    mc->mtu);
-	if (!xdp && !g.linear)
-		say(ctx, "driver.rq_type", "striding at mtu %d > %d (%d-byte "
-		    "strides, an skb of several pages) is not modelled yet",
-		    mc->mtu, g.max_linear_mtu, g.stride);
-	else if (g.linear && cfg->rx_ring < MIN_WQES * g.pkts)
+	if (cfg->rx_ring < MIN_WQES * g.ring_pkts)
 		say(ctx, "nic.rx_ring", "rx_ring %d is fewer than %d WQEs of "
 		    "%d packets: a striding RQ has %d at least "
 		    "(MLX5E_PARAMS_MINIMUM_LOG_RQ_SIZE_MPW)", cfg->rx_ring,
-		    MIN_WQES, g.pkts, MIN_WQES * g.pkts);
+		    MIN_WQES, g.ring_pkts, MIN_WQES * g.ring_pkts);
 }
 
 void mpwqe_check_era(const struct rxq_config *cfg,

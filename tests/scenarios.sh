@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..93"
+echo "1..94"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -125,6 +125,12 @@ rc=$?
 [ $rc -eq 0 ] && [ "$(awk -F, '$3 == "rate"' "$tmp/s.csv" | wc -l)" -eq 8 ] &&
 	ok "striding.ini: 4 cases under 2 eras" ||
 	not_ok "striding.ini (exit $rc): $(head -3 "$tmp/out" | tr '\n' '|')"
+# and TCP on it: skbs sharing pages at 1500, spanning them at 9000
+"$ppsim" run "$src/tests/scenarios/striding-tcp.ini" --reps 1 --duration 1ms --format csv >"$tmp/s.csv" 2>"$tmp/out"
+rc=$?
+[ $rc -eq 0 ] && [ "$(awk -F, '$3 == "rate"' "$tmp/s.csv" | wc -l)" -eq 8 ] &&
+	ok "striding-tcp.ini: 4 cases under 2 eras" ||
+	not_ok "striding-tcp.ini (exit $rc): $(head -3 "$tmp/out" | tr '\n' '|')"
 "$ppsim" run "$tiny" --format csv --set driver.rq_type=legacy >"$tmp/l.csv" 2>"$tmp/out"
 grep -v '^#' "$tmp/a.csv" | cut -d, -f1-5 >"$tmp/a5"
 grep -v '^#' "$tmp/l.csv" | cut -d, -f1-5 >"$tmp/l5"

@@ -100,6 +100,8 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 		rxq_free(q);
 		return NULL;
 	}
+	if (q->pool_size)
+		pp.pool_size = q->pool_size;
 	prev = kctx_enter(ctx);
 	if (pol->create(&pp, &q->pool)) {
 		kctx_leave(prev);

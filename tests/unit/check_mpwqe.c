@@ -201,6 +201,7 @@ START_TEST(tcp_pages_shared_by_skbs)
 	open_queue(shared[_i].era, &workload_tcp, 0);
 	ck_assert_int_eq(rxq_attach(q, 1), 0);
 	ck_assert_int_eq(rxq_pages_handed(q), 192);
+	ck_assert_int_eq(q->pool_size, 256);	/* 4 WQEs of 64 pages */
 	cycle(48);
 	cycle(48);
 	ck_assert_int_eq(rxq_consumer_pending(q), 96);
@@ -230,7 +231,8 @@ static void jumbo(void)
 
 /*
  * V6's working set: a ring of 1024 at MTU 9000 is 64 WQEs of 256 KiB
- * (16 MB), 63 of them posted: 4032 pages.
+ * (16 MB), 63 of them posted: 4032 pages, and page_pool's pool_size is
+ * the 64 WQEs' pages (mlx5e_alloc_rq: pages_per_wqe << log_rq_size).
  */
 START_TEST(jumbo_ring_of_1024)
 {
@@ -238,6 +240,29 @@ START_TEST(jumbo_ring_of_1024)
 	ring_size = 1024;
 	open_queue("v6.1", &workload_tcp, 0);
 	ck_assert_int_eq(rxq_pages_handed(q), 63 * 64);
+	ck_assert_int_eq(q->pool_size, 64 * 64);
+	close_queue();
+	defaults();
+}
+END_TEST
+
+/*
+ * A ring of 64 at MTU 9000 is 4 WQEs, 3 posted: the NIC takes 84
+ * packets before NAPI polls, more than rx_ring; mlx5's CQ holds a CQE a
+ * stride (mlx5e_build_rx_cq_param), 4096 here, and NAPI finds each
+ * packet where the NIC put it: 84 skbs, 84 payloads read.
+ */
+START_TEST(jumbo_cq_past_rx_ring)
+{
+	jumbo();
+	ring_size = 64;
+	open_queue("v6.12", &workload_tcp, 0);
+	ck_assert_int_eq(rxq_attach(q, 1), 0);
+	ck_assert_int_eq(rxq_nic_free(q), 84);
+	ck_assert_int_eq(cycle(84).rx, 84);
+	ck_assert_int_eq(rxq_consumer_pending(q), 84);
+	read_all();
+	ck_assert_int_eq(rxq_stats(q)->bytes_read, 84 * (9014 - 66));
 	close_queue();
 	defaults();
 }
@@ -365,6 +390,7 @@ int main(void)
 		{ xdp_tx_pages_back_once, UNIT_EACH_ERA },
 		{ tcp_pages_shared_by_skbs, ARRAY_SIZE(shared) },
 		{ jumbo_ring_of_1024, UNIT_ONCE },
+		{ jumbo_cq_past_rx_ring, UNIT_ONCE },
 		{ jumbo_lines_and_frags, UNIT_ONCE },
 		{ jumbo_wqe_pages, ARRAY_SIZE(jumbo_wqe) },
 	};

@@ -34,22 +34,27 @@
  * Pages of a WQE, by era (kernel_era.h, mpwqe_frags): 6.1 releases each
  * page at the WQE's end unless XDP kept it (XDP_TX, XDP_REDIRECT: the
  * xdp_xmit_bitmap), whose holder releases it; an rx skb takes a page
- * reference (page_ref_inc), so page_pool lets such a page go.  6.12 takes
- * each page as MLX5E_PAGECNT_BIAS_MAX = 64 page_pool fragments
- * (page_pool_fragment_page), a kept packet takes one (frags++), the WQE's
- * end drains the others (page_pool_unref_page) and whoever drops the
- * last puts the page (mlx5e_page_release_fragmented).
+ * reference on its page, or on each page it holds a fragment of
+ * (mlx5e_skb_from_cqe_mpwrq_linear, mlx5e_add_skb_frag: page_ref_inc),
+ * so page_pool lets a page still under skbs go at the WQE's end.  6.12
+ * takes each page as MLX5E_PAGECNT_BIAS_MAX = 64 page_pool fragments
+ * (page_pool_fragment_page), a kept packet or an skb takes one of each
+ * of its pages (frags++), the WQE's end drains the others
+ * (page_pool_unref_page) and whoever drops the last puts the page
+ * (mlx5e_page_release_fragmented).
  *
- * What is modelled: every XDP workload on linear strides, one packet a
- * page, in every era; mlx5_check refuses the rest (the stack's skbs
- * sharing a page, non-linear strides), mlx5_check_era what the era's
- * mlx5 refuses.  Simplified: a WQE is the NIC's at the refill's doorbell
- * (mlx5 posts it when NAPI next sees its UMR completion, at most a poll
+ * Without XDP several packets share a page (2048-byte strides at MTU
+ * 1500); past a page a packet spans strides and pages, its first 256
+ * bytes copied into the skb's head and the rest its fragments
+ * (mlx5e_skb_from_cqe_mpwrq_nonlinear).  mlx5_check refuses what is not
+ * modelled, mlx5_check_era what the era's mlx5 refuses (XDP past a
+ * page).  Simplified: a WQE is the NIC's at the refill's doorbell (mlx5
+ * posts it when NAPI next sees its UMR completion, at most a poll
  * later); the NIC reads a WQE and its UMR when it starts the WQE; the
- * ICOSQ holds one UMR slot a WQE; pool_size stays rx_ring (mlx5 gives
- * pages_per_wqe << log_rq_size, the same for XDP); the era's
- * page_pool_nid_changed() comes where the legacy RQ's does, each poll,
- * where mlx5 calls it only when the refill has two WQEs to take.
+ * ICOSQ holds one UMR slot a WQE; no filler CQE ends a WQE whose strides
+ * no longer hold a packet; the era's page_pool_nid_changed() comes where
+ * the legacy RQ's does, each poll, where mlx5 calls it only when the
+ * refill has two WQEs to take.
  */
 #include <stdlib.h>
 #include "mlx5.h"
@@ -148,6 +153,35 @@ static u32 page_slot(const struct mpwqe *mp, u32 wqe, int stride)
 	       (u32)(stride * mp->g.stride / PAGE_BYTES);
 }
 
+/*
+ * The rx CQ holds a CQE a stride (en/params.c mlx5e_build_rx_cq_param:
+ * log_rq_size + log_num_strides): rx_ring CQEs when a packet takes a
+ * stride, as the legacy RQ's CQ mlx5_open() laid out; past a page far
+ * more (a ring of 1024 at MTU 9000: 64 WQEs of 1024 strides), a CQ of
+ * its own, laid out here after the legacy RQ's objects.
+ */
+static int open_cq(struct rxq *q, const struct mpwqe *mp)
+{
+	struct mlx5_rq *rq = rq_of(q);
+	u32 size = mp->nr_wqes * (u32)mp->g.strides;
+
+	if (size == rq->rx_mask + 1)
+		return 0;
+	free(rq->rx_page);
+	free(rq->rx_line);
+	free(rq->rx_spage);
+	free(rq->cq_session);
+	rq->rx_page = calloc(size, sizeof(*rq->rx_page));
+	rq->rx_line = calloc(size, sizeof(*rq->rx_line));
+	rq->rx_spage = calloc(size, sizeof(*rq->rx_spage));
+	rq->cq_session = calloc(size, sizeof(*rq->cq_session));
+	if (!rq->rx_page || !rq->rx_line || !rq->rx_spage || !rq->cq_session)
+		return -1;
+	rq->rx_mask = size - 1;
+	rq->l.cqe = mem_region(q->m, q->node, MEM_CQE, size);
+	return 0;
+}
+
 int mpwqe_open(struct rxq *q)
 {
 	struct mlx5_rq *rq = rq_of(q);
@@ -160,6 +194,10 @@ int mpwqe_open(struct rxq *q)
 	mpwqe_geometry(mlx5_cfg(&q->cfg)->mtu, rxq_xdp(&q->cfg),
 		       q->cfg.pkt_size, &mp->g);
 	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.ring_pkts);	/* mlx5_check */
+	/* en_main.c mlx5e_alloc_rq: pages_per_wqe << log_rq_size, rx_ring
+	 * for XDP's page a packet, half of it at MTU 1500 without, four
+	 * times it at 9000 */
+	q->pool_size = mp->nr_wqes * (u32)mp->g.pages;
 	slots = mp->nr_wqes * (u32)mp->g.pages;
 	mp->page = calloc(slots, sizeof(*mp->page));
 	mp->kept = calloc(slots, sizeof(*mp->kept));
@@ -180,6 +218,8 @@ int mpwqe_open(struct rxq *q)
 				mp->nr_wqes * (u32)mp->info_lines);
 	mp->wqe_rd = pcie_rd_cost_of(rq->link, MPWQE_SIZE);
 	mp->umr_rd = pcie_rd_cost_of(rq->link, mp->umr_lines * MEM_LINE);
+	if (open_cq(q, mp))
+		return -1;
 	return mem_error(q->m) ? -1 : 0;
 }
 

@@ -646,7 +646,8 @@ void mpwqe_check_era(const struct rxq_config *cfg,
 		    g.max_linear_mtu);
 	else
 		say(ctx, "driver.rq_type", "%s: multi-buffer XDP on a "
-		    "striding RQ (mtu %d > %d, %d-byte strides) is not "
-		    "modelled yet", era->pp.name, mc->mtu, g.max_linear_mtu,
-		    g.stride);
+		    "striding RQ (mtu %d > %d: a page for each packet's "
+		    "linear part, its verdict over every fragment page) is "
+		    "not modelled yet", era->pp.name, mc->mtu,
+		    g.max_linear_mtu);
 }

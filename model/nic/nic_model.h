@@ -133,8 +133,8 @@ struct rxq {
 	struct tcp_frag rx_frag[TCP_MAX_FRAGS];
 	int rx_frags;
 	int node;		/* where the channel was opened */
-	u32 pool_size;		/* page_pool's pool_size, if the NIC's open
-				 * sets it; else rx_ring */
+	u32 pool_size;		/* page_pool's pool_size, if the NIC's
+				 * open sets it; else rx_ring */
 	bool port_remote;	/* the other port's NAPI on another CPU */
 	struct mem_work *cpu;	/* the work being accounted */
 	struct rxq_stats st;

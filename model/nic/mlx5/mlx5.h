@@ -212,8 +212,9 @@ struct mpwqe_geometry {
 				 * size: its linear strides, even where the
 				 * strides are not (en/params.c
 				 * mlx5e_mpwqe_log_pkts_per_wqe) */
-	int headroom;		/* bytes before a packet in its stride: none
-				 * when non-linear (mlx5e_get_rq_headroom) */
+	int headroom;		/* bytes before a packet in its stride:
+				 * none when non-linear
+				 * (mlx5e_get_rq_headroom) */
 	bool linear;		/* a packet with its headroom and
 				 * skb_shared_info fits a stride */
 	int max_linear_mtu;	/* the largest MTU that is linear */

@@ -193,7 +193,8 @@ int mpwqe_open(struct rxq *q)
 	rq->mp = mp;
 	mpwqe_geometry(mlx5_cfg(&q->cfg)->mtu, rxq_xdp(&q->cfg),
 		       q->cfg.pkt_size, &mp->g);
-	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.ring_pkts);	/* mlx5_check */
+	/* a power of 2, 4 at least (mlx5_check) */
+	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.ring_pkts);
 	/* en_main.c mlx5e_alloc_rq: pages_per_wqe << log_rq_size, rx_ring
 	 * for XDP's page a packet, half of it at MTU 1500 without, four
 	 * times it at 9000 */

@@ -124,7 +124,17 @@ struct rxq {
 				 * defer list, among the NIC's state lines */
 	const struct rxq_pages *pg;	/* the machine's page lines */
 	int pkt_lines;		/* lines of a packet this queue touches */
+	u32 rx_line;		/* the first line of the packet the workload
+				 * has (rxq_rx): where its stride is, which a
+				 * striding RQ's pages hold several of */
+	/* and, set by the NIC before rxq_rx for a packet its skb holds as
+	 * page fragments (a striding RQ's non-linear packet), those pages
+	 * and where its payload lies in them; 0 for a page's own packet */
+	struct tcp_frag rx_frag[TCP_MAX_FRAGS];
+	int rx_frags;
 	int node;		/* where the channel was opened */
+	u32 pool_size;		/* page_pool's pool_size, if the NIC's
+				 * open sets it; else rx_ring */
 	bool port_remote;	/* the other port's NAPI on another CPU */
 	struct mem_work *cpu;	/* the work being accounted */
 	struct rxq_stats st;
@@ -177,7 +187,8 @@ static inline u32 node_index(const struct rxq *q, const struct page *page)
  * XDP's headroom for every workload: without a program, mlx5 keeps
  * NET_SKB_PAD (64 bytes, en_main.c mlx5e_get_rq_headroom) instead, a
  * different offset but the same number of sets (pkt_size is at most 3520
- * bytes: it fits).
+ * bytes on a page a packet: it fits; mlx5's striding RQ lays its strides
+ * out itself, mpwqe.c).
  */
 static inline u32 pkt_line(const struct rxq *q, const struct page *page,
 			   int k)

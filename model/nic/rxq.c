@@ -100,6 +100,8 @@ struct rxq *rxq_open(const struct rxq_config *cfg, struct mem *m,
 		rxq_free(q);
 		return NULL;
 	}
+	if (q->pool_size)
+		pp.pool_size = q->pool_size;
 	prev = kctx_enter(ctx);
 	if (pol->create(&pp, &q->pool)) {
 		kctx_leave(prev);
@@ -204,6 +206,7 @@ static void xdp_program(struct rxq *q, u32 line)
 
 void rxq_rx(struct rxq *q, struct page *page, u32 line)
 {
+	q->rx_line = line;
 	if (q->wl->xdp)
 		xdp_program(q, line);
 	q->wl->rx(q, page);
@@ -369,6 +372,17 @@ void rxq_set_workload_state(struct rxq *q, void *state)
 u32 rxq_pkt_line(const struct rxq *q, const struct page *page, int k)
 {
 	return pkt_line(q, page, k);
+}
+
+u32 rxq_rx_line(const struct rxq *q)
+{
+	return q->rx_line;
+}
+
+int rxq_rx_frags(const struct rxq *q, const struct tcp_frag **f)
+{
+	*f = q->rx_frag;
+	return q->rx_frags;
 }
 
 u32 rxq_spage_line(const struct rxq *q, const struct page *page)

@@ -266,6 +266,13 @@ void rxq_set_workload_state(struct rxq *q, void *state);
  * start, where an xdp_frame is written). */
 u32 rxq_pkt_line(const struct rxq *q, const struct page *page, int k);
 u32 rxq_spage_line(const struct rxq *q, const struct page *page);
+/* The first line of the packet in the workload's rx: the same as
+ * rxq_pkt_line(q, page, 0) but where a page holds several packets. */
+u32 rxq_rx_line(const struct rxq *q);
+/* The pages the packet in the workload's rx holds as fragments: sets *f
+ * to them and returns how many, 0 for a packet that is its page's alone
+ * or shares it whole (a linear skb around page). */
+int rxq_rx_frags(const struct rxq *q, const struct tcp_frag **f);
 u32 rxq_frame_line(const struct rxq *q, const struct page *page);
 /* The stack or the program reads a packet's headers from line, win
  * cycles of work after the driver's prefetch. */

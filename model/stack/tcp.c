@@ -3,10 +3,10 @@
 
 #define USER_BUF_LINES	1024	/* the reader's 64 KiB buffer */
 
-/* A packet in the socket: its page and the first line of its data. */
+/* A packet in the socket: its pages and where its data lie in them. */
 struct skb {
-	struct page *page;
-	uint32_t line;
+	struct tcp_frag f[TCP_MAX_FRAGS];
+	int nr;
 	int cpu;		/* skb->alloc_cpu */
 };
 
@@ -54,8 +54,42 @@ void tcp_free(struct tcp *s)
 
 void tcp_receive(struct tcp *s, struct page *page, uint32_t line, int cpu)
 {
-	BUG_ON(s->tail - s->head > s->mask);
-	s->q[s->tail++ & s->mask] = (struct skb){ page, line, cpu };
+	struct tcp_frag f = { page, line, s->pkt_lines };
+
+	tcp_receive_frags(s, &f, 1, cpu);
+}
+
+void tcp_receive_frags(struct tcp *s, const struct tcp_frag *f, int nr,
+		       int cpu)
+{
+	struct skb *skb = &s->q[s->tail++ & s->mask];
+
+	BUG_ON(s->tail - s->head > s->mask + 1 || nr < 1 ||
+	       nr > TCP_MAX_FRAGS);
+	for (int i = 0; i < nr; i++)
+		skb->f[i] = f[i];
+	skb->nr = nr;
+	skb->cpu = cpu;
+}
+
+/* The reader's copy of n lines of an skb: the first line waits (the stack
+ * read it: a hit, mostly); the rest streams under the copy's own work,
+ * shared among the pages' runs of lines as their lines. */
+static void copy_skb(struct mem_work *w, const struct skb *skb, int n,
+		     double copy)
+{
+	int left = n;
+
+	mem_work_read_random(w, skb->f[0].line);
+	for (int i = 0; i < skb->nr && left > 0; i++) {
+		int skip = i == 0;
+		int k = skb->f[i].lines - skip;
+
+		k = k < left - skip ? k : left - skip;
+		mem_work_copy(w, skb->f[i].line + (uint32_t)skip, k,
+			      skb->nr == 1 ? copy : copy * k / n);
+		left -= k + skip;
+	}
 }
 
 uint64_t tcp_read(struct tcp *s, struct mem_work *w, uint64_t most,
@@ -70,16 +104,13 @@ uint64_t tcp_read(struct tcp *s, struct mem_work *w, uint64_t most,
 		int n = lines < s->pkt_lines ? lines : s->pkt_lines;
 		double copy = s->cfg.c_copy * lines;
 
-		/* the first line waits (the stack read it: a hit, mostly);
-		 * the rest streams under the copy's own work */
-		mem_work_read_random(w, skb->line);
-		mem_work_copy(w, skb->line + 1, n - 1, copy);
+		copy_skb(w, skb, n, copy);
 		for (int k = 0; k < n; k++)
 			mem_work_store(w, s->user + s->user_line++ %
 					  USER_BUF_LINES);
 		w->cycles += s->cfg.c_recv + copy;
 		bytes += (uint64_t)s->payload;
-		free(arg, skb->page, skb->cpu);
+		free(arg, skb->f, skb->nr, skb->cpu);
 	}
 	return bytes;
 }
@@ -87,4 +118,13 @@ uint64_t tcp_read(struct tcp *s, struct mem_work *w, uint64_t most,
 unsigned int tcp_queued(const struct tcp *s)
 {
 	return s->tail - s->head;
+}
+
+int tcp_queued_frags(const struct tcp *s, unsigned int i,
+		     const struct tcp_frag **f)
+{
+	const struct skb *skb = &s->q[(s->head + i) & s->mask];
+
+	*f = skb->f;
+	return skb->nr;
 }

@@ -31,9 +31,23 @@ struct tcp_config {
 				 * for a reader on another CPU */
 };
 
-/* Frees an skb the reader copied, whose page is page, built on CPU cpu
- * (skb->alloc_cpu). */
-typedef void tcp_free_fn(void *arg, struct page *page, int cpu);
+/* Where an skb's bytes lie: its page, the first line of its bytes there
+ * and their lines.  An skb of one page a packet has one; a striding RQ's
+ * non-linear skb (its headers copied into the skb's own head) holds each
+ * page its payload spans as a fragment, TCP_MAX_FRAGS at most (a frame
+ * of 9992 bytes from a 256-byte stride's offset spans 4 pages). */
+#define TCP_MAX_FRAGS	4
+
+struct tcp_frag {
+	struct page *page;
+	uint32_t line;
+	int lines;
+};
+
+/* Frees an skb the reader copied, whose pages are f[0..nr), built on CPU
+ * cpu (skb->alloc_cpu). */
+typedef void tcp_free_fn(void *arg, const struct tcp_frag *f, int nr,
+			 int cpu);
 
 struct tcp;
 
@@ -50,6 +64,10 @@ void tcp_free(struct tcp *s);
  * built on CPU cpu.  (The stack's receive work, c_stack, is charged by
  * the driver with its own rx work, where it builds the skb.) */
 void tcp_receive(struct tcp *s, struct page *page, uint32_t line, int cpu);
+/* The same for an skb whose bytes lie in f[0..nr), nr from 1 to
+ * TCP_MAX_FRAGS (f[0] the headers' page). */
+void tcp_receive_frags(struct tcp *s, const struct tcp_frag *f, int nr,
+		       int cpu);
 
 /* The reader copies payloads, at most most bytes of them (whole
  * packets), and frees each skb with free(arg, ...).  Returns the payload
@@ -59,5 +77,10 @@ uint64_t tcp_read(struct tcp *s, struct mem_work *w, uint64_t most,
 
 /* Packets waiting in the socket: their pages are out of every pool. */
 unsigned int tcp_queued(const struct tcp *s);
+/* The pages of the i-th packet waiting (0: the next one read), i below
+ * tcp_queued(): sets *f to them and returns how many.  Packets that
+ * share a page wait one after the other. */
+int tcp_queued_frags(const struct tcp *s, unsigned int i,
+		     const struct tcp_frag **f);
 
 #endif

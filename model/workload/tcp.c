@@ -20,7 +20,10 @@ struct reader {
 	/* skbs that reader handed back (skb_attempt_defer_free), for this
 	 * channel's NAPI to free: softnet_data's defer list, the lines of
 	 * its lock and head in the channel's state */
-	struct page *defer[SKB_DEFER_MAX];
+	struct defer {
+		struct tcp_frag f[TCP_MAX_FRAGS];
+		int nr;
+	} defer[SKB_DEFER_MAX];
 	int defer_n;
 };
 
@@ -57,6 +60,14 @@ static void skb_free_page(struct rxq *q, struct page *page)
 	put_page(page);
 }
 
+/* An skb's free: each page it holds (skb_release_data: its head's, or
+ * each fragment's). */
+static void skb_free(struct rxq *q, const struct tcp_frag *f, int nr)
+{
+	for (int i = 0; i < nr; i++)
+		skb_free_page(q, f[i].page);
+}
+
 /*
  * The reader frees an skb it copied (tcp_eat_recv_skb).  From 5.19 a
  * reader on another CPU than the one that built the skb hands it back
@@ -70,21 +81,26 @@ static void skb_free_page(struct rxq *q, struct page *page)
  * the reader on the NAPI's CPU): cost.recv holds its free's cycles, on
  * the reader.
  */
-static void reader_free(void *arg, struct page *page, int cpu)
+static void reader_free(void *arg, const struct tcp_frag *f, int nr,
+			int cpu)
 {
 	struct rxq *q = arg;
 	struct reader *r = rxq_workload_state(q);
 
 	if (r->remote)
-		rxq_consumer_took(q, page);
+		rxq_consumer_took(q, f[0].page);
 	if (rxq_era(q)->stack.skb_defer_free && cpu != smp_processor_id() &&
 	    r->defer_n < SKB_DEFER_MAX) {
+		struct defer *d = &r->defer[r->defer_n++];
+
 		rxq_work(q)->cycles += rxq_cfg(q)->cost.pp_lock;
 		mem_work_store(rxq_work(q), rxq_softnet_line(q));
-		r->defer[r->defer_n++] = page;
+		for (int i = 0; i < nr; i++)
+			d->f[i] = f[i];
+		d->nr = nr;
 		return;
 	}
-	skb_free_page(q, page);
+	skb_free(q, f, nr);
 }
 
 /* net_rx_action() frees the skbs readers handed back before it polls
@@ -99,10 +115,28 @@ static void defer_flush(struct rxq *q)
 	rxq_work(q)->cycles += rxq_cfg(q)->cost.pp_lock;
 	mem_work_store(rxq_work(q), rxq_softnet_line(q));
 	for (int i = 0; i < r->defer_n; i++) {
-		skb_free_page(q, r->defer[i]);
+		skb_free(q, r->defer[i].f, r->defer[i].nr);
 		rxq_counters(q)->skb_defer++;
 	}
 	r->defer_n = 0;
+}
+
+/*
+ * A striding RQ's non-linear skb (mlx5e_skb_from_cqe_mpwrq_nonlinear:
+ * the headers copied into the skb's head, the payload's pages added as
+ * fragments, mlx5e_fill_skb_data): before 6.4 a page reference on each
+ * (mlx5e_add_skb_frag: page_ref_inc), 6.12 a page_pool fragment of each
+ * (frag_page->frags++, the RQ's to count: mpwqe.c).  struct page is
+ * written either way (the skb's frag, the page's refcount or pp_ref).
+ */
+static void take_frags(struct rxq *q, const struct tcp_frag *f, int nr,
+		       bool ref)
+{
+	for (int i = 0; i < nr; i++) {
+		if (ref)
+			page_ref_inc(f[i].page);
+		mem_work_store(rxq_work(q), rxq_spage_line(q, f[i].page));
+	}
 }
 
 /*
@@ -126,11 +160,16 @@ static void tcp_wl_rx(struct rxq *q, struct page *page)
 	const struct rxq_config *c = rxq_cfg(q);
 	struct mem_work *w = rxq_work(q);
 	bool recycle = rxq_era(q)->driver.rx_skb_recycle;
+	const struct tcp_frag *f;
+	int nr = rxq_rx_frags(q, &f);
 
-	rxq_read_headers(q, rxq_pkt_line(q, page, 0), w->ov->win_stack);
-	if (!recycle)
+	rxq_read_headers(q, rxq_rx_line(q), w->ov->win_stack);
+	if (nr)
+		take_frags(q, f, nr, !recycle);
+	else if (!recycle)
 		page_ref_inc(page);
-	mem_work_store(w, rxq_spage_line(q, page));
+	if (!nr)
+		mem_work_store(w, rxq_spage_line(q, page));
 	w->cycles += c->cost.rx_pkt + c->tcp.c_stack;
 	if (recycle) {
 		mem_work_read_random(w, rxq_spage_line(q, page));
@@ -140,11 +179,17 @@ static void tcp_wl_rx(struct rxq *q, struct page *page)
 	}
 	if (tcp_queued(rxq_socket(q)) >= rxq_socket_limit(q)) {
 		rxq_counters(q)->sock_drops++;
-		skb_free_page(q, page);
+		if (nr)
+			skb_free(q, f, nr);
+		else
+			skb_free_page(q, page);
 		return;
 	}
-	tcp_receive(rxq_socket(q), page, rxq_pkt_line(q, page, 0),
-		    smp_processor_id());
+	if (nr)
+		tcp_receive_frags(rxq_socket(q), f, nr, smp_processor_id());
+	else
+		tcp_receive(rxq_socket(q), page, rxq_rx_line(q),
+			    smp_processor_id());
 }
 
 /* The reader, on the NAPI CPU after the softirq: in process context, the
@@ -194,12 +239,57 @@ static int tcp_wl_consume(struct rxq *q)
 	return (int)(bytes / (u64)(rxq_cfg(q)->pkt_size - TCP_HEADERS));
 }
 
-/* The skbs' pages: in the socket and the defer list. */
+/* Whether an skb's page is the skbs' to account for: 6.4 on, every page
+ * an skb holds (the pool's, handed out); before, once page_pool let it
+ * go (page_pool_release_page clears page->pp), as long as the driver
+ * holds it too (a striding RQ's WQE not released, the page cache) its
+ * holder counts it. */
+static bool skbs_count(const struct rxq *q, const struct page *page)
+{
+	return rxq_era(q)->driver.rx_skb_recycle || !page->pp;
+}
+
+/* The pages of the defer list's skbs, then the socket's, skb i from 0:
+ * in the order NAPI built them.  Sets *f, returns how many. */
+static int skb_frags(const struct rxq *q, const struct reader *r,
+		     unsigned int i, const struct tcp_frag **f)
+{
+	if (i < (unsigned int)r->defer_n) {
+		*f = r->defer[i].f;
+		return r->defer[i].nr;
+	}
+	return tcp_queued_frags(rxq_socket(q), i - (unsigned int)r->defer_n,
+				f);
+}
+
+/*
+ * The skbs' pages: in the defer list and the socket, each page once.  A
+ * striding RQ puts several packets in a page (mlx5e_skb_from_cqe_mpwrq_
+ * linear), whose skbs follow one another in both (a page is used again
+ * only when the last of them has let it go), so a page is counted at the
+ * last skb of its run.
+ */
 static u32 tcp_wl_skbs(const struct rxq *q)
 {
 	const struct reader *r = rxq_workload_state(q);
+	unsigned int n = tcp_queued(rxq_socket(q)) + (unsigned int)r->defer_n;
+	struct page *last = NULL;
+	u32 pages = 0;
 
-	return tcp_queued(rxq_socket(q)) + (u32)r->defer_n;
+	/* each page where its run ends: at the next skb's first page */
+	for (unsigned int i = 0; i < n; i++) {
+		const struct tcp_frag *f;
+		int nr = skb_frags(q, r, i, &f);
+
+		for (int k = 0; k < nr; k++) {
+			if (last && f[k].page != last && skbs_count(q, last))
+				pages++;
+			last = f[k].page;
+		}
+	}
+	if (last && skbs_count(q, last))
+		pages++;
+	return pages;
 }
 
 static const struct key tcp_keys[] = {

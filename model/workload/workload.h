@@ -87,7 +87,8 @@ struct workload_ops {
 	int (*consume)(struct rxq *q);
 	/* Pages the pool handed out that the workload holds in its rings,
 	 * and pages in the skbs it holds (the pool's where the era's skbs
-	 * recycle). */
+	 * recycle), each page once however many skbs share it, and none the
+	 * driver still counts. */
 	u32 (*held)(const struct rxq *q);
 	u32 (*skbs)(const struct rxq *q);
 

@@ -16,9 +16,11 @@ static const struct mem_overlap ov = { .win_random = 20, .copy_mlp = 4 };
 static const struct tcp_config tc = { .c_stack = 100, .c_recv = 50,
 				      .c_copy = 2 };
 
-static void count_free(void *arg, struct page *page, int cpu)
+static void count_free(void *arg, const struct tcp_frag *f, int nr,
+		       int cpu)
 {
-	(void)page;
+	(void)f;
+	(void)nr;
 	(void)cpu;
 	++*(int *)arg;
 }

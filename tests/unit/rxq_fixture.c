@@ -40,16 +40,20 @@ enum rxq_port redirect_port = RXQ_PORT_SAME;
 double win_stack;
 int rq_type = MLX5_RQ_LEGACY;
 int ring_size = 64;
+int mtu = 1500;
+int pkt_bytes;
 
 static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 {
 	const struct mlx5_config mlx5 = {
 		.wqe_fetch = 4, .page_cache = page_cache,
 		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
-		.rq_type = rq_type, .mtu = 1500,
+		.rq_type = rq_type, .mtu = mtu,
 	};
 	struct rxq_config c = {
-		.nic = &nic_mlx5_legacy, .workload = w, .pkt_size = w == &workload_tcp ? 1514 : 64,
+		.nic = &nic_mlx5_legacy, .workload = w,
+		.pkt_size = pkt_bytes ? pkt_bytes
+				      : w == &workload_tcp ? 1514 : 64,
 		.touch = touch,
 		.rx_ring = ring_size, .tx_ring = 64, .budget = 16,
 		.xdp_return = xdp_return, .cpumap_qsize = 64,

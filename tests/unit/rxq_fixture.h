@@ -34,10 +34,13 @@ extern enum rxq_xdp_return xdp_return;
 extern int sock_skbs;
 extern enum rxq_port redirect_port;
 extern double win_stack;
-/* The RQ's type (enum mlx5_rq_type: the legacy RQ unless a test says)
- * and its packets (rx_ring). */
+/* The RQ's type (enum mlx5_rq_type: the legacy RQ unless a test says),
+ * its packets (rx_ring), the MTU and the frame size (0: 1514 for tcp, 64
+ * for the rest). */
 extern int rq_type;
 extern int ring_size;
+extern int mtu;
+extern int pkt_bytes;
 
 /* Opens era's queue for workload w (pc: the driver's page cache). */
 void open_queue(const char *era, const struct workload_ops *w, int pc);

@@ -207,7 +207,14 @@ struct mpwqe_geometry {
 	int strides;		/* strides in a WQE */
 	int pages;		/* pages in a WQE */
 	int pkt_strides;	/* strides a packet of pkt_size takes */
-	int pkts;		/* packets a WQE holds */
+	int pkts;		/* packets of pkt_size a WQE holds */
+	int ring_pkts;		/* packets a WQE counts for in the ring's
+				 * size: its linear strides, even where the
+				 * strides are not (en/params.c
+				 * mlx5e_mpwqe_log_pkts_per_wqe) */
+	int headroom;		/* bytes before a packet in its stride:
+				 * none when non-linear
+				 * (mlx5e_get_rq_headroom) */
 	bool linear;		/* a packet with its headroom and
 				 * skb_shared_info fits a stride */
 	int max_linear_mtu;	/* the largest MTU that is linear */
@@ -222,10 +229,11 @@ void mpwqe_refill(struct rxq *q);
 u32 mpwqe_held(const struct rxq *q);
 int mpwqe_nic_free(const struct rxq *q);
 int mpwqe_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t);
-/* NAPI, around the workload's rx of a packet in page; and the
+/* NAPI, around the workload's rx of a packet in page from line on (a
+ * non-linear one's fragments set for the workload: rxq_rx_frags); and the
  * driver's release of page: true when the page stays with the RQ (a
  * packet's verdict, or a fragment user that is not the last). */
-void mpwqe_rx_start(struct rxq *q, struct page *page);
+void mpwqe_rx_start(struct rxq *q, struct page *page, u32 line);
 void mpwqe_rx_end(struct rxq *q);
 bool mpwqe_keeps(struct rxq *q, struct page *page);
 /* The RQ's rules (mlx5_check) and each era's (mlx5_check_era). */

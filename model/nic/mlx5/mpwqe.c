@@ -34,22 +34,27 @@
  * Pages of a WQE, by era (kernel_era.h, mpwqe_frags): 6.1 releases each
  * page at the WQE's end unless XDP kept it (XDP_TX, XDP_REDIRECT: the
  * xdp_xmit_bitmap), whose holder releases it; an rx skb takes a page
- * reference (page_ref_inc), so page_pool lets such a page go.  6.12 takes
- * each page as MLX5E_PAGECNT_BIAS_MAX = 64 page_pool fragments
- * (page_pool_fragment_page), a kept packet takes one (frags++), the WQE's
- * end drains the others (page_pool_unref_page) and whoever drops the
- * last puts the page (mlx5e_page_release_fragmented).
+ * reference on its page, or on each page it holds a fragment of
+ * (mlx5e_skb_from_cqe_mpwrq_linear, mlx5e_add_skb_frag: page_ref_inc),
+ * so page_pool lets a page still under skbs go at the WQE's end.  6.12
+ * takes each page as MLX5E_PAGECNT_BIAS_MAX = 64 page_pool fragments
+ * (page_pool_fragment_page), a kept packet or an skb takes one of each
+ * of its pages (frags++), the WQE's end drains the others
+ * (page_pool_unref_page) and whoever drops the last puts the page
+ * (mlx5e_page_release_fragmented).
  *
- * What is modelled: every XDP workload on linear strides, one packet a
- * page, in every era; mlx5_check refuses the rest (the stack's skbs
- * sharing a page, non-linear strides), mlx5_check_era what the era's
- * mlx5 refuses.  Simplified: a WQE is the NIC's at the refill's doorbell
- * (mlx5 posts it when NAPI next sees its UMR completion, at most a poll
+ * Without XDP several packets share a page (2048-byte strides at MTU
+ * 1500); past a page a packet spans strides and pages, its first 256
+ * bytes copied into the skb's head and the rest its fragments
+ * (mlx5e_skb_from_cqe_mpwrq_nonlinear).  mlx5_check refuses what is not
+ * modelled, mlx5_check_era what the era's mlx5 refuses (XDP past a
+ * page).  Simplified: a WQE is the NIC's at the refill's doorbell (mlx5
+ * posts it when NAPI next sees its UMR completion, at most a poll
  * later); the NIC reads a WQE and its UMR when it starts the WQE; the
- * ICOSQ holds one UMR slot a WQE; pool_size stays rx_ring (mlx5 gives
- * pages_per_wqe << log_rq_size, the same for XDP); the era's
- * page_pool_nid_changed() comes where the legacy RQ's does, each poll,
- * where mlx5 calls it only when the refill has two WQEs to take.
+ * ICOSQ holds one UMR slot a WQE; no filler CQE ends a WQE whose strides
+ * no longer hold a packet; the era's page_pool_nid_changed() comes where
+ * the legacy RQ's does, each poll, where mlx5 calls it only when the
+ * refill has two WQEs to take.
  */
 #include <stdlib.h>
 #include "mlx5.h"
@@ -84,6 +89,8 @@ struct mpwqe {
 	int umr_lines, info_lines;
 	struct pcie_rd_cost wqe_rd, umr_rd;
 	u32 released;		/* WQEs NAPI released */
+	u32 frag_slot;		/* the slot of the packet's first fragment
+				 * page (non-linear) */
 	u32 umr_seen;		/* WQEs whose UMR completion NAPI read */
 	u32 nic_wqe;		/* WQEs the NIC started */
 	int nic_stride;		/* the next stride of the NIC's WQE */
@@ -107,17 +114,23 @@ void mpwqe_geometry(int mtu, bool xdp, int pkt_size,
 {
 	int headroom = xdp ? XDP_HEADROOM : SKB_PAD;
 	int linear = align_up(headroom + mtu + HARD_MTU, MEM_LINE) + SHINFO;
+	int linear_stride = pow2_ceil(linear);
 
+	if (xdp && linear_stride < PAGE_BYTES)
+		linear_stride = PAGE_BYTES;
 	g->linear = linear <= PAGE_BYTES;
 	g->max_linear_mtu = PAGE_BYTES - SHINFO - headroom - HARD_MTU;
+	/* non-linear: 256 bytes, a page with XDP (6.12: "XDP in mlx5e
+	 * doesn't support multiple packets per page") */
 	if (g->linear)
-		g->stride = xdp ? PAGE_BYTES : pow2_ceil(linear);
+		g->stride = linear_stride;
 	else
-		g->stride = MAX_HEAD;
+		g->stride = xdp ? PAGE_BYTES : MAX_HEAD;
 	g->strides = (1 << LOG_WQE_SZ) / g->stride;
 	g->pages = (1 << LOG_WQE_SZ) / PAGE_BYTES;
-	/* linear: one stride a packet; else its bytes, no headroom
-	 * (en/params.c mlx5e_get_rq_headroom) */
+	g->ring_pkts = (1 << LOG_WQE_SZ) / linear_stride;
+	g->headroom = g->linear ? headroom : 0;
+	/* linear: one stride a packet; else its bytes, no headroom */
 	g->pkt_strides = g->linear ? 1 : (pkt_size + g->stride - 1) /
 					 g->stride;
 	g->pkts = g->strides / g->pkt_strides;
@@ -140,6 +153,35 @@ static u32 page_slot(const struct mpwqe *mp, u32 wqe, int stride)
 	       (u32)(stride * mp->g.stride / PAGE_BYTES);
 }
 
+/*
+ * The rx CQ holds a CQE a stride (en/params.c mlx5e_build_rx_cq_param:
+ * log_rq_size + log_num_strides): rx_ring CQEs when a packet takes a
+ * stride, as the legacy RQ's CQ mlx5_open() laid out; past a page far
+ * more (a ring of 1024 at MTU 9000: 64 WQEs of 1024 strides), a CQ of
+ * its own, laid out here after the legacy RQ's objects.
+ */
+static int open_cq(struct rxq *q, const struct mpwqe *mp)
+{
+	struct mlx5_rq *rq = rq_of(q);
+	u32 size = mp->nr_wqes * (u32)mp->g.strides;
+
+	if (size == rq->rx_mask + 1)
+		return 0;
+	free(rq->rx_page);
+	free(rq->rx_line);
+	free(rq->rx_spage);
+	free(rq->cq_session);
+	rq->rx_page = calloc(size, sizeof(*rq->rx_page));
+	rq->rx_line = calloc(size, sizeof(*rq->rx_line));
+	rq->rx_spage = calloc(size, sizeof(*rq->rx_spage));
+	rq->cq_session = calloc(size, sizeof(*rq->cq_session));
+	if (!rq->rx_page || !rq->rx_line || !rq->rx_spage || !rq->cq_session)
+		return -1;
+	rq->rx_mask = size - 1;
+	rq->l.cqe = mem_region(q->m, q->node, MEM_CQE, size);
+	return 0;
+}
+
 int mpwqe_open(struct rxq *q)
 {
 	struct mlx5_rq *rq = rq_of(q);
@@ -151,7 +193,12 @@ int mpwqe_open(struct rxq *q)
 	rq->mp = mp;
 	mpwqe_geometry(mlx5_cfg(&q->cfg)->mtu, rxq_xdp(&q->cfg),
 		       q->cfg.pkt_size, &mp->g);
-	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.pkts);	/* mlx5_check */
+	/* a power of 2, 4 at least (mlx5_check) */
+	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.ring_pkts);
+	/* en_main.c mlx5e_alloc_rq: pages_per_wqe << log_rq_size, rx_ring
+	 * for XDP's page a packet, half of it at MTU 1500 without, four
+	 * times it at 9000 */
+	q->pool_size = mp->nr_wqes * (u32)mp->g.pages;
 	slots = mp->nr_wqes * (u32)mp->g.pages;
 	mp->page = calloc(slots, sizeof(*mp->page));
 	mp->kept = calloc(slots, sizeof(*mp->kept));
@@ -172,6 +219,8 @@ int mpwqe_open(struct rxq *q)
 				mp->nr_wqes * (u32)mp->info_lines);
 	mp->wqe_rd = pcie_rd_cost_of(rq->link, MPWQE_SIZE);
 	mp->umr_rd = pcie_rd_cost_of(rq->link, mp->umr_lines * MEM_LINE);
+	if (open_cq(q, mp))
+		return -1;
 	return mem_error(q->m) ? -1 : 0;
 }
 
@@ -359,26 +408,45 @@ static void start_wqe(struct rxq *q, double now, struct pcie_traffic *t)
 	pcie_add_write(t, q->node, &rq->cqe_wr);
 }
 
-/* A packet into the NIC's next strides; returns its first line. */
+/* The line byte b of a WQE's pages is in (b a multiple of MEM_LINE). */
+static u32 wqe_line(const struct rxq *q, const struct mpwqe *mp, u32 wqe,
+		    int b)
+{
+	const struct page *page = mp->page[page_slot(mp, wqe, 0) +
+					   (u32)(b / PAGE_BYTES)];
+
+	return frame_line(q, page) + (u32)(b % PAGE_BYTES / MEM_LINE);
+}
+
+/*
+ * A packet into the NIC's next strides; returns its first line.  A
+ * linear packet lies in its stride after the headroom; a non-linear one
+ * from its first stride's start on, over as many strides as it needs,
+ * across the pages they are in (the lines of one page are one run, the
+ * next page's elsewhere): every line it writes is where DDIO puts it.
+ */
 static u32 write_packet(struct rxq *q, struct pcie_traffic *t)
 {
 	struct mlx5_rq *rq = rq_of(q);
 	struct mpwqe *mp = mp_of(q);
 	u32 s = page_slot(mp, mp->nic_wqe, mp->nic_stride);
 	struct page *page = mp->page[s];
-	int off = mp->nic_stride * mp->g.stride % PAGE_BYTES;
-	u32 line = pkt_line(q, page, 0) + (u32)(off / MEM_LINE);
+	int b = mp->nic_stride * mp->g.stride + mp->g.headroom;
+	u32 line = wqe_line(q, mp, mp->nic_wqe, b);
 	u32 c = rq->cq_prod & rq->rx_mask;
 
 	for (int k = 0; k < q->pkt_lines; k++)
-		mem_nic_write(q->m, line + (u32)k);
+		mem_nic_write(q->m, wqe_line(q, mp, mp->nic_wqe,
+					     b + k * MEM_LINE));
 	pcie_add_write(t, page_to_nid(page), &rq->pkt_wr);
 	rq->rx_page[c] = page;
 	rq->rx_line[c] = line;
 	rq->rx_spage[c] = spage_line(q, page);
 	mp->nic_stride += mp->g.pkt_strides;
 	if (mp->nic_stride + mp->g.pkt_strides > mp->g.strides) {
-		mp->nic_stride = 0;	/* linear: no filler CQE */
+		/* the next does not fit: the next WQE (non-linear, the NIC
+		 * ends this one with a filler CQE, not modelled) */
+		mp->nic_stride = 0;
 		mp->nic_wqe++;
 	}
 	return line;
@@ -415,10 +483,41 @@ int mpwqe_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 
 /* ---- NAPI ---- */
 
+/*
+ * A non-linear packet (mlx5e_skb_from_cqe_mpwrq_nonlinear): the driver
+ * copies its first MLX5E_RX_MAX_HEAD bytes into the skb's own head
+ * (mlx5e_copy_skb_header: read here; the head's lines are not modelled)
+ * and gives the skb the rest as fragments, a page at a time
+ * (mlx5e_fill_skb_data): those pages, for the workload (rxq_rx_frags).
+ */
+static void nonlinear_skb(struct rxq *q, struct mpwqe *mp, u32 line)
+{
+	int head = MAX_HEAD < q->cfg.pkt_size ? MAX_HEAD : q->cfg.pkt_size;
+	int b = mp->cons_stride * mp->g.stride + head;
+	int end = mp->cons_stride * mp->g.stride + q->cfg.pkt_size;
+
+	for (int k = 0; k < head / MEM_LINE; k++)
+		mem_work_read(q->cpu, line + (u32)k, 0);
+	q->rx_frags = 0;
+	mp->frag_slot = page_slot(mp, mp->released, 0) + (u32)(b / PAGE_BYTES);
+	while (b < end) {
+		int to = (b / PAGE_BYTES + 1) * PAGE_BYTES;
+
+		to = to < end ? to : end;
+		q->rx_frag[q->rx_frags++] = (struct tcp_frag){
+			mp->page[page_slot(mp, mp->released, 0) +
+				 (u32)(b / PAGE_BYTES)],
+			wqe_line(q, mp, mp->released, b),
+			(to - b + MEM_LINE - 1) / MEM_LINE };
+		b = to;
+	}
+}
+
 /* mlx5e_handle_rx_cqe_mpwrq(): the WQE's info (consumed_strides) and its
  * page's alloc unit, then the packet to the workload, which keeps the
- * page unless it gives it back to the driver (mpwqe_keeps). */
-void mpwqe_rx_start(struct rxq *q, struct page *page)
+ * page (or each its skb holds as a fragment) unless it gives it back to
+ * the driver (mpwqe_keeps). */
+void mpwqe_rx_start(struct rxq *q, struct page *page, u32 line)
 {
 	struct mpwqe *mp = mp_of(q);
 	u32 info = mp->l_info + wqe_slot(mp, mp->released) *
@@ -428,6 +527,8 @@ void mpwqe_rx_start(struct rxq *q, struct page *page)
 	mem_work_store(q->cpu, info);
 	mem_work_read_ring(q->cpu, info + 1 + (u32)(unit * MTT_SIZE /
 						   MEM_LINE));
+	if (!mp->g.linear)
+		nonlinear_skb(q, mp, line);
 	mp->rx_page = page;
 	mp->rx_kept = true;
 }
@@ -462,12 +563,24 @@ static void release_wqe(struct rxq *q)
 	mp->released++;
 }
 
+/* A kept packet holds its page, or each page its skb took a fragment of
+ * (6.12 mlx5e_skb_from_cqe_mpwrq_nonlinear: frag_page->frags++). */
+static void keep_pages(struct rxq *q, struct mpwqe *mp)
+{
+	if (mp->g.linear) {
+		mp->kept[page_slot(mp, mp->released, mp->cons_stride)]++;
+		return;
+	}
+	for (int i = 0; i < q->rx_frags; i++)
+		mp->kept[mp->frag_slot + (u32)i]++;
+}
+
 void mpwqe_rx_end(struct rxq *q)
 {
 	struct mpwqe *mp = mp_of(q);
 
 	if (mp->rx_kept)
-		mp->kept[page_slot(mp, mp->released, mp->cons_stride)]++;
+		keep_pages(q, mp);
 	mp->rx_page = NULL;
 	mp->cons_stride += mp->g.pkt_strides;
 	if (mp->cons_stride + mp->g.pkt_strides > mp->g.strides) {
@@ -508,16 +621,11 @@ void mpwqe_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 		say(ctx, "driver.mtu", "pkt_size %d does not fit mtu %d (a "
 		    "frame of mtu + 14 bytes at most)", cfg->pkt_size,
 		    mc->mtu);
-	if (!xdp)
-		say(ctx, "driver.rq_type", "striding is modelled for XDP "
-		    "workloads only: without XDP, packets share a page "
-		    "(%d-byte strides at mtu %d), which is not modelled yet",
-		    g.stride, mc->mtu);
-	else if (g.linear && cfg->rx_ring < MIN_WQES * g.pkts)
+	if (cfg->rx_ring < MIN_WQES * g.ring_pkts)
 		say(ctx, "nic.rx_ring", "rx_ring %d is fewer than %d WQEs of "
 		    "%d packets: a striding RQ has %d at least "
 		    "(MLX5E_PARAMS_MINIMUM_LOG_RQ_SIZE_MPW)", cfg->rx_ring,
-		    MIN_WQES, g.pkts, MIN_WQES * g.pkts);
+		    MIN_WQES, g.ring_pkts, MIN_WQES * g.ring_pkts);
 }
 
 void mpwqe_check_era(const struct rxq_config *cfg,
@@ -539,7 +647,8 @@ void mpwqe_check_era(const struct rxq_config *cfg,
 		    g.max_linear_mtu);
 	else
 		say(ctx, "driver.rq_type", "%s: multi-buffer XDP on a "
-		    "striding RQ (mtu %d > %d, %d-byte strides) is not "
-		    "modelled yet", era->pp.name, mc->mtu, g.max_linear_mtu,
-		    g.stride);
+		    "striding RQ (mtu %d > %d: a page for each packet's "
+		    "linear part, its verdict over every fragment page) is "
+		    "not modelled yet", era->pp.name, mc->mtu,
+		    g.max_linear_mtu);
 }

@@ -179,7 +179,7 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		 * rx path: dma_sync_single_range_for_cpu) */
 		q->cpu->cycles += q->cfg.cost.dma_sync;
 		if (rq->mp)
-			mpwqe_rx_start(q, page);
+			mpwqe_rx_start(q, page, rq->rx_line[i]);
 		rxq_rx(q, page, rq->rx_line[i]);
 		if (rq->mp)
 			mpwqe_rx_end(q);

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include "mlx5.h"
 
+#define LEGACY_MAX_PKT	3520	/* PAGE_SIZE - XDP_PACKET_HEADROOM -
+				 * SKB_DATA_ALIGN(skb_shared_info) */
+
 /* The channel's objects, placed as mlx5.h says, its socket after them
  * and its page cache last (the workload's follow: rxq_open). */
 static int layout(struct rxq *q)
@@ -310,20 +313,30 @@ static const struct key mlx5_keys[] = {
 		     "descriptor (ConnectX-4's); striding = multi-packet "
 		     "WQEs of 64 pages cut into strides, one WQE read and "
 		     "one UMR a WQE, a CQE a packet, the pages released a "
-		     "WQE at a time (ConnectX-5 on); modelled for the XDP "
-		     "workloads, a packet a page (the era decides at jumbo "
-		     "mtu)"),
+		     "WQE at a time (ConnectX-5 on); XDP a packet a page "
+		     "(the era decides at jumbo mtu), tcp several packets "
+		     "a page or, at jumbo mtu, a packet over several"),
 	NIC_KEY(struct mlx5_config, mtu, "driver", "mtu", NULL, KEY_INT,
 		KEY_PLAIN, "1500", 68, 9978, "bytes",
 		"the netdev's MTU: the striding RQ's strides follow it "
-		"(en/params.c); the legacy RQ model takes a page a packet "
+		"(en/params.c: 256-byte strides once a packet no longer "
+		"fits a page); the legacy RQ model takes a page a packet "
 		"whatever it is"),
 };
 
-/* The NIC reads its descriptors in whole fetches of a ring. */
+/* The NIC reads its descriptors in whole fetches of a ring; the legacy
+ * RQ's model holds a packet in a page after XDP's headroom, with room
+ * for skb_shared_info (4096 - 256 - 320 bytes). */
 static void mlx5_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 {
 	int fetch = mlx5_cfg(cfg)->wqe_fetch;
+
+	if (mlx5_cfg(cfg)->rq_type == MLX5_RQ_LEGACY &&
+	    cfg->pkt_size > LEGACY_MAX_PKT)
+		say(ctx, "case.pkt_size", "pkt_size %d is more than the "
+		    "legacy RQ's page a packet holds (%d bytes): a jumbo "
+		    "frame is modelled on driver.rq_type = striding",
+		    cfg->pkt_size, LEGACY_MAX_PKT);
 
 	if (fetch <= 0 || fetch & (fetch - 1) || fetch > cfg->rx_ring)
 		say(ctx, "nic.wqe_fetch", "wqe_fetch %d is not a power of 2 "

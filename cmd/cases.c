@@ -103,11 +103,16 @@ static bool machine_changed(const struct scenario *scn)
 	return false;
 }
 
-/* The profile's name is the file's, hw/NAME.ini: the first include
+/* The machine's [machine] name, which titles the tables too; without
+ * one, the profile's name is the file's, hw/NAME.ini: the first include
  * under a hw/ directory; NULL when there is none, or the scenario changed
  * the machine it describes (the plots then say its cores and clock). */
 const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
 {
+	if (scn->nr_cases && scn->cases[0].machine[0]) {
+		snprintf(buf, len, "%s", scn->cases[0].machine);
+		return buf;
+	}
 	if (machine_changed(scn))
 		return NULL;
 	for (int i = 0; i < scn->nr_files; i++) {

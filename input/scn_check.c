@@ -206,8 +206,8 @@ static void validate_nodes(struct verdict *v)
 	CHECK(m->nodes <= m->cores, "cpu.nodes", "nodes %d: more NUMA nodes "
 	      "than the socket's %d cores", m->nodes, m->cores);
 	CHECK(m->nodes > m->cores || m->cores % m->nodes == 0, "cpu.nodes",
-	      "nodes %d does not divide the socket's %d cores: each node "
-	      "has as many", m->nodes, m->cores);
+	      "nodes %d does not divide the socket's %d cores: every node "
+	      "has as many cores", m->nodes, m->cores);
 	CHECK(m->nodes <= max, "cpu.nodes", "nodes %d: the part splits a "
 	      "socket into %d NUMA node%s at most (cpu.max_nodes: its SNC or "
 	      "NPS modes)", m->nodes, max, max == 1 ? "" : "s");

@@ -147,6 +147,7 @@ bool run_has_pair(const struct run_file *rf, int nr_files,
 struct results_file {
 	char path[CSV_LINE_MAX + 2];	/* as the run was given it */
 	int line;			/* of its provenance */
+	int seed_line;			/* of its '# seed' line */
 	char duration[32];		/* as the run said it */
 	int guesses;			/* what its figures rest on */
 	bool uncalibrated;

@@ -68,6 +68,8 @@ static int take_seed(struct run_results *r, struct results_file *rf,
 	char *end;
 	int at = 0;
 
+	rf->seed_line = nr;	/* not the provenance's next: a title between */
+
 	errno = 0;
 	rf->seed = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
 	if (!rf->seed || errno || rf->seed > 0xffffffffUL ||
@@ -390,7 +392,7 @@ int results_rows(const struct run_results *r, int k,
 		row = results_row(x, c, c->policies[p]);
 		if (strcmp(rf->duration, "varies") &&
 		    strcmp(row.duration, rf->duration)) {
-			datadir_error(r->path, rf->line + 1, "the run measured "
+			datadir_error(r->path, rf->seed_line, "the run measured "
 				      "%s; %s now gives %s %s: not the "
 				      "scenario it ran (changed since?)",
 				      rf->duration, scenario, c->name,

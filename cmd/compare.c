@@ -274,17 +274,18 @@ int compare_main(int argc, char **argv)
 
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
-		printf(CMP_USAGE "\n\nTwo runs' rates side by side "
-		       "(ppsim run --format csv, results.csv of --out, or a "
-		       "sweep's CSV), matched on the swept values, case and "
-		       "policy: the change from A to B in %%, and whether it "
-		       "is beyond both runs' 95 %% confidence intervals (they "
-		       "do not overlap; '-' without replications).  --pair "
-		       "before=after: A's rows of policy before against B's "
-		       "of policy after (in one file: that file's two "
-		       "policies).  --format csv: a line a rate (the key's "
-		       "fields, unit, a, a_ci95, b, b_ci95, delta_pct, "
-		       "beyond_cis); json: one object, a row each.\n");
+		printf(CMP_USAGE "\n\n"
+"Two runs' rates side by side (ppsim run --format csv, results.csv\n"
+"of --out, or a sweep's CSV), matched on the swept values, case and\n"
+"policy: the change from A to B in %%, and whether it is beyond both\n"
+"runs' 95 %% confidence intervals (they do not overlap; '-' without\n"
+"replications).\n"
+"  --pair before=after  A's rows of policy before against B's of\n"
+"                       policy after (in one file: that file's two\n"
+"                       policies)\n"
+"  --format csv         a line a rate: the key's fields, unit, a,\n"
+"                       a_ci95, b, b_ci95, delta_pct, beyond_cis\n"
+"  --format json        one object, a row each\n");
 		return 0;
 	}
 	if (parse_args(argc, argv, cf, pair, sizeof(pair), &format))

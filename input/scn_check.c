@@ -307,6 +307,9 @@ static void validate_rings(struct verdict *v)
 	CHECK(is_pow2(q->tx_ring), "nic.tx_ring", "tx_ring %d is not a power "
 	      "of 2", q->tx_ring);
 	q->nic->check(q, say, v);
+	for (int i = 0; i < v->c->nr_policies; i++)	/* what each kernel's
+							 * driver refuses */
+		q->nic->check_era(q, kernel_era_of(v->c->policies[i]), say, v);
 	CHECK(is_pow2(p->mps), "pcie.mps", "mps %d is not a power of 2",
 	      p->mps);
 	CHECK(is_pow2(p->mrrs), "pcie.mrrs", "mrrs %d is not a power of 2",

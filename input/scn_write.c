@@ -76,9 +76,10 @@ void scn_print_keys(FILE *f, bool man)
 			if (man)
 				fprintf(f, ".SS [%s]\n", is_case ?
 					"global] and [case NAME" : section);
-			else
-				fprintf(f, "\n[%s]\n", is_case ?
-					"global] and [case NAME" : section);
+			else	/* a blank line between sections */
+				fprintf(f, "%s[%s]\n", i ? "\n" : "",
+					is_case ? "global] and [case NAME"
+						: section);
 		}
 		if (man)
 			fprintf(f, ".TP\n.B %s\n%s.\nDefault: %s%s%s.\n",

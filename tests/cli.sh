@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..73"
+echo "1..75"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -86,13 +86,13 @@ expect 0 '^\.TH PPSIM-SCENARIO 5 .*"ppsim [0-9]+\.[0-9]+' "the scenario page say
 
 
 # ---- one CLI: every command's --help, ppsim help CMD, alike options ----
-for c in run validate calibrate sweep merge bench trace keys; do
-	expect 0 "^Usage: ppsim $c .*" "$c --help: a usage and a description" -- sh -c "
+for c in run validate calibrate sweep merge bench trace keys compare report; do
+	expect 0 "^Usage: ppsim $c .*" "$c --help: a usage and a description, no line but the usage past 80 columns" -- sh -c "
 		'$ppsim' $c --help >'$tmp/h' && test \$(wc -l <'$tmp/h') -ge 5 &&
+		test \$(sed 1d '$tmp/h' | awk 'length > 80' | wc -l) -eq 0 &&
 		'$ppsim' help $c | cmp - '$tmp/h' && head -1 '$tmp/h'"
 done
-expect 0 "^Usage: ppsim compare A.csv \\[B.csv\\]" "help compare: as compare --help" -- sh -c "
-	'$ppsim' compare --help >'$tmp/h' && '$ppsim' help compare | cmp - '$tmp/h' && head -1 '$tmp/h'"
+expect 0 '^\[cpu\]$' "keys: the first section on the first line" -- sh -c "'$ppsim' keys | head -1"
 expect 0 "^Usage: ppsim \[--help\]" "help help: the commands" -- "$ppsim" help help
 expect 2 "ppsim help: unknown command 'frob'" "help of an unknown command" -- "$ppsim" help frob
 expect 2 "^ppsim run: unknown option '--frob'" "an unknown option" -- "$ppsim" run "$tiny" --frob

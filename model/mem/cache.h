@@ -32,7 +32,7 @@ struct way {
  *  - a line's first use: w = victim(set, ways, first), which picks among
  *    the ways from first on (DDIO's are the top ones); if w holds a line,
  *    the caller drops it (invalidate(), with the line's other copies),
- *    then puts its line into w->line and calls fill(c, set, w);
+ *    then puts its line into w->line and calls fill(c, set, w, first);
  *  - a later use of a line the set holds: hit(c, set, w);
  *  - a line leaving the set (an eviction elsewhere, a snoop, a DMA write
  *    to another socket's memory): invalidate(set, w), which empties w;
@@ -52,7 +52,8 @@ struct mem_llc_ops {
 	void (*init_set)(struct way *set, uint32_t ways);
 	struct way *(*victim)(struct way *set, uint32_t ways, uint32_t first);
 	void (*hit)(struct cache *c, struct way *set, struct way *w);
-	void (*fill)(struct cache *c, struct way *set, struct way *w);
+	void (*fill)(struct cache *c, struct way *set, struct way *w,
+		     uint32_t first);
 	void (*invalidate)(struct way *set, struct way *w);
 	void (*review)(struct cache *c);
 	bool (*consistent)(const struct cache *c);
@@ -114,13 +115,39 @@ static inline void qlru_hit(struct cache *c, struct way *set, struct way *w)
 	qlru_age_set(set, c->ways);
 }
 
-/* A line put into w, which was empty: it enters at age 1. */
-static inline void qlru_fill(struct cache *c, struct way *set, struct way *w)
+/*
+ * After a fill confined to the ways from first on (DDIO's): when none of
+ * them is old, they grow older, and the set's other ways do not.  A fill
+ * restricted to a way mask runs the policy on the mask's ways as if they
+ * were the whole set: CacheQuery learned Skylake's L3 policy with CAT
+ * cutting it to 4 ways (cgvwzq/polca, README "Hardware Examples":
+ * i5-6500 and i7-8550U L3, "4 (with CAT)", a QLRU variant of 175 states;
+ * its synthesized rule, scripts/sketch/output/skyl3-w4_new.clean, ages
+ * the 4 ways only).  That DDIO's IIO way mask (ddio-bench: "IIO LLC
+ * WAYS") behaves as CAT's does on Broadwell-EP is a guess.
+ */
+static inline void qlru_age_ways(struct way *set, uint32_t first,
+				 uint32_t ways)
+{
+	for (uint32_t i = first; i < ways; i++)
+		if (set[i].stamp == QLRU_OLD)
+			return;
+	for (uint32_t i = first; i < ways; i++)
+		QLRU_NOLD(set) += ++set[i].stamp == QLRU_OLD;
+}
+
+/* A line put into w, which was empty, by a fill among the ways from
+ * first on: it enters at age 1. */
+static inline void qlru_fill(struct cache *c, struct way *set, struct way *w,
+			     uint32_t first)
 {
 	QLRU_NEMPTY(set)--;
 	QLRU_NOLD(set) -= w->stamp == QLRU_OLD;
 	w->stamp = QLRU_NEW;
-	qlru_age_set(set, c->ways);
+	if (first)
+		qlru_age_ways(set, first, c->ways);
+	else
+		qlru_age_set(set, c->ways);
 }
 
 /* The way keeps its age. */
@@ -132,7 +159,8 @@ static inline void qlru_invalidate(struct way *set, struct way *w)
 
 /* The victim among the set's ways from first on: the first empty, else
  * the first of age 3, else, in a whole set, way 0 (as measured), and
- * among DDIO's ways, where nothing is measured, the oldest: guess. */
+ * among DDIO's ways the oldest, the first of them on a tie: what the
+ * mask's own aging (qlru_age_ways) would make the first of age 3. */
 static inline struct way *qlru_victim(struct way *set, uint32_t ways,
 			       uint32_t first)
 {
@@ -215,6 +243,13 @@ static inline void lru_touch(struct cache *c, struct way *set, struct way *w)
 	touch(c, w);
 }
 
+static inline void lru_fill(struct cache *c, struct way *set, struct way *w,
+			    uint32_t first)
+{
+	(void)first;
+	lru_touch(c, set, w);
+}
+
 static inline void lru_invalidate(struct way *set, struct way *w)
 {
 	(void)set;
@@ -242,16 +277,28 @@ llc_victim(const struct cache *c, struct way *set, uint32_t first)
 	return c->ops->victim(set, c->ways, first);
 }
 
-/* A hit on w, or (fill) w just filled: fill is a constant at each call. */
+/* A hit on w. */
 static inline __attribute__((always_inline)) void
-llc_used(struct cache *c, struct way *set, struct way *w, bool fill)
+llc_hit(struct cache *c, struct way *set, struct way *w)
 {
 	if (c->ops == &mem_llc_qlru)
-		(fill ? qlru_fill : qlru_hit)(c, set, w);
+		qlru_hit(c, set, w);
+	else if (c->ops == &mem_llc_lru)
+		lru_touch(c, set, w);
+	else
+		c->ops->hit(c, set, w);
+}
+
+/* w just filled, by a fill among the ways from first on. */
+static inline __attribute__((always_inline)) void
+llc_filled(struct cache *c, struct way *set, struct way *w, uint32_t first)
+{
+	if (c->ops == &mem_llc_qlru)
+		qlru_fill(c, set, w, first);
 	else if (c->ops == &mem_llc_lru)
 		lru_touch(c, set, w);	/* a hit and a fill alike */
 	else
-		(fill ? c->ops->fill : c->ops->hit)(c, set, w);
+		c->ops->fill(c, set, w, first);
 }
 
 static inline __attribute__((always_inline)) void

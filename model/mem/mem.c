@@ -339,7 +339,7 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 		drop_from_socket(m, old, s);
 	}
 	w->line = line;		/* the way is empty now */
-	llc_used(c, set, w, true);
+	llc_filled(c, set, w, first);
 	ln->llc |= (uint8_t)(1u << s);
 	ln->way[s] = (uint8_t)(w - set);
 }
@@ -349,7 +349,7 @@ static inline void llc_touch(struct mem *m, int s, const struct mem_line *ln)
 	struct cache *c = &m->llc[s];
 	struct way *set = llc_set(m, s, ln);
 
-	llc_used(c, set, &set[ln->way[s]], false);
+	llc_hit(c, set, &set[ln->way[s]]);
 }
 
 static inline void priv_touch(struct mem *m, int core,

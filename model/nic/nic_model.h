@@ -28,7 +28,8 @@
  * names; their values are its own struct in rxq_config's nic_config (at
  * most RXQ_NIC_CONFIG_MAX bytes), which input/ fills from the defaults
  * and the scenario.  input/ also runs check, its rules among a case's
- * keys, and asks cache_pages how many pages the driver may hold beyond
+ * keys, check_era against each era of the case, and asks cache_pages
+ * how many pages the driver may hold beyond
  * its rings, for the rule that the rings fit a node.  This is all input/
  * reads of a NIC model: it names none of them, nor their keys
  * (tests/layers.sh).
@@ -47,6 +48,10 @@
 		max, unit, help) \
 	{ section, name, store, kind, false, offsetof(type, field), def, \
 	  min, max, unit, help, NULL, NULL, NULL, after }
+/* One whose value is one of words (NULL-ended), kept as an int. */
+#define NIC_WORD_KEY(type, field, section, name, after, def, words, help) \
+	{ section, name, KEY_WORD, KEY_PLAIN, false, offsetof(type, field), \
+	  def, 0, 0, "", help, words, NULL, NULL, after }
 
 struct nic_model {
 	const char *name;	/* "mlx5-legacy" */
@@ -83,6 +88,11 @@ struct nic_model {
 	/* Its rules among a case's keys (cfg, where its own are in
 	 * nic_config): say() each one broken, in order. */
 	void (*check)(const struct rxq_config *cfg, key_say *say, void *ctx);
+	/* Its rules against each kernel era a case runs under (what that
+	 * kernel's driver refuses), said as check's. */
+	void (*check_era)(const struct rxq_config *cfg,
+			  const struct kernel_era *era, key_say *say,
+			  void *ctx);
 	/* Pages its driver may hold beyond its rings at most (a page
 	 * cache), and the key that sets how many, in *key. */
 	long long (*cache_pages)(const struct rxq_config *cfg,
@@ -129,6 +139,9 @@ static inline void *rxq_priv(const struct rxq *q)
 
 /* The services the queue gives a NIC (rxq.c). */
 
+/* Whether the case's workload runs an XDP program (the driver lays its
+ * buffers out for one). */
+bool rxq_xdp(const struct rxq_config *cfg);
 /* Opens the channel's socket on its node, its lines next: 0, or -1. */
 int rxq_open_socket(struct rxq *q);
 /* A poll's packets to the workload: its poll_start, before anything

@@ -132,6 +132,11 @@ void rxq_free(struct rxq *q)
 	free(q);
 }
 
+bool rxq_xdp(const struct rxq_config *cfg)
+{
+	return cfg->workload->xdp;
+}
+
 /* One poll's packets at most wait in the socket. */
 int rxq_open_socket(struct rxq *q)
 {
@@ -392,6 +397,10 @@ void rxq_release_page(struct rxq *q, struct page *page)
 
 void rxq_pool_put(struct rxq *q, struct page *page, bool direct)
 {
+	/* a page the driver split into fragments goes back with its last
+	 * (page_pool_put_page: page_pool_unref_and_test) */
+	if (pp_unref_page(page, 1))
+		return;
 	q->pol->put(q->pool, page, direct);
 }
 

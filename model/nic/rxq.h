@@ -140,6 +140,7 @@ struct rxq_stats {
 	u64 pkts_local;		/* page on the NAPI CPU's node */
 	u64 cqe_compress_blks;	/* compressed sessions */
 	u64 cqe_compress_pkts;	/* completions in them */
+	u64 rx_wqe_reads;	/* DMA reads of rx descriptors (WQEs) */
 	u64 bytes_read;		/* TCP payload copied to the reader */
 	u64 cpumap_drops;	/* frames the full cpumap ring refused */
 	u64 veth_drops;		/* frames the full veth ring refused */

@@ -236,6 +236,11 @@ const struct kernel_era PPSIM_KERNEL_SYM = {
 		/* 6.1's mlx5 takes a page reference for an rx skb; 6.12's
 		 * marks it for recycling (en_rx.c) */
 		.rx_skb_recycle = PPSIM_LINUX_IFACE != 61,
+		/* 6.12's striding RQ takes its pages as fragments and
+		 * allows multi-buffer XDP; 6.1's does neither (en_rx.c,
+		 * en_main.c mlx5e_params_validate_xdp) */
+		.mpwqe_frags = PPSIM_LINUX_IFACE != 61,
+		.mpwqe_xdp_nonlinear = PPSIM_LINUX_IFACE != 61,
 	},
 	.stack = {
 		/* 6.1's xdp.c releases an xdp_frame's page when it becomes

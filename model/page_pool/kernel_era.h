@@ -43,6 +43,20 @@ struct era_driver {
 	 * driver's release (refcount 2: released_refcnt) and the skb's free
 	 * gave it to the page allocator. */
 	bool rx_skb_recycle;
+	/* Its striding RQ's pages are page_pool fragments: each taken with
+	 * a bias of MLX5E_PAGECNT_BIAS_MAX users, a packet kept (XDP_TX,
+	 * XDP_REDIRECT, an skb) takes one, and the WQE's release drains the
+	 * rest; the last user puts the page (6.12 en_rx.c
+	 * mlx5e_page_alloc_fragmented, mlx5e_page_release_fragmented).
+	 * Before (6.1 en_rx.c mlx5e_free_rx_mpwqe): a page kept by XDP is
+	 * marked in the WQE's xdp_xmit_bitmap and released by its holder
+	 * only; the WQE releases the others. */
+	bool mpwqe_frags;
+	/* XDP on a striding RQ whose packets do not fit a page (the
+	 * non-linear case, multi-buffer XDP: f52ac7028bec, 6.4).  Before,
+	 * mlx5e_params_validate_xdp (6.1 en_main.c) refuses it: "XDP is
+	 * not allowed with striding RQ and MTU(%d) > %d". */
+	bool mpwqe_xdp_nonlinear;
 };
 
 /* The stack's facts: net/core of that kernel. */

@@ -112,6 +112,26 @@ const struct pp_policy *pp_policy_find(const struct pp_policy *const *set,
 bool pp_nid_changed(const struct pp_policy *pol, struct pp_pool *pool,
 		    int nid);
 
+/*
+ * page_pool_unref_page() (6.12 helpers.h): drops nr of the fragment users
+ * of a page a driver split (page_pool_fragment_page, pp_ref_count) and
+ * returns how many are left; once none is, the caller puts the page, its
+ * count back at 1 as the kernel leaves it.  A page never split (0 in the
+ * project's eras, 1 in a tree's) has none left.
+ */
+static inline long pp_unref_page(struct page *page, long nr)
+{
+	long refs = page->pp_ref_count.counter;
+
+	if (refs <= nr) {
+		if (refs > 1)
+			page->pp_ref_count.counter = 1;
+		return 0;
+	}
+	page->pp_ref_count.counter = refs - nr;
+	return refs - nr;
+}
+
 static inline s32 pp_inflight(const struct pp_stats *st)
 {
 	return (s32)(st->hold - st->release);

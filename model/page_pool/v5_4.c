@@ -25,7 +25,8 @@ const struct kernel_era kernel_era_v5_4 = {
 		v5_4_create, era_alloc_ring_batched, v5_4_put, NULL, NULL,
 		era_release_every),
 	/* nothing to call; an rx skb takes a page reference */
-	.driver = { .nid_check = PP_NID_NEVER, .rx_skb_recycle = false },
+	.driver = { .nid_check = PP_NID_NEVER, .rx_skb_recycle = false,
+		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false },
 	/* cpumap.c releases a frame's page; no deferred free before 5.19 */
 	.stack = { .frame_skb_recycle = false, .skb_defer_free = false },
 };

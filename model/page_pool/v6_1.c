@@ -42,12 +42,13 @@ static void v6_1_put_bulk(struct pp_pool *pool, struct page **pages, int n)
 
 const struct kernel_era kernel_era_v6_1 = {
 	.pp = ERA_PP("v6.1",
-		"node checked at refill from the ring, bulk slow path, update_nid flushes",
+		"node checked at ring refill, bulk slow path, update_nid flushes",
 		v6_1_create, era_alloc_node_checked, v6_1_put, v6_1_put_bulk,
 		era_update_nid_flush, era_release_once),
 	/* before the refill (en_rx.c mlx5e_post_rx_wqes); an rx skb takes
 	 * a page reference */
-	.driver = { .nid_check = PP_NID_AT_REFILL, .rx_skb_recycle = false },
+	.driver = { .nid_check = PP_NID_AT_REFILL, .rx_skb_recycle = false,
+		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false },
 	/* xdp.c releases a frame's page; skb_attempt_defer_free() (5.19) */
 	.stack = { .frame_skb_recycle = false, .skb_defer_free = true },
 };

@@ -423,6 +423,30 @@ START_TEST(qlru_ddio_victim)
 }
 END_TEST
 
+/* DDIO under QLRU: DMA writes age DDIO's two ways on their own (cache.h,
+ * qlru_age_ways), as CAT's way masks do.  C and D, read by cores, reach
+ * age 3 and stay; had the writes aged the whole set, C and D at 3 would
+ * stop DDIO's ways from ever aging, and U and V, both 1, would tie: the
+ * first (U) would go and V stay.  Aged alone, U ends at 2 and V at 3,
+ * so T takes V's way. */
+START_TEST(qlru_ddio_ways_age_alone)
+{
+	struct mem *m1 = one_set(2, MEM_LLC_QLRU);
+	uint32_t l = mem_region(m1, 0, MEM_PKT, 8);
+	const char *dma = "XYZVUT";	/* lines l + 2 on */
+
+	mem_cpu_read(m1, 0, l);		/* C */
+	mem_cpu_read(m1, 1, l + 1);	/* D */
+	for (uint32_t i = 0; dma[i]; i++)
+		mem_nic_write(m1, l + 2 + i);
+	for (uint32_t i = 0; i < 8; i++)
+		ck_assert_msg((mem_where(m1, 15, l + i) == MEM_LLC) ==
+			      (i < 2 || i == 6 || i == 7), "line %c",
+			      i < 2 ? "CD"[i] : dma[i - 2]);
+	mem_destroy(m1);
+}
+END_TEST
+
 /* DDIO's ways are the top ones of a set (mem.h): lines a core read into
  * the first two ways stay while DMA writes come and go, under either
  * policy. */
@@ -754,6 +778,7 @@ int main(void)
 		{ qlru_victims, UNIT_ONCE },
 		{ qlru_hit_at_age_two, UNIT_ONCE },
 		{ qlru_ddio_victim, UNIT_ONCE },
+		{ qlru_ddio_ways_age_alone, UNIT_ONCE },
 		{ qlru_invalidated_way, UNIT_ONCE },
 		{ llc_stamps_kept, MEM_LLC_NR * ARRAY_SIZE(llc_shapes) },
 		{ ddio_top_ways, MEM_LLC_NR },	/* every LLC policy */

@@ -38,17 +38,20 @@ int sock_skbs = 128;
 enum rxq_port redirect_port = RXQ_PORT_SAME;
 /* cycles between the prefetch and the stack's first read of a packet */
 double win_stack;
+int rq_type = MLX5_RQ_LEGACY;
+int ring_size = 64;
 
 static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 {
 	const struct mlx5_config mlx5 = {
 		.wqe_fetch = 4, .page_cache = page_cache,
 		.cqe_compress = cqe_session > 0, .cqe_session = cqe_session,
+		.rq_type = rq_type, .mtu = 1500,
 	};
 	struct rxq_config c = {
 		.nic = &nic_mlx5_legacy, .workload = w, .pkt_size = w == &workload_tcp ? 1514 : 64,
 		.touch = touch,
-		.rx_ring = 64, .tx_ring = 64, .budget = 16,
+		.rx_ring = ring_size, .tx_ring = 64, .budget = 16,
 		.xdp_return = xdp_return, .cpumap_qsize = 64,
 		.redirect_port = redirect_port,
 		.cost = { .rx_pkt = 100, .xdp = 10, .tx_pkt = 50, .poll = 100,

@@ -27,13 +27,17 @@ extern const struct pcie_config pcfg;
  * access, its CQE compression sessions (0: off), how frames come back,
  * the skbs the socket of a reader on another CPU holds, the port
  * xdp_redirect sends out of, the cycles between the prefetch and the
- * stack's first read of a packet. */
+ * stack's first read of a packet, the RQ. */
 extern enum rxq_touch touch;
 extern int cqe_session;
 extern enum rxq_xdp_return xdp_return;
 extern int sock_skbs;
 extern enum rxq_port redirect_port;
 extern double win_stack;
+/* The RQ's type (enum mlx5_rq_type: the legacy RQ unless a test says)
+ * and its packets (rx_ring). */
+extern int rq_type;
+extern int ring_size;
 
 /* Opens era's queue for workload w (pc: the driver's page cache). */
 void open_queue(const char *era, const struct workload_ops *w, int pc);

@@ -8,6 +8,8 @@ int mlx5_nic_free(const struct rxq *q)
 {
 	const struct mlx5_rq *rq = rq_of(q);
 
+	if (rq->mp)
+		return mpwqe_nic_free(q);
 	return (int)(rq->posted - rq->cq_prod);
 }
 
@@ -83,6 +85,7 @@ static void fetch_rx_wqes(struct rxq *q, u32 idx, double now,
 					     (idx + (u32)k / RX_WQE_SIZE) /
 					     WQE_PER_LINE));
 	nic_read(rq, t, rq->nic_node, &rq->wqe_rd, now, now, lat);
+	q->st.rx_wqe_reads++;
 }
 
 /*
@@ -133,9 +136,13 @@ int mlx5_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t)
 	const struct mlx5_config *mc = mlx5_cfg(&q->cfg);
 	int free = mlx5_nic_free(q);
 	int most = mc->cqe_compress ? mc->cqe_session : 1;
-	double down = nic_sees_host(rq, t);
-	u32 first = rq->cq_prod;
+	double down;
+	u32 first;
 
+	if (rq->mp)
+		return mpwqe_nic_rx(q, n, now, t);
+	down = nic_sees_host(rq, t);
+	first = rq->cq_prod;
 	if (free < n) {
 		q->st.rx_out_of_buffer += (u32)(n - free);
 		n = free;
@@ -236,6 +243,8 @@ bool mlx5_nic_blocked(const struct rxq *q)
 {
 	const struct mlx5_rq *rq = rq_of(q);
 
+	if (rq->mp)
+		return !mpwqe_nic_free(q) && rq->tx_sent == rq->tx_db;
 	return rq->cq_prod == rq->posted && rq->tx_sent == rq->tx_db;
 }
 
@@ -248,3 +257,33 @@ int mlx5_pending(const struct rxq *q)
 			       : (int)(rq->tx_cqe_prod - rq->tx_cqe_cons));
 }
 
+/* ---- what the striding RQ's NIC side shares (mpwqe.c) ---- */
+
+double mlx5_nic_sees_host(struct mlx5_rq *rq, struct pcie_traffic *t)
+{
+	return nic_sees_host(rq, t);
+}
+
+double mlx5_nic_read(struct mlx5_rq *rq, struct pcie_traffic *t, int node,
+		     const struct pcie_rd_cost *r, double now, double after,
+		     double mem_lat)
+{
+	return nic_read(rq, t, node, r, now, after, mem_lat);
+}
+
+void mlx5_nic_done(struct mlx5_rq *rq, double now,
+		   const struct pcie_traffic *t, double down_before)
+{
+	nic_done(rq, now, t, down_before);
+}
+
+void mlx5_write_session(struct rxq *q, u32 first, int len,
+			struct pcie_traffic *t)
+{
+	write_session(q, first, len, t);
+}
+
+void mlx5_read_db_record(struct rxq *q, double now, struct pcie_traffic *t)
+{
+	read_db_record(q, now, t);
+}

@@ -66,7 +66,13 @@ struct mlx5_config {
 	double cache_op;	/* cycles, a page cache put or get */
 	double cqe_decompress;	/* cycles, a compressed completion's work
 				 * beyond a plain one's */
+	int rq_type;		/* enum mlx5_rq_type */
+	int mtu;		/* the netdev's MTU (sw_mtu), bytes */
 };
+
+/* driver.rq_type: the legacy cyclic RQ (a page a descriptor) or the
+ * striding RQ (multi-packet WQEs, mpwqe.c). */
+enum mlx5_rq_type { MLX5_RQ_LEGACY, MLX5_RQ_STRIDING };
 
 _Static_assert(sizeof(struct mlx5_config) <= RXQ_NIC_CONFIG_MAX,
 	       "mlx5's settings fit rxq_config's nic_config");
@@ -147,6 +153,13 @@ struct mlx5_rq {
 
 	struct page **pc;	/* mlx5e page cache: a FIFO */
 	u32 pc_mask, pc_head, pc_tail;
+
+	/* The striding RQ's own state (mpwqe.c), NULL for the legacy RQ.
+	 * With it, refilled, posted and db_known count WQEs; cq_prod and
+	 * cq_cons count completions, one a packet, and rx_page, rx_line
+	 * and rx_spage hold, at each CQ slot, the page and line of the
+	 * stride its packet is in (the CQE's wqe_id and stride index). */
+	struct mpwqe *mp;
 };
 
 static inline struct mlx5_rq *rq_of(const struct rxq *q)
@@ -180,6 +193,45 @@ static inline void prefetch_ahead(const struct rxq *q, u32 i, bool spage)
 /* rq.c: the channel, its pages in and out of the driver */
 void mlx5_release_page(struct rxq *q, struct page *page);
 void mlx5_refill(struct rxq *q);
+struct page *mlx5_page_alloc(struct rxq *q);
+
+/*
+ * mpwqe.c: the striding RQ, behind the legacy RQ's functions (each asks
+ * rq->mp first).  mpwqe_geometry says how mlx5 lays a WQE out for an MTU
+ * with or without XDP; the rest is the RQ's life: opened, filled and
+ * refilled a WQE of pages at a time, packets written stride by stride
+ * and handled by NAPI, a WQE released once its strides are consumed.
+ */
+struct mpwqe_geometry {
+	int stride;		/* bytes of a stride, a power of 2 */
+	int strides;		/* strides in a WQE */
+	int pages;		/* pages in a WQE */
+	int pkt_strides;	/* strides a packet of pkt_size takes */
+	int pkts;		/* packets a WQE holds */
+	bool linear;		/* a packet with its headroom and
+				 * skb_shared_info fits a stride */
+	int max_linear_mtu;	/* the largest MTU that is linear */
+};
+
+void mpwqe_geometry(int mtu, bool xdp, int pkt_size,
+		    struct mpwqe_geometry *g);
+int mpwqe_open(struct rxq *q);
+void mpwqe_free(struct rxq *q);
+int mpwqe_fill(struct rxq *q, const char **err);
+void mpwqe_refill(struct rxq *q);
+u32 mpwqe_held(const struct rxq *q);
+int mpwqe_nic_free(const struct rxq *q);
+int mpwqe_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t);
+/* NAPI, around the workload's rx of a packet in page; and the
+ * driver's release of page: true when the page stays with the RQ (a
+ * packet's verdict, or a fragment user that is not the last). */
+void mpwqe_rx_start(struct rxq *q, struct page *page);
+void mpwqe_rx_end(struct rxq *q);
+bool mpwqe_keeps(struct rxq *q, struct page *page);
+/* The RQ's rules (mlx5_check) and each era's (mlx5_check_era). */
+void mpwqe_check(const struct rxq_config *cfg, key_say *say, void *ctx);
+void mpwqe_check_era(const struct rxq_config *cfg,
+		     const struct kernel_era *era, key_say *say, void *ctx);
 
 /* napi.c: the CPU side */
 void mlx5_poll(struct rxq *q, struct rxq_poll *out);
@@ -187,7 +239,18 @@ void mlx5_xmit(struct rxq *q, struct page *page, bool frame);
 void mlx5_redirect_frame(struct rxq *q, struct page *page);
 void mlx5_port_poll(struct rxq *q, struct rxq_poll *out);
 
-/* device.c: the NIC side */
+/* device.c: the NIC side; and what the striding RQ's NIC side shares
+ * with it: the MMIO it sees, its DMA reads, the end of a look, a session
+ * of completions from CQ slot first on, the RQ's doorbell record */
+double mlx5_nic_sees_host(struct mlx5_rq *rq, struct pcie_traffic *t);
+double mlx5_nic_read(struct mlx5_rq *rq, struct pcie_traffic *t, int node,
+		     const struct pcie_rd_cost *r, double now, double after,
+		     double mem_lat);
+void mlx5_nic_done(struct mlx5_rq *rq, double now,
+		   const struct pcie_traffic *t, double down_before);
+void mlx5_write_session(struct rxq *q, u32 first, int len,
+			struct pcie_traffic *t);
+void mlx5_read_db_record(struct rxq *q, double now, struct pcie_traffic *t);
 int mlx5_nic_free(const struct rxq *q);
 int mlx5_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t);
 int mlx5_nic_tx(struct rxq *q, double now, struct pcie_traffic *t);

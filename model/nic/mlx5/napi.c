@@ -45,6 +45,8 @@ static void return_frame(struct rxq *q, struct page *page,
 	q->cpu->cycles += q->cfg.cost.dma_map / 2;	/* unmapped */
 	if (q->port_remote)	/* the other port's NAPI's frames */
 		rxq_consumer_took(q, page);
+	if (pp_unref_page(page, 1))	/* a striding RQ's, its WQE's yet */
+		return;
 	if (q->cfg.xdp_return == RXQ_RETURN_FRAME || !q->pol->put_bulk) {
 		q->pol->put(q->pool, page, false);
 		return;
@@ -96,7 +98,7 @@ void mlx5_xmit(struct rxq *q, struct page *page, bool frame)
 	if (rq->tx_prod - rq->tx_cons == rq->tx_mask + 1) {
 		q->st.rx_xdp_tx_full++;
 		if (frame)
-			q->pol->put(q->pool, page, true);
+			rxq_pool_put(q, page, true);
 		else
 			mlx5_release_page(q, page);
 		return;
@@ -176,7 +178,11 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		/* the CPU may read what the device wrote (6.1 en_rx.c, every
 		 * rx path: dma_sync_single_range_for_cpu) */
 		q->cpu->cycles += q->cfg.cost.dma_sync;
+		if (rq->mp)
+			mpwqe_rx_start(q, page);
 		rxq_rx(q, page, rq->rx_line[i]);
+		if (rq->mp)
+			mpwqe_rx_end(q);
 	}
 }
 

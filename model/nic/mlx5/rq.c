@@ -75,7 +75,12 @@ static int mlx5_open(struct rxq *q, struct pcie *pcie)
 	    !rq->tx_cqe_end || !rq->tx_ready || !rq->tx_last ||
 	    !rq->tx_frame || !rq->pc || !rq->cq_session)
 		return -1;
-	return layout(q);
+	if (layout(q))
+		return -1;
+	/* the striding RQ's own objects after the legacy RQ's, whose
+	 * descriptors it leaves unused: the lines before stay where they
+	 * were */
+	return mc->rq_type == MLX5_RQ_STRIDING ? mpwqe_open(q) : 0;
 }
 
 static void mlx5_free(struct rxq *q)
@@ -92,6 +97,7 @@ static void mlx5_free(struct rxq *q)
 	free(rq->tx_frame);
 	free(rq->pc);
 	free(rq->cq_session);
+	mpwqe_free(q);
 }
 
 /* ---- pages in and out of the driver ---- */
@@ -152,6 +158,8 @@ static struct page *cache_get(struct rxq *q)
 /* mlx5e_page_release(rq, di, recycle = true) */
 void mlx5_release_page(struct rxq *q, struct page *page)
 {
+	if (rq_of(q)->mp && mpwqe_keeps(q, page))
+		return;
 	mem_work_read_random(q->cpu, spage_line(q, page));
 	if (mlx5_cfg(&q->cfg)->page_cache && cache_put(q, page))
 		return;
@@ -174,10 +182,19 @@ static struct page *alloc_page(struct rxq *q)
 	return page;
 }
 
+struct page *mlx5_page_alloc(struct rxq *q)
+{
+	return alloc_page(q);
+}
+
 void mlx5_refill(struct rxq *q)
 {
 	struct mlx5_rq *rq = rq_of(q);
 
+	if (rq->mp) {
+		mpwqe_refill(q);
+		return;
+	}
 	while (rq->refilled != rq->cq_cons + rq->rx_mask + 1) {
 		u32 i = rq->refilled & rq->rx_mask;
 		struct page *page = alloc_page(q);
@@ -207,6 +224,8 @@ static int mlx5_fill(struct rxq *q, const char **err)
 {
 	struct mlx5_rq *rq = rq_of(q);
 
+	if (rq->mp)
+		return mpwqe_fill(q, err);
 	mlx5_refill(q);
 	if (rq->refilled != rq->rx_mask + 1) {
 		*err = "not enough pages to fill the rx ring";
@@ -220,9 +239,9 @@ static int mlx5_fill(struct rxq *q, const char **err)
 static u32 mlx5_held(const struct rxq *q)
 {
 	const struct mlx5_rq *rq = rq_of(q);
+	u32 ring = rq->mp ? mpwqe_held(q) : rq->refilled - rq->cq_cons;
 
-	return (rq->refilled - rq->cq_cons) + (rq->tx_prod - rq->tx_cons) +
-	       (rq->pc_tail - rq->pc_head);
+	return ring + (rq->tx_prod - rq->tx_cons) + (rq->pc_tail - rq->pc_head);
 }
 
 /* ---- the other port ---- */
@@ -247,6 +266,8 @@ static u32 mlx5_port_pending(const struct rxq *q)
 
 	return rq->tx_cqe_prod - rq->tx_cqe_cons;
 }
+
+static const char *const rq_types[] = { "legacy", "striding", NULL };
 
 /* Its keys, each listed after the core key its after names (where they
  * stood among the core keys before they were mlx5's own). */
@@ -282,6 +303,21 @@ static const struct key mlx5_keys[] = {
 		"(mlx5e_decompress_cqe) and its slot's owner bit written "
 		"back (mlx5e_cqes_update_owner), beyond their memory "
 		"accesses"),
+	NIC_WORD_KEY(struct mlx5_config, rq_type, "driver", "rq_type",
+		     "page_cache", "legacy", rq_types,
+		     "the rx queue's type (ethtool --set-priv-flags "
+		     "rx_striding_rq): legacy = a cyclic RQ of a page a "
+		     "descriptor (ConnectX-4's); striding = multi-packet "
+		     "WQEs of 64 pages cut into strides, one WQE read and "
+		     "one UMR a WQE, a CQE a packet, the pages released a "
+		     "WQE at a time (ConnectX-5 on); modelled for the XDP "
+		     "workloads, a packet a page (the era decides at jumbo "
+		     "mtu)"),
+	NIC_KEY(struct mlx5_config, mtu, "driver", "mtu", NULL, KEY_INT,
+		KEY_PLAIN, "1500", 68, 9978, "bytes",
+		"the netdev's MTU: the striding RQ's strides follow it "
+		"(en/params.c); the legacy RQ model takes a page a packet "
+		"whatever it is"),
 };
 
 /* The NIC reads its descriptors in whole fetches of a ring. */
@@ -292,6 +328,7 @@ static void mlx5_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 	if (fetch <= 0 || fetch & (fetch - 1) || fetch > cfg->rx_ring)
 		say(ctx, "nic.wqe_fetch", "wqe_fetch %d is not a power of 2 "
 		    "up to rx_ring %d", fetch, cfg->rx_ring);
+	mpwqe_check(cfg, say, ctx);
 }
 
 static long long mlx5_cache_pages(const struct rxq_config *cfg,
@@ -325,5 +362,6 @@ const struct nic_model nic_mlx5_legacy = {
 	.keys = mlx5_keys,
 	.nr_keys = sizeof(mlx5_keys) / sizeof(mlx5_keys[0]),
 	.check = mlx5_check,
+	.check_era = mpwqe_check_era,
 	.cache_pages = mlx5_cache_pages,
 };

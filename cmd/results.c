@@ -123,6 +123,20 @@ static int take_comment(struct run_results *r, const char *line, int nr)
 	rf = &r->files[r->nr_files - 1];
 	if (!strncmp(line, "# seed ", 7))
 		return take_seed(r, rf, line, nr);
+	if (!strncmp(line, "# machine: ", 11)) {
+		/* the title, compared with the scenario's by results_rows */
+		size_t len = strlen(line + 11);
+
+		if (len >= sizeof(rf->machine)) {
+			datadir_error(r->path, nr, "a machine's name over %d "
+				      "characters: not ppsim run's",
+				      SCN_MACHINE_MAX);
+			return -1;
+		}
+		memcpy(rf->machine, line + 11, len + 1);
+		rf->machine_line = nr;
+		return 0;
+	}
 	if (sscanf(line, "# rests on %d guessed", &rf->guesses) == 1)
 		rf->uncalibrated = strstr(line, " and uncalibrated cycles") !=
 				   NULL;
@@ -390,6 +404,17 @@ int results_rows(const struct run_results *r, int k,
 		while (strcmp(c->policies[p]->name, x->policy))
 			p++;
 		row = results_row(x, c, c->policies[p]);
+		/* the machine the CSV names is the one its report titles; a
+		 * CSV of no name (an older ppsim's) takes the scenario's */
+		if (rf->machine_line && strcmp(rf->machine, c->machine)) {
+			datadir_error(r->path, rf->machine_line, "the run was "
+				      "on '%s'; %s now names %s%s%s: not the "
+				      "scenario it ran (changed since?)",
+				      rf->machine, scenario, *c->machine ?
+				      "'" : "no machine", c->machine,
+				      *c->machine ? "'" : "");
+			return -1;
+		}
 		if (strcmp(rf->duration, "varies") &&
 		    strcmp(row.duration, rf->duration)) {
 			datadir_error(r->path, rf->seed_line, "the run measured "

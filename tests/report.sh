@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 paths=$src/scenarios/return-paths.ini
-echo "1..25"
+echo "1..28"
 
 # same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
 same() {
@@ -94,6 +94,19 @@ check "validate --results of a sweep's CSV: FILE:LINE, exit 2" \
 sed '/^# seed /s/duration 1ms/duration 9ms/' "$tmp/one.csv" >"$tmp/dur.csv"
 check "a scenario that no longer measures what the run did: the CSV's line, exit 2" \
 	fails 2 'dur.csv:3: the run measured 9ms; .*tiny.ini now gives .* 1ms' "$ppsim" report "$tmp/dur.csv"
+# the machine it ran on, its title: another name than the scenario's now
+# is refused at its line; a CSV of no name (an older ppsim's) takes it
+sed 's/^# machine: .*/# machine: Another box/' "$tmp/one.csv" >"$tmp/machine.csv"
+check "a scenario that no longer names the run's machine: the CSV's line, exit 2" \
+	fails 2 "machine.csv:$(line_of '^# machine' "$tmp/machine.csv"): the run was on 'Another box'; .*tiny.ini now names 'Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G'" \
+	"$ppsim" report "$tmp/machine.csv"
+check "... validate --results too" \
+	fails 2 "machine.csv:$(line_of '^# machine' "$tmp/machine.csv"): the run was on 'Another box'" \
+	"$ppsim" validate --results "$tmp/machine.csv"
+sed '/^# machine: /d' "$tmp/one.csv" >"$tmp/unnamed.csv"
+check "a CSV of no machine line: read, titled with the scenario's name" sh -c "
+	'$ppsim' report '$tmp/unnamed.csv' 2>'$tmp/out' | sed -n 2p |
+		grep -qx '# machine: Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G'"
 sed 's/^# rests on [0-9]* guessed/# rests on 5 guessed/' "$tmp/one.csv" >"$tmp/rests.csv"
 check "what the figures rested on: the run's (its CSV), not the scenario's now" sh -c "
 	'$ppsim' report '$tmp/rests.csv' --format json 2>/dev/null | head -1 | grep -q '\"guesses\": 5, '"

@@ -18,9 +18,11 @@ static void print_policies(FILE *f)
 	for (int i = 0; cmd_policies[i]; i++)
 		if ((int)strlen(cmd_policies[i]->name) > w)
 			w = (int)strlen(cmd_policies[i]->name);
-	for (int i = 0; cmd_policies[i]; i++)
-		fprintf(f, "  %-*s %s\n", w, cmd_policies[i]->name,
-			cmd_policies[i]->summary);
+	/* a kernel tree's says its source and sha256: wrapped */
+	for (int i = 0; cmd_policies[i]; i++) {
+		fprintf(f, "  %-*s ", w, cmd_policies[i]->name);
+		cmd_print_wrapped(f, cmd_policies[i]->summary, w + 3, w + 3);
+	}
 }
 
 static void trace_usage(FILE *f)

@@ -44,13 +44,18 @@ else
 fi
 
 # 2. one ppsim with the tree and the tree with the patch
-# (--with-linux=NAME=TREE+PATCH)
+# (--with-linux=NAME=TREE+PATCH); trace --help wraps a tree's description
+# (its source and sha256) within 80 columns: each policy's joined again
+unwrap() {
+	awk '/^   / { sub(/^ +/, " "); line = line $0; next }
+	     NR > 1 { print line } { line = $0 } END { print line }'
+}
 if "$make" -C "$build" distdir distdir="$tmp/src" >"$tmp/check" 2>&1 &&
    mkdir "$tmp/bld" && cd "$tmp/bld" &&
    "$tmp/src/configure" --with-linux="before=$build/linux/$tree,after=$build/linux/$tree+$tmp/node-check.patch" \
 	>"$tmp/check" 2>&1 &&
    "$make" -j2 ppsim >"$tmp/check" 2>&1 &&
-   ./ppsim trace --help >"$tmp/out" 2>&1 &&
+   ./ppsim trace --help >"$tmp/help" 2>&1 && unwrap <"$tmp/help" >"$tmp/out" &&
    grep -q '^  before .*linux 6\.12' "$tmp/out" &&
    grep -q "^  after .*linux 6\.12.* + $tmp/node-check.patch, sha256 $(sha256sum <"$tmp/b/net/core/page_pool.c" | cut -d' ' -f1))" "$tmp/out" &&
    grep -q "^  before .*, sha256 $(sha256sum <"$tmp/a/net/core/page_pool.c" | cut -d' ' -f1))" "$tmp/out"; then

@@ -26,7 +26,7 @@ static double now(clockid_t clock)
  */
 static double bare_loop(const struct pp_policy *pol, double *cpu_ns)
 {
-	struct mm_params mp = { 2, 65536, 0 };
+	struct mm_params mp = { .nr_nodes = 2, .pages_per_node = 65536 };
 	struct pp_params pp = { 0, 1024, NULL };
 	const char *err = NULL;
 	struct mm *mm = mm_create(&mp, &err);

@@ -103,11 +103,35 @@ static bool machine_changed(const struct scenario *scn)
 	return false;
 }
 
-/* The profile's name is the file's, hw/NAME.ini: the first include
+/* The machine's [machine] name, which titles the tables too, unless a
+ * profile gave it and the scenario changed that machine; else the
+ * profile's name is the file's, hw/NAME.ini: the first include
  * under a hw/ directory; NULL when there is none, or the scenario changed
  * the machine it describes (the plots then say its cores and clock). */
+/* Whether the scenario or --set, not a hw/ profile, named the machine:
+ * the user's own name, which holds whatever else they changed. */
+static bool named_here(const struct scenario *scn)
+{
+	for (int k = 0; k < scn_nr_keys(); k++) {
+		const char *from = scn->source[k].file;
+		char name[64];
+
+		scn_key_name(k, name, sizeof(name));
+		if (!strcmp(name, "machine.name"))
+			return scn->written[k] && !(from &&
+						    scn_profile_part(from));
+	}
+	return false;
+}
+
 const char *cmd_machine(const struct scenario *scn, char *buf, size_t len)
 {
+	/* a profile's name, not of a machine the scenario changed */
+	if (scn->nr_cases && scn->cases[0].machine[0] &&
+	    (named_here(scn) || !machine_changed(scn))) {
+		snprintf(buf, len, "%s", scn->cases[0].machine);
+		return buf;
+	}
 	if (machine_changed(scn))
 		return NULL;
 	for (int i = 0; i < scn->nr_files; i++) {

@@ -317,8 +317,7 @@ static const char *option_arg(const struct cmd_spec *spec, enum cmd_opt opt)
 	return h ? h->arg : option_of(opt)->arg;
 }
 
-/* Prints text at column col, wrapped at 80 columns to column 23. */
-static void print_wrapped(FILE *f, const char *text, int col)
+void cmd_print_wrapped(FILE *f, const char *text, int col, int indent)
 {
 	bool first = true;
 
@@ -326,8 +325,8 @@ static void print_wrapped(FILE *f, const char *text, int col)
 		int n = (int)strcspn(text, " ");
 
 		if (!first && col + 1 + n > 79) {
-			fprintf(f, "\n%23s", "");
-			col = 23;
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
 		} else if (!first) {
 			col += fprintf(f, " ");
 		}
@@ -361,7 +360,7 @@ void cmd_usage(FILE *f, const struct cmd_spec *spec)
 		else
 			snprintf(text, sizeof(text), "%s", help);
 		fprintf(f, "  %-20s ", left);
-		print_wrapped(f, text, 23);
+		cmd_print_wrapped(f, text, 23, 23);
 	}
 	fprintf(f, "  %-20s %s\n", "-h, --help", "this help");
 	if (spec->more)

@@ -147,6 +147,9 @@ bool run_has_pair(const struct run_file *rf, int nr_files,
 struct results_file {
 	char path[CSV_LINE_MAX + 2];	/* as the run was given it */
 	int line;			/* of its provenance */
+	int seed_line;			/* of its '# seed' line */
+	char machine[SCN_MACHINE_MAX + 1];	/* its '# machine:' line's */
+	int machine_line;
 	char duration[32];		/* as the run said it */
 	int guesses;			/* what its figures rest on */
 	bool uncalibrated;
@@ -227,6 +230,9 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
  * such command. */
 const struct cmd_spec *cmd_spec(const char *name);
 void cmd_usage(FILE *f, const struct cmd_spec *spec);
+/* Prints text from column col, wrapped at spaces within 80 columns to
+ * column indent, and a newline; a word longer than the room stays whole. */
+void cmd_print_wrapped(FILE *f, const char *text, int col, int indent);
 /* Whether --case (--policy) lets name through: yes when none was given. */
 bool cmd_wants_case(const struct cmd_opts *o, const char *name);
 bool cmd_wants_policy(const struct cmd_opts *o, const char *name);

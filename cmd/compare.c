@@ -23,6 +23,7 @@ struct cmp_file {
 	const char *policy;	/* --pair: the rows of this policy alone, */
 	const char *as;		/* matched as this one's; NULL: every row */
 	char header[CSV_LINE_MAX + 2];
+	char machine[SCN_MACHINE_MAX + 1];	/* its "# machine:" line's */
 	struct cmp_row *rows;
 	int nr, room;
 	struct cmp_row **sorted;	/* rows by key: matched by bsearch */
@@ -136,6 +137,22 @@ static struct cmp_row *find_row(const struct cmp_file *cf, const char *key)
 	return hit ? *hit : NULL;
 }
 
+/* The machine a CSV's provenance names ("# machine: NAME"), kept when
+ * it is a name ppsim could have written: printable ASCII, not too long;
+ * the labels then say it. */
+static void take_machine(struct cmp_file *cf, const char *line)
+{
+	static const char tag[] = "# machine: ";
+	const char *name = line + sizeof(tag) - 1, *p = name;
+
+	if (strncmp(line, tag, sizeof(tag) - 1))
+		return;
+	while (*p >= ' ' && *p <= '~')
+		p++;
+	if (!*p && p - name <= SCN_MACHINE_MAX)
+		memcpy(cf->machine, name, (size_t)(p - name) + 1);
+}
+
 /* Reads a ppsim CSV's rates.  Returns 0, or -1 with FILE:LINE: why. */
 static int read_file(struct cmp_file *cf)
 {
@@ -151,6 +168,7 @@ static int read_file(struct cmp_file *cf)
 	while (!rc && (rc = csv_getline(cf->path, f, line, &nr)) > 0) {
 		rc = 0;
 		if (!nf && line[0] == '#') {
+			take_machine(cf, line);
 			continue;	/* provenance */
 		} else if (!nf) {
 			nf = csv_split(line, NULL, 0);
@@ -311,9 +329,11 @@ int compare_main(int argc, char **argv)
 		if (!cf[1].rows[s].matched)
 			pairs[nr++] = (struct cmp_pair){ NULL, &cf[1].rows[s] };
 	for (int i = 0; i < 2; i++)
-		snprintf(label[i], sizeof(label[i]), "%s%s%s", cf[i].path,
-			 cf[i].policy ? ", policy " : "",
-			 cf[i].policy ? cf[i].policy : "");
+		snprintf(label[i], sizeof(label[i]), "%s%s%s%s%s",
+			 cf[i].path, cf[i].policy ? ", policy " : "",
+			 cf[i].policy ? cf[i].policy : "",
+			 cf[i].machine[0] ? ", machine: " : "",
+			 cf[i].machine);
 	/* the names of a key's fields: the header's but the last 7 */
 	memcpy(names_line, cf[0].header, sizeof(names_line));
 	head = (struct cmp_head){ label[0], label[1], (const char **)names,

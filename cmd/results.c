@@ -68,6 +68,8 @@ static int take_seed(struct run_results *r, struct results_file *rf,
 	char *end;
 	int at = 0;
 
+	rf->seed_line = nr;	/* not the provenance's next: a title between */
+
 	errno = 0;
 	rf->seed = *p >= '0' && *p <= '9' ? strtoul(p, &end, 10) : 0;
 	if (!rf->seed || errno || rf->seed > 0xffffffffUL ||
@@ -121,6 +123,20 @@ static int take_comment(struct run_results *r, const char *line, int nr)
 	rf = &r->files[r->nr_files - 1];
 	if (!strncmp(line, "# seed ", 7))
 		return take_seed(r, rf, line, nr);
+	if (!strncmp(line, "# machine: ", 11)) {
+		/* the title, compared with the scenario's by results_rows */
+		size_t len = strlen(line + 11);
+
+		if (len >= sizeof(rf->machine)) {
+			datadir_error(r->path, nr, "a machine's name over %d "
+				      "characters: not ppsim run's",
+				      SCN_MACHINE_MAX);
+			return -1;
+		}
+		memcpy(rf->machine, line + 11, len + 1);
+		rf->machine_line = nr;
+		return 0;
+	}
 	if (sscanf(line, "# rests on %d guessed", &rf->guesses) == 1)
 		rf->uncalibrated = strstr(line, " and uncalibrated cycles") !=
 				   NULL;
@@ -388,9 +404,20 @@ int results_rows(const struct run_results *r, int k,
 		while (strcmp(c->policies[p]->name, x->policy))
 			p++;
 		row = results_row(x, c, c->policies[p]);
+		/* the machine the CSV names is the one its report titles; a
+		 * CSV of no name (an older ppsim's) takes the scenario's */
+		if (rf->machine_line && strcmp(rf->machine, c->machine)) {
+			datadir_error(r->path, rf->machine_line, "the run was "
+				      "on '%s'; %s now names %s%s%s: not the "
+				      "scenario it ran (changed since?)",
+				      rf->machine, scenario, *c->machine ?
+				      "'" : "no machine", c->machine,
+				      *c->machine ? "'" : "");
+			return -1;
+		}
 		if (strcmp(rf->duration, "varies") &&
 		    strcmp(row.duration, rf->duration)) {
-			datadir_error(r->path, rf->line + 1, "the run measured "
+			datadir_error(r->path, rf->seed_line, "the run measured "
 				      "%s; %s now gives %s %s: not the "
 				      "scenario it ran (changed since?)",
 				      rf->duration, scenario, c->name,

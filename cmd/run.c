@@ -314,7 +314,9 @@ static int write_html(const char *dir, const struct run_file *rf)
 		free(guesses);
 		return -1;
 	}
-	status = rep_write_html(dir, rf->path, guesses, nr,
+	status = rep_write_html(dir, rf->path, rf->scn->nr_cases &&
+				rf->scn->cases[0].machine[0] ?
+				rf->scn->cases[0].machine : NULL, guesses, nr,
 				rf->prov.uncalibrated);
 	free(guesses);
 	return status;

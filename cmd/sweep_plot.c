@@ -124,10 +124,12 @@ static int read_sweep_csv(const char *path, struct csv_sweep *cs)
 			if (nr == 1 && at)
 				snprintf(cs->file, sizeof(cs->file), "%s",
 					 at + 8);
-			if (nr == 2)
-				sscanf(line, "# seed %lu  reps %d", &cs->seed,
-				       &cs->reps);
-			if (nr == 2 && (at = strstr(line, "  set ")))
+			/* not line 2: a "# machine:" title may come first */
+			if (strncmp(line, "# seed ", 7))
+				continue;
+			sscanf(line, "# seed %lu  reps %d", &cs->seed,
+			       &cs->reps);
+			if ((at = strstr(line, "  set ")))
 				snprintf(cs->fixed, sizeof(cs->fixed), "%s",
 					 at + 6);
 			continue;

@@ -8,27 +8,6 @@
 #include "../input/trace.h"
 #include "../report/trace.h"
 
-/* text from column indent on, its words wrapped at 80 columns (a kernel
- * tree's summary holds its path and checksum); a word longer than a line
- * has one to itself. */
-static void print_wrapped(FILE *f, const char *text, int indent)
-{
-	int col = indent;
-
-	while (*text) {
-		int len = (int)strcspn(text, " ");
-
-		if (col > indent && col + 1 + len > 80) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		}
-		col += fprintf(f, " %.*s", len, text);
-		text += len;
-		text += strspn(text, " ");
-	}
-	fputc('\n', f);
-}
-
 /* The policies this binary has: a kernel tree's is named by whoever
  * configured ppsim. */
 static void print_policies(FILE *f)
@@ -39,9 +18,10 @@ static void print_policies(FILE *f)
 	for (int i = 0; cmd_policies[i]; i++)
 		if ((int)strlen(cmd_policies[i]->name) > w)
 			w = (int)strlen(cmd_policies[i]->name);
+	/* a kernel tree's says its source and sha256: wrapped */
 	for (int i = 0; cmd_policies[i]; i++) {
-		fprintf(f, "  %-*s", w, cmd_policies[i]->name);
-		print_wrapped(f, cmd_policies[i]->summary, w + 2);
+		fprintf(f, "  %-*s ", w, cmd_policies[i]->name);
+		cmd_print_wrapped(f, cmd_policies[i]->summary, w + 3, w + 3);
 	}
 }
 

@@ -54,7 +54,12 @@ struct scn_case {
 	 * columns ("Far | Drop" under "NUMA | XDP"); empty: its name */
 	char label[SCN_TEXT_MAX];
 	char label_columns[SCN_TEXT_MAX];
+	/* [machine] name: the title of its tables and plots; "" none */
+	char machine[SCN_TEXT_MAX];
 };
+
+/* The longest [machine] name: a commit table's line holds it. */
+#define SCN_MACHINE_MAX	63
 
 /* The cells of a label ("Far | Drop"), trimmed, at most max of them;
  * returns how many. */

@@ -177,8 +177,10 @@ static void validate_machine(struct verdict *v)
 	      l->irq_cpu > l->migrate_cpu || l->migrate_at < 0 ? l->irq_cpu
 							       : l->migrate_cpu,
 	      cpus);
-	CHECK(m->nic_node < m->sockets, "nic.node", "nic.node %d does not "
-	      "exist: the machine has %d sockets", m->nic_node, m->sockets);
+	CHECK(m->nic_node < mem_nr_nodes(m), "nic.node", "nic.node %d does "
+	      "not exist: the machine has %d nodes (%d sockets x %d)",
+	      m->nic_node, mem_nr_nodes(m), m->sockets,
+	      mem_nodes_per_socket(m));
 	CHECK(m->ddio_ways < m->llc_ways, "cache.ddio_ways", "ddio_ways %d "
 	      "must be below llc_ways %d", m->ddio_ways, m->llc_ways);
 	CHECK(m->llc_size % (64u * (unsigned)m->llc_ways) == 0,
@@ -191,6 +193,46 @@ static void validate_machine(struct verdict *v)
 	      "case.redirect_cpu", "redirect_cpu %d does not exist: the "
 	      "machine has %d CPUs (%d sockets x %d cores)", l->redirect_cpu,
 	      cpus, m->sockets, m->cores);
+}
+
+/* The NUMA nodes apart from sockets (SNC, NPS): what the part allows, the
+ * cores split evenly, and another node's DRAM between the own and another
+ * socket's. */
+static void validate_nodes(struct verdict *v)
+{
+	const struct mem_config *m = &v->c->sim.mem;
+	int max = v->c->sim.hw.max_nodes;
+
+	CHECK(m->nodes <= m->cores, "cpu.nodes", "nodes %d: more NUMA nodes "
+	      "than the socket's %d cores", m->nodes, m->cores);
+	CHECK(m->nodes > m->cores || m->cores % m->nodes == 0, "cpu.nodes",
+	      "nodes %d does not divide the socket's %d cores: every node "
+	      "has as many cores", m->nodes, m->cores);
+	CHECK(m->nodes <= max, "cpu.nodes", "nodes %d: the part splits a "
+	      "socket into %d NUMA node%s at most (cpu.max_nodes: its SNC or "
+	      "NPS modes)", m->nodes, max, max == 1 ? "" : "s");
+	CHECK(mem_nr_nodes(m) <= MEM_MAX_NODES, "cpu.nodes", "%d sockets x "
+	      "%d nodes: at most %d nodes in all", m->sockets, m->nodes,
+	      MEM_MAX_NODES);
+	CHECK(m->nodes == 1 || (m->node_lat >= m->dram_lat &&
+	      m->node_lat <= m->rdram_lat), "mem.node_lat", "node_lat %g ns "
+	      "must lie between dram_lat %g ns and rdram_lat %g ns (another "
+	      "node of the socket; cpu.nodes %d)", m->node_lat * 1e9,
+	      m->dram_lat * 1e9, m->rdram_lat * 1e9, m->nodes);
+}
+
+/* The machine's name: a title, which a terminal, a commit message and a
+ * plot show as it is. */
+static void validate_name(struct verdict *v)
+{
+	const char *name = v->c->machine, *p = name;
+
+	while (*p >= ' ' && *p <= '~')
+		p++;
+	CHECK(!*p, "machine.name", "name: character 0x%02x is not "
+	      "printable ASCII", (unsigned char)*p);
+	CHECK(strlen(name) <= SCN_MACHINE_MAX, "machine.name", "name: "
+	      "longer than %d characters", SCN_MACHINE_MAX);
 }
 
 /* Where a far side runs (redirect_port, redirect_cpu, app_cpu), and the
@@ -403,6 +445,8 @@ bool scn_validate(struct loader *ld, const struct scn_case *c,
 	struct workload_case wc = workload_case_of(&c->sim);
 
 	validate_machine(&v);
+	validate_nodes(&v);
+	validate_name(&v);
 	if (c->sim.rxq.workload->check)
 		c->sim.rxq.workload->check(&wc, say, &v);
 	validate_far(&v);

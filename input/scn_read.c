@@ -25,7 +25,7 @@
 #define SCN_SECTION_MAX	49
 
 static const char *const hw_sections[] = {
-	"cpu", "cache", "mem", "qpi", "pcie", "nic", "driver", "cost",
+	"machine", "cpu", "cache", "mem", "qpi", "pcie", "nic", "driver", "cost",
 	"model", "calibrate", NULL,
 };
 

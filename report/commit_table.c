@@ -216,6 +216,9 @@ static void commit_table(FILE *f, const struct rep_row *rows, int nr_rows,
 			wl[k] = cap;
 		width += wl[k] + 3;
 	}
+	/* "Machine: " and the longest name are 72 columns */
+	if (rep_machine_name(rows, nr_rows))
+		fprintf(f, "Machine: %s\n", rep_machine_name(rows, nr_rows));
 	fprintf(f, "ppsim %s, %s, %d rep%s, predicted%s:\n", PACKAGE_VERSION,
 		base ? base + 1 : p->file, reps, reps == 1 ? "" : "s",
 		rep_altered(p) ? " with --set" : "");

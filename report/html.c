@@ -197,8 +197,20 @@ static void put_plots(FILE *f, const char *dir)
 	}
 }
 
+/* The page's title: the scenario, and the machine's name where it has
+ * one. */
+static void put_title(FILE *f, const char *scenario, const char *machine)
+{
+	put_escaped(f, scenario, strlen(scenario));
+	if (machine) {
+		fputs(" on ", f);
+		put_escaped(f, machine, strlen(machine));
+	}
+}
+
 int rep_write_html(const char *dir, const char *scenario,
-		   const char *guesses, int nr_guesses, bool uncalibrated)
+		   const char *machine, const char *guesses, int nr_guesses,
+		   bool uncalibrated)
 {
 	char path[4096];
 	struct outfile o;
@@ -210,7 +222,7 @@ int rep_write_html(const char *dir, const char *scenario,
 		return -1;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	      "<title>ppsim: ", f);
-	put_escaped(f, scenario, strlen(scenario));
+	put_title(f, scenario, machine);
 	fputs("</title>\n<style>body{font-family:sans-serif;max-width:1100px;"
 	      "margin:1em auto;padding:0 1em}pre{background:#f4f4f4;"
 	      "padding:.6em;overflow-x:auto;font-size:12px}"
@@ -219,7 +231,7 @@ int rep_write_html(const char *dir, const char *scenario,
 	      "text-align:right}img{max-width:100%}#guesses{white-space:pre-wrap}"
 	      "</style></head><body>\n"
 	      "<h1>ppsim run: ", f);
-	put_escaped(f, scenario, strlen(scenario));
+	put_title(f, scenario, machine);
 	fputs("</h1>\n", f);
 	put_pre(f, dir, "results.csv", "provenance", true);
 	fputs("<h2>Before and after</h2>\n", f);

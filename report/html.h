@@ -6,11 +6,12 @@
 #include <stdbool.h>
 
 /* Writes dir/index.html from the files already in dir (results.csv,
- * commit.txt, table.txt, explain.txt, the plots' SVGs): scenario names
- * the page; guesses is the text of the figures marked guesses
+ * commit.txt, table.txt, explain.txt, the plots' SVGs): scenario and
+ * machine (its [machine] name, or NULL) name the page; guesses is the text of the figures marked guesses
  * (scn_write_guesses), nr_guesses their number; uncalibrated says the
  * profile's cycles were not fitted.  0, or -1 said on stderr. */
 int rep_write_html(const char *dir, const char *scenario,
-		   const char *guesses, int nr_guesses, bool uncalibrated);
+		   const char *machine, const char *guesses, int nr_guesses,
+		   bool uncalibrated);
 
 #endif

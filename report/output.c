@@ -296,6 +296,10 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		"\"command\": \"%s\", \"scenario\": ", PACKAGE_VERSION,
 		PPSIM_COMMIT, p->command);
 	rep_json_text(f, p->file);
+	if (rep_machine_name(rows, nr_rows)) {
+		fprintf(f, ", \"machine\": ");
+		rep_json_text(f, rep_machine_name(rows, nr_rows));
+	}
 	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"duration\": \"%s\", ",
 		p->rc->seed, reps, dur);
 	rep_json_set(f, p->set, p->nr_set);

@@ -70,6 +70,23 @@ void rep_guesses_line(FILE *f, const struct rep_prov *p, bool commit)
 		commit ? "." : " (run --out: index.html lists them)");
 }
 
+const char *rep_machine_name(const struct rep_row *rows, int nr_rows)
+{
+	return nr_rows > 0 && rows[0].c->machine[0] ? rows[0].c->machine
+						    : NULL;
+}
+
+void rep_title_line(FILE *f, const char *prefix, const struct rep_row *rows,
+		    int nr_rows)
+{
+	const char *name = rep_machine_name(rows, nr_rows);
+
+	/* input/ let only printable ASCII through: no line break or
+	 * escape sequence reaches a terminal or a CSV's comment */
+	if (name)
+		fprintf(f, "%smachine: %s\n", prefix, name);
+}
+
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows)
 {
@@ -77,6 +94,7 @@ void rep_preamble(FILE *f, const struct rep_prov *p,
 		p->command);
 	datadir_put_line_text(f, p->file);
 	fputc('\n', f);
+	rep_title_line(f, "# ", rows, nr_rows);
 	rep_conditions(f, p, rows, nr_rows);
 	rep_guesses_line(f, p, false);
 	if (rep_altered(p))

@@ -140,8 +140,15 @@ bool rep_altered(const struct rep_prov *p);
  * are uncalibrated (nothing otherwise): a '#' line of the provenance, or
  * a sentence under a commit table, within its 72 columns. */
 void rep_guesses_line(FILE *f, const struct rep_prov *p, bool commit);
+/* The machine the rows ran on, its [machine] name: the first row's
+ * case's (a scenario's cases share its profile), or NULL when it has
+ * none.  The title of every table: rep_title_line writes "PREFIXmachine:
+ * NAME" and a newline, nothing without a name. */
+const char *rep_machine_name(const struct rep_row *rows, int nr_rows);
+void rep_title_line(FILE *f, const char *prefix, const struct rep_row *rows,
+		    int nr_rows);
 /* The provenance as '# ' lines: version, commit, command, scenario,
- * seed, replications, duration, every override. */
+ * the machine's name, seed, replications, duration, every override. */
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows);
 

@@ -58,6 +58,7 @@ void sweep_write_table(FILE *f, const struct sweep_result *s)
 		PPSIM_COMMIT);
 	datadir_put_line_text(f, s->file);
 	fprintf(f, "  seed %lu  reps %d\n", s->rc->seed, s->rc->reps);
+	rep_title_line(f, "# ", s->rows, nr_rows(s));
 	for (int a = 0; a < s->nr_axes; a++)
 		fprintf(f, "%-14s ", s->key[a]);
 	fprintf(f, "%-*s %-6s %7s %-4s %6s %7s %7s %-9s %7s\n", w, "case",
@@ -84,7 +85,9 @@ void sweep_write_csv(FILE *f, const struct sweep_result *s)
 	fprintf(f, "# ppsim %s (git %s)  sweep ", PACKAGE_VERSION,
 		PPSIM_COMMIT);
 	datadir_put_line_text(f, file);
-	fprintf(f, "\n# seed %lu  reps %d", s->rc->seed, s->rc->reps);
+	fputc('\n', f);
+	rep_title_line(f, "# ", s->rows, nr_rows(s));
+	fprintf(f, "# seed %lu  reps %d", s->rc->seed, s->rc->reps);
 	for (int i = 0; i < s->nr_fixed; i++)	/* --duration */
 		fprintf(f, "%s%s=%s", i ? " " : "  set ", s->fixed[i].key,
 			s->fixed[i].value);
@@ -117,6 +120,10 @@ void sweep_write_json(FILE *f, const struct sweep_result *s)
 		"\"command\": \"sweep\", \"scenario\": ", PACKAGE_VERSION,
 		PPSIM_COMMIT);
 	rep_json_text(f, s->file);
+	if (rep_machine_name(s->rows, nr_rows(s))) {
+		fputs(", \"machine\": ", f);
+		rep_json_text(f, rep_machine_name(s->rows, nr_rows(s)));
+	}
 	fprintf(f, ", \"seed\": %lu, \"reps\": %d, ", s->rc->seed,
 		s->rc->reps);
 	rep_json_set(f, s->fixed, s->nr_fixed);

@@ -204,6 +204,7 @@ static void put_figures(FILE *out, const struct val_result *v, int w)
 		fprintf(out, "# ");
 		datadir_put_line_text(out, vf->path);
 		fprintf(out, "  tolerance %g %%\n", vf->tolerance);
+		rep_title_line(out, "# ", &v->rows[vf->first], vf->nr);
 		for (int i = vf->first; i < vf->first + vf->nr; i++) {
 			const struct rep_row *r = &v->rows[i];
 			const struct val_figure *fig = &v->fig[i];
@@ -381,6 +382,16 @@ static void csv_effect(FILE *out, const struct val_result *v,
 void val_write_csv(FILE *out, const struct val_result *v)
 {
 	rep_files_head(out, v->prov, v->nr_files, v->rows, v->nr_rows);
+	/* each file's machine, a comment as the provenance is */
+	for (int f = 0; f < v->nr_files; f++) {
+		const struct val_file *vf = &v->files[f];
+
+		if (!rep_machine_name(&v->rows[vf->first], vf->nr))
+			continue;
+		fprintf(out, "# ");
+		datadir_put_line_text(out, vf->path);
+		rep_title_line(out, "  ", &v->rows[vf->first], vf->nr);
+	}
 	fprintf(out, "file,case,policy,measured,predicted,unit,ci95,"
 		"error_pct,fit,tolerance,over,saturated,fitted,stale,kind,"
 		"from_case,from_policy,keys,measured_change_pct,"
@@ -460,6 +471,12 @@ static void json_file(FILE *out, const struct val_result *v, int f)
 	fprintf(out, "  {\"file\": ");
 	rep_json_text(out, vf->path);
 	fprintf(out, ", ");
+	if (rep_machine_name(&v->rows[vf->first], vf->nr)) {
+		fprintf(out, "\"machine\": ");
+		rep_json_text(out, rep_machine_name(&v->rows[vf->first],
+						    vf->nr));
+		fprintf(out, ", ");
+	}
 	rep_json_num(out, "tolerance", vf->tolerance, false);
 	rep_json_num(out, "effect_tolerance", vf->effect_tolerance, false);
 	fprintf(out, "\"figures\": [\n");

@@ -73,7 +73,7 @@ static void migrate(struct napi *n)
 
 	n->ctx.cpu = c->load.migrate_cpu + n->index % sim_queue_cpus(c);
 	sg_actor_set_host(sg_actor_self(), platform_cpu_host(n->ctx.cpu));
-	n->ctx.node = n->ctx.cpu / c->mem.cores;
+	n->ctx.node = mem_node_of_cpu(&c->mem, n->ctx.cpu);
 }
 
 /* One poll's time, the same noise on work and waiting: a poll runs longer

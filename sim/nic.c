@@ -10,7 +10,7 @@
  * root complex. */
 int nic_slot(const struct nic *nic, int i)
 {
-	return i < nic->c->mem.sockets ? i : PCIE_LINK;
+	return i < mem_nr_nodes(&nic->c->mem) ? i : PCIE_LINK;
 }
 
 /* Receives the NIC's upstream traffic at a node's memory or the root
@@ -60,7 +60,7 @@ static double dma_pending_bytes(const struct nic *nic, enum pcie_dir d)
 {
 	double total = 0;
 
-	for (int i = 0; i <= nic->c->mem.sockets; i++)
+	for (int i = 0; i <= mem_nr_nodes(&nic->c->mem); i++)
 		total += nic->dma[d].pending[nic_slot(nic, i)];
 	return total;
 }
@@ -171,7 +171,7 @@ void nic_queue_up(struct nic *nic, struct nic_queue *n, double now,
 	for (int d = 0; d < PCIE_NR_DIRS; d++) {
 		struct nic_dma *dma = &nic->dma[d];
 
-		for (int i = 0; i <= c->mem.sockets; i++) {
+		for (int i = 0; i <= mem_nr_nodes(&c->mem); i++) {
 			int s = nic_slot(nic, i);
 
 			dma->pending[s] += t.bytes[d][s];
@@ -271,7 +271,7 @@ static void dma_burst(struct nic_dma *dma)
 	memcpy(burst, dma->pending, sizeof(burst));
 	memset(dma->pending, 0, sizeof(dma->pending));
 	dma->since = simgrid_get_clock();
-	for (int i = 0; i <= nic->c->mem.sockets; i++) {
+	for (int i = 0; i <= mem_nr_nodes(&nic->c->mem); i++) {
 		int s = nic_slot(nic, i);
 		struct nic_end *e = &nic->end[s];
 		double bytes = floor(burst[s]);

@@ -20,21 +20,23 @@ static void qpi_hop(FILE *f, int from, int to)
 }
 
 /* DMA between the NIC and node s's memory: PCIe, the interconnect if s is
- * not the NIC's node, then s's memory channels (shared by reads and
- * writes). */
+ * on another socket than the NIC's node, then s's memory channels (shared
+ * by reads and writes).  The sockets' interconnect links are named by
+ * socket, the memory by node. */
 static void dma_routes(FILE *f, const struct sim_case *c, int s)
 {
-	int n = c->mem.nic_node;
+	int n = mem_socket_of_node(&c->mem, c->mem.nic_node);
+	int t = mem_socket_of_node(&c->mem, s);
 
 	fprintf(f, "<route src=\"nic\" dst=\"mem%d\" symmetrical=\"NO\">"
 		"<link_ctn id=\"pcie\" direction=\"UP\"/>", s);
-	if (s != n)
-		qpi_hop(f, n, s);
+	if (t != n)
+		qpi_hop(f, n, t);
 	fprintf(f, "<link_ctn id=\"dram%d\"/></route>\n", s);
 	fprintf(f, "<route src=\"mem%d\" dst=\"nic\" symmetrical=\"NO\">"
 		"<link_ctn id=\"dram%d\"/>", s, s);
-	if (s != n)
-		qpi_hop(f, s, n);
+	if (t != n)
+		qpi_hop(f, t, n);
 	fprintf(f, "<link_ctn id=\"pcie\" direction=\"DOWN\"/></route>\n");
 }
 
@@ -44,6 +46,7 @@ int platform_write(const struct sim_case *c, char *path, size_t len)
 	 * a killed run, or take its name from a TMPDIR too long for path;
 	 * SimGrid opens it by its /proc name */
 	int fd = memfd_create("ppsim-platform", 0), dup_fd;
+	int nodes = mem_nr_nodes(&c->mem);
 	FILE *f;
 
 	if (fd < 0)
@@ -65,7 +68,7 @@ int platform_write(const struct sim_case *c, char *path, size_t len)
 			c->mem.freq);
 	fprintf(f, "<host id=\"nic\" speed=\"1Gf\"/>\n"
 		"<host id=\"rc\" speed=\"1Gf\"/>\n");
-	for (int s = 0; s < c->mem.sockets; s++)
+	for (int s = 0; s < nodes; s++)
 		fprintf(f, "<host id=\"mem%d\" speed=\"1Gf\"/>\n"
 			"<link id=\"dram%d\" bandwidth=\"%.17gBps\" "
 			"latency=\"0s\"/>\n", s, s, c->hw.mem_bw);
@@ -82,14 +85,19 @@ int platform_write(const struct sim_case *c, char *path, size_t len)
 				"latency=\"%.17gs\" sharing_policy="
 				"\"SPLITDUPLEX\"/>\n", s, t, c->hw.qpi_bw,
 				c->mem.qpi_lat);
-	for (int s = 0; s < c->mem.sockets; s++) {
+	for (int s = 0; s < nodes; s++) {
+		int from = mem_socket_of_node(&c->mem, s);
+
 		dma_routes(f, c, s);
-		for (int t = 0; t < c->mem.sockets; t++) {
-			if (t == s)
+		/* between sockets; a socket's nodes share no modelled link */
+		for (int t = 0; t < nodes; t++) {
+			int to = mem_socket_of_node(&c->mem, t);
+
+			if (to == from)
 				continue;
 			fprintf(f, "<route src=\"mem%d\" dst=\"mem%d\" "
 				"symmetrical=\"NO\">", s, t);
-			qpi_hop(f, s, t);
+			qpi_hop(f, from, to);
 			fprintf(f, "</route>\n");
 		}
 	}

@@ -54,7 +54,8 @@ static int build_consumer(struct run *w, const char **err)
 	 * port's NAPI in softirq, the reader in process context */
 	w->consumer = (struct consumer){ .q = w->napi[0].q, .c = c,
 		.nic = &w->nic,
-		.ctx = { .mm = w->mm, .cpu = cpu, .node = cpu / c->mem.cores,
+		.ctx = { .mm = w->mm, .cpu = cpu,
+			 .node = mem_node_of_cpu(&c->mem, cpu),
 			 .softirq = !reader } };
 	if (rxq_attach(w->consumer.q, w->consumer.ctx.node)) {
 		*err = "out of memory";
@@ -74,7 +75,8 @@ static int build_model(struct run *w, const char **err)
 	const struct sim_case *c = w->c;
 	struct mm_params mp = c->mm;
 
-	mp.nr_nodes = c->mem.sockets;
+	mp.nr_nodes = mem_nr_nodes(&c->mem);
+	mp.nodes_per_socket = mem_nodes_per_socket(&c->mem);
 	w->mm = mm_create(&mp, err);
 	if (!w->mm)
 		return -1;
@@ -85,8 +87,8 @@ static int build_model(struct run *w, const char **err)
 	if (!w->pcie)
 		return -1;
 	w->nic.link_bw = pcie_link_bw(&c->pcie);
-	rxq_map_pages(&w->pages, w->mem, c->mem.sockets, c->mm.pages_per_node,
-		      c->rxq.pkt_size);
+	rxq_map_pages(&w->pages, w->mem, mem_nr_nodes(&c->mem),
+		      c->mm.pages_per_node, c->rxq.pkt_size);
 	/* each channel opens on its CPU: its rings and pool live there */
 	for (w->nic.nq = 0; w->nic.nq < c->load.queues; w->nic.nq++) {
 		int i = w->nic.nq;
@@ -94,7 +96,7 @@ static int build_model(struct run *w, const char **err)
 		int cpu = c->load.irq_cpu + i % sim_queue_cpus(c);
 
 		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
-					.node = cpu / c->mem.cores,
+					.node = mem_node_of_cpu(&c->mem, cpu),
 					.softirq = true };
 		n->q = rxq_open(&c->rxq, w->mem, w->pcie, &w->pages, w->pol,
 				&n->ctx, err);
@@ -251,7 +253,7 @@ static void start_actors(struct run *w)
 
 	nic->dma[PCIE_UP].wake = sg_sem_init(0);
 	nic->dma[PCIE_DOWN].wake = sg_sem_init(0);
-	for (int i = 0; i <= w->c->mem.sockets; i++) {
+	for (int i = 0; i <= mem_nr_nodes(&w->c->mem); i++) {
 		int s = nic_slot(nic, i);
 		struct nic_end *e = &nic->end[s];
 		char host[24], up[32], down[32];

@@ -48,6 +48,8 @@ struct sim_machine {
 	double irq_delay;	/* s from completion to NAPI running */
 	double jitter;		/* coefficient of variation of a poll's time */
 	int ports;		/* the adapter's ports, on one PCIe link */
+	int max_nodes;		/* NUMA nodes a socket the part allows:
+				 * checked, not simulated */
 };
 
 /* The load and where it runs: the [global] and [case] keys. */
@@ -76,7 +78,7 @@ struct sim_load {
  */
 struct sim_case {
 	struct mem_config mem;
-	struct mm_params mm;	/* nr_nodes is mem.sockets: set when run */
+	struct mm_params mm;	/* nr_nodes: mem's, set when run */
 	struct rxq_config rxq;
 	struct pcie_config pcie;
 	struct sim_machine hw;

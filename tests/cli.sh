@@ -92,7 +92,7 @@ for c in run validate calibrate sweep merge bench trace keys compare report; do
 		test \$(sed 1d '$tmp/h' | awk 'length > 80' | wc -l) -eq 0 &&
 		'$ppsim' help $c | cmp - '$tmp/h' && head -1 '$tmp/h'"
 done
-expect 0 '^\[cpu\]$' "keys: the first section on the first line" -- sh -c "'$ppsim' keys | head -1"
+expect 0 '^\[machine\]$' "keys: the first section on the first line" -- sh -c "'$ppsim' keys | head -1"
 expect 0 "^Usage: ppsim \[--help\]" "help help: the commands" -- "$ppsim" help help
 expect 2 "ppsim help: unknown command 'frob'" "help of an unknown command" -- "$ppsim" help frob
 expect 2 "^ppsim run: unknown option '--frob'" "an unknown option" -- "$ppsim" run "$tiny" --frob

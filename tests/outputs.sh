@@ -196,8 +196,8 @@ check "compare: B's rate in another unit than A's: FILE:LINE, exit 2" \
 	fails 2 "unit.csv:$row: the rate of .* in Gbps, .*a.csv has it in Mpps" "$ppsim" compare "$tmp/a.csv" "$tmp/unit.csv"
 
 # ---- provenance ----
-check "the CSV starts with '# ' provenance: version, git commit, seed" \
-	sh -c "head -2 '$tmp/r256.csv' | grep -q '^# ppsim .* (git [^)]*)  run ' && sed -n 2p '$tmp/r256.csv' | grep -q '^# seed 1  reps 2  duration 4ms  set nic.rx_ring=256$'"
+check "the CSV starts with '# ' provenance: version, git commit, machine, seed" \
+	sh -c "head -2 '$tmp/r256.csv' | grep -q '^# ppsim .* (git [^)]*)  run ' && sed -n 2p '$tmp/r256.csv' | grep -q '^# machine: Dell R730' && sed -n 3p '$tmp/r256.csv' | grep -q '^# seed 1  reps 2  duration 4ms  set nic.rx_ring=256$'"
 # the commit the binary was built from, not the one configure saw
 want=unknown
 if command -v git >/dev/null && test -e "$src/.git"; then

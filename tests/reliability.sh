@@ -142,7 +142,7 @@ check "a blank after a comma: the merged jobs are the direct sweep, byte for byt
 t "$ppsim" sweep "$tiny" --set nic.rx_ring=2048 --case close-drop --policy v5.4 \
 	--reps 1 --duration 1ms --seed 7 --format csv >"$tmp/j/seed7.csv" 2>>"$tmp/out"
 check "merge refuses a job of another seed (a stale file beside the jobs)" \
-	fails 2 'seed7.csv:2: its provenance differs from .*sweep-001.csv.s \(# seed 1  reps 1  set duration=1ms policies=v5.4 baseline=v5.4\)' \
+	fails 2 "seed7.csv:$(line_of '^# seed' "$tmp/j/seed7.csv")"': its provenance differs from .*sweep-001.csv.s \(# seed 1  reps 1  set duration=1ms policies=v5.4 baseline=v5.4\)' \
 	"$ppsim" merge "$tmp/j/rel/sweep-001.csv" "$tmp/j/rel/sweep-002.csv" "$tmp/j/seed7.csv"
 check "... and prints nothing" test ! -s "$tmp/stdout"
 
@@ -162,9 +162,9 @@ printf 'pool nid=0\nalloc x%s[2J\n' "$esc" >"$tmp/esc.trace"
 check "a trace's bad word is echoed escaped" no_escape "$ppsim" trace --policy v5.4 "$tmp/esc.trace"
 sed "s/close-drop/close${esc}[2J/" "$tmp/j/rel/sweep-001.csv" >"$tmp/j/esc.csv"
 check "merge refuses a control character in a CSV at its line" \
-	fails 2 'esc.csv:5: control character 0x1b: not a ppsim CSV' "$ppsim" merge "$tmp/j/esc.csv"
+	fails 2 "esc.csv:$(line_of "$esc" "$tmp/j/esc.csv"): control character 0x1b: not a ppsim CSV" "$ppsim" merge "$tmp/j/esc.csv"
 check "compare refuses it too" \
-	fails 2 'esc.csv:5: control character 0x1b' "$ppsim" compare "$tmp/j/esc.csv" "$tmp/j/rel/sweep-002.csv"
+	fails 2 "esc.csv:$(line_of "$esc" "$tmp/j/esc.csv"): control character 0x1b" "$ppsim" compare "$tmp/j/esc.csv" "$tmp/j/rel/sweep-002.csv"
 
 # ---- 11: no figure hidden: a prior of 0, names cut alike ----
 sed 's/^xdp = 15$/xdp = 0/' "$src/tests/scenarios/sens.ini" >"$tmp/sens0.ini"

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 paths=$src/scenarios/return-paths.ini
-echo "1..25"
+echo "1..28"
 
 # same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
 same() {
@@ -58,9 +58,9 @@ check "a file cut short: said where, exit 2" \
 sed 's/^far-tx,/far-gone,/' "$tmp/one.csv" >"$tmp/gone.csv"
 check "a case the scenario no longer has: its line, exit 2" \
 	fails 2 'gone.csv:[0-9]+: far-gone under v5.4: .*tiny.ini runs no such case' "$ppsim" report "$tmp/gone.csv"
-sed '2s/duration=1ms/duration=1ms;x/' "$tmp/one.csv" >"$tmp/set.csv"
+sed '/^# seed /s/duration=1ms/duration=1ms;x/' "$tmp/one.csv" >"$tmp/set.csv"
 check "an override the scenario refuses: the CSV's line, exit 2" \
-	fails 2 'set.csv:2: duration: ' "$ppsim" report "$tmp/set.csv"
+	fails 2 'set.csv:3: duration: ' "$ppsim" report "$tmp/set.csv"
 sed 's/^close-drop,v5.4,cpu_time,ns\/pkt,[0-9.]*/close-drop,v5.4,cpu_time,ns\/pkt,1e999/' "$tmp/one.csv" >"$tmp/num.csv"
 check "a figure no run writes: FILE:LINE, exit 2" \
 	fails 2 'num.csv:[0-9]+: value' "$ppsim" report "$tmp/num.csv"
@@ -91,18 +91,31 @@ check "validate --results of a sweep's CSV: FILE:LINE, exit 2" \
 
 # what the run said of itself is the CSV's: the time it measured, what its
 # figures rest on, its seed
-sed '2s/duration 1ms/duration 9ms/' "$tmp/one.csv" >"$tmp/dur.csv"
+sed '/^# seed /s/duration 1ms/duration 9ms/' "$tmp/one.csv" >"$tmp/dur.csv"
 check "a scenario that no longer measures what the run did: the CSV's line, exit 2" \
-	fails 2 'dur.csv:2: the run measured 9ms; .*tiny.ini now gives .* 1ms' "$ppsim" report "$tmp/dur.csv"
+	fails 2 'dur.csv:3: the run measured 9ms; .*tiny.ini now gives .* 1ms' "$ppsim" report "$tmp/dur.csv"
+# the machine it ran on, its title: another name than the scenario's now
+# is refused at its line; a CSV of no name (an older ppsim's) takes it
+sed 's/^# machine: .*/# machine: Another box/' "$tmp/one.csv" >"$tmp/machine.csv"
+check "a scenario that no longer names the run's machine: the CSV's line, exit 2" \
+	fails 2 "machine.csv:$(line_of '^# machine' "$tmp/machine.csv"): the run was on 'Another box'; .*tiny.ini now names 'Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G'" \
+	"$ppsim" report "$tmp/machine.csv"
+check "... validate --results too" \
+	fails 2 "machine.csv:$(line_of '^# machine' "$tmp/machine.csv"): the run was on 'Another box'" \
+	"$ppsim" validate --results "$tmp/machine.csv"
+sed '/^# machine: /d' "$tmp/one.csv" >"$tmp/unnamed.csv"
+check "a CSV of no machine line: read, titled with the scenario's name" sh -c "
+	'$ppsim' report '$tmp/unnamed.csv' 2>'$tmp/out' | sed -n 2p |
+		grep -qx '# machine: Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G'"
 sed 's/^# rests on [0-9]* guessed/# rests on 5 guessed/' "$tmp/one.csv" >"$tmp/rests.csv"
 check "what the figures rested on: the run's (its CSV), not the scenario's now" sh -c "
 	'$ppsim' report '$tmp/rests.csv' --format json 2>/dev/null | head -1 | grep -q '\"guesses\": 5, '"
 sed '/^# seed /d' "$tmp/one.csv" >"$tmp/noseed.csv"
 check "a provenance without its seed line: said, exit 2" \
 	fails 2 "noseed.csv:1: no line '# seed S  reps R  duration D'" "$ppsim" report "$tmp/noseed.csv"
-sed '2s/# seed 1 /# seed -1 /' "$tmp/one.csv" >"$tmp/negseed.csv"
+sed '/^# seed /s/# seed 1 /# seed -1 /' "$tmp/one.csv" >"$tmp/negseed.csv"
 check "a seed that is no seed of a run: FILE:LINE, exit 2" \
-	fails 2 'negseed.csv:2: not the seed' "$ppsim" report "$tmp/negseed.csv"
+	fails 2 'negseed.csv:3: not the seed' "$ppsim" report "$tmp/negseed.csv"
 check "a rate of 0: no change to give, '-' (not nan)" sh -c "
 	'$ppsim' run '$tiny' --set rate=1 --reps 1 --duration 1ms --format commit 2>/dev/null >'$tmp/zero.txt' &&
 	grep -q '^far-drop .*|  *- | ' '$tmp/zero.txt' && ! grep -qi nan '$tmp/zero.txt'"

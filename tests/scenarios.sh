@@ -18,11 +18,22 @@ bad() {
 	fi
 }
 
-echo "1..94"
+echo "1..102"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
 bad ddio-ways.ini "^ddio-ways.ini:2: ddio_ways 20 must be below llc_ways 20"
+# NUMA nodes apart from sockets (SNC, NPS): a profile that contradicts
+# itself, or a part asked for a split it does not have (the seed's
+# E5-2603 v4 has no Cluster-on-Die)
+bad nodes-not-allowed.ini "^nodes-not-allowed.ini:5: nodes 2: the part splits a socket into 1 NUMA node at most \\(cpu.max_nodes"
+bad nodes-more-than-cores.ini "^nodes-more-than-cores.ini:4: nodes 4: more NUMA nodes than the socket's 2 cores"
+bad nodes-not-dividing.ini "^nodes-not-dividing.ini:4: nodes 4 does not divide the socket's 6 cores"
+bad nodes-too-many.ini "^nodes-too-many.ini:5: 8 sockets x 4 nodes: at most 16 nodes in all"
+bad node-lat.ini "^node-lat.ini:8: node_lat 140 ns must lie between dram_lat 90 ns and rdram_lat 135 ns"
+bad nic-node.ini "^nic-node.ini:9: nic.node 4 does not exist: the machine has 4 nodes \\(2 sockets x 2\\)"
+bad machine-name-long.ini "^machine-name-long.ini:2: name: longer than 63 characters"
+bad machine-name-ascii.ini "^machine-name-ascii.ini:2: name: character 0xc3 is not printable ASCII"
 bad duplicate.ini "^duplicate.ini:3: duplicate key 'cores' in \[cpu\] \(first set at line 2\)"
 bad duplicate-case.ini "^duplicate-case.ini:5: \[case a\] a second time \(first at line 2\): one section a case"
 bad calibrate-no-case.ini "^calibrate-no-case.ini:7: cases: no \[case clsoe-tx\] in the scenario"

@@ -137,5 +137,5 @@ check "both tasks completed" sh -c "
 check "the merge of the tasks' CSVs is the direct sweep, byte for byte, and plotted" sh -c "
 	cmp '$tmp/merged.csv' '$tmp/direct.csv' && test -s '$tmp/plot/sweep-rate.dat'"
 check "merge refuses the tasks' CSVs but one: a job's CSV is missing" \
-	fails 2 "sweep-001.csv:3: the sweep has 2 points and 4 runs .*: a job's CSV is missing" \
+	fails 2 "sweep-001.csv:$(line_of '^# points' "$w/r/sweep-001.csv"): the sweep has 2 points and 4 runs .*: a job's CSV is missing" \
 	"$ppsim" merge "$w/r/sweep-001.csv"

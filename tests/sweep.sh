@@ -27,9 +27,16 @@ check "swept duration: measured and error at every duration, at the own ring onl
 if command -v gnuplot >/dev/null 2>&1; then
 	check "the rate plotted against the first key" test -s "$tmp/o/sweep.png" -a -s "$tmp/o/sweep.svg"
 	"$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --case far-drop --reps 1 --out "$tmp/o2" >/dev/null 2>>"$tmp/out"
-	check "the key has 'measured' only where a point was measured; the title names the profile" sh -c "
+	# a profile without a [machine] name: the title says its file's
+	mkdir "$tmp/hw" && sed '/^\[machine\]/,/^\[cpu\]/{/^\[cpu\]/!d}' \
+		"$src/scenarios/hw/e5-2603v4-2s.ini" >"$tmp/hw/e5-2603v4-2s.ini"
+	sed "s#^include = .*#include = hw/e5-2603v4-2s.ini#" "$tiny" >"$tmp/unnamed.ini"
+	"$ppsim" sweep "$tmp/unnamed.ini" --set nic.rx_ring=256,512 --case far-drop --reps 1 --duration 1ms \
+		--out "$tmp/o3" >/dev/null 2>>"$tmp/out"
+	check "the key has 'measured' only where a point was measured; the title names the machine, else its profile" sh -c "
 		grep -q '>measured<' '$tmp/o/sweep.svg' && ! grep -q '>measured<' '$tmp/o2/sweep.svg' &&
-		grep -q 'on e5-2603v4-2s (ppsim' '$tmp/o2/sweep.svg'"
+		grep -q 'on Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G (ppsim' '$tmp/o2/sweep.svg' &&
+		grep -q 'on e5-2603v4-2s (ppsim' '$tmp/o3/sweep.svg'"
 else
 	n=$((n + 1)); echo "ok $n - plot # SKIP gnuplot is not installed"
 	n=$((n + 1)); echo "ok $n - the plot's key # SKIP gnuplot is not installed"
@@ -53,12 +60,12 @@ jobs_rc=$?
 "$ppsim" merge "$tmp/sweep-001.csv" "$tmp/sweep-002.csv" >"$tmp/merged.csv" 2>>"$tmp/out"
 check "merge joins the jobs' CSVs under one header" sh -c "test $jobs_rc -eq 0 && test $? -eq 0 && test \$(grep -c '^nic.rx_ring,' '$tmp/merged.csv') -eq 1 && grep -q '^256,far-drop' '$tmp/merged.csv' && grep -q '^1024,far-drop' '$tmp/merged.csv'"
 "$ppsim" merge "$tmp/sweep-001.csv" "$tmp/s.csv" >/dev/null 2>"$tmp/out"
-check "merge refuses CSVs of other sweeps" sh -c "test $? -eq 2 && grep -q 's.csv:4: its columns differ' '$tmp/out'"
+check "merge refuses CSVs of other sweeps, at the header" sh -c "test $? -eq 2 && grep -q 's.csv:$(line_of '^nic' "$tmp/s.csv"): its columns differ' '$tmp/out'"
 # a job whose CSV has its header and no row (fuzz-merge's find: the
 # sanitizers saw the empty list sorted): none of the sweep's points
 grep -v '^[0-9]' "$tmp/sweep-001.csv" >"$tmp/none.csv"
 check "merge of a file with no row: every point missing, said at its line" \
-	fails 2 "none.csv:3: the sweep has 2 points and 4 runs .* hold 0 and 0: a job's CSV is missing" \
+	fails 2 "none.csv:$(line_of '^# points' "$tmp/none.csv"): the sweep has 2 points and 4 runs .* hold 0 and 0: a job's CSV is missing" \
 	"$ppsim" merge "$tmp/none.csv"
 
 # a job's CSV copied under another name, or a figure that is no number:
@@ -189,11 +196,11 @@ fi
 
 # merge takes one sweep's jobs, all of them
 check "merge refuses a job's CSV missing" \
-	fails 2 "arr/sweep-002.csv:3: the sweep has 2 points and 4 runs .*hold 1 and 2: a job's CSV is missing" \
+	fails 2 "arr/sweep-002.csv:$(line_of '^# points' "$tmp/arr/sweep-002.csv"): the sweep has 2 points and 4 runs .*hold 1 and 2: a job's CSV is missing" \
 	"$ppsim" merge "$tmp/arr/sweep-002.csv"
 t "$ppsim" sweep "$tiny" ring --reps 1 --duration 2ms --task 2 --format csv >"$tmp/reps1.csv" 2>>"$tmp/out"
 check "merge refuses a job of other replications" \
-	fails 2 "reps1.csv:2: its provenance differs .*\\(# seed 1  reps 2  set duration=2ms\\)" \
+	fails 2 "reps1.csv:$(line_of '^# seed' "$tmp/reps1.csv"): its provenance differs .*\\(# seed 1  reps 2  set duration=2ms\\)" \
 	"$ppsim" merge "$tmp/arr/sweep-001.csv" "$tmp/reps1.csv"
 cp "$tiny" "$tmp/other.ini"
 sed -i "s#^include = ../../#include = $src/#" "$tmp/other.ini"

@@ -33,3 +33,7 @@ fails() {
 	echo "exit $rc, wanted $want" >"$tmp/check"
 	[ $rc -eq "$want" ] && grep -Eq -- "$pattern" "$tmp/out"
 }
+# line_of PATTERN FILE: the number of FILE's first line matching PATTERN
+# (grep's): where an error should point, found in the file rather than
+# counted by hand, so a provenance line more (a title) moves it along
+line_of() { grep -n -m1 -- "$1" "$2" | cut -d: -f1; }

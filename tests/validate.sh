@@ -123,11 +123,13 @@ rc=$?
 check "two files: tiny's figures over its tolerance exit 1" test $rc -eq 1
 # the figure rows (not #), grouped under each file's line, as one by one
 rows() { grep -v '^#' "$1" | tail -n +2; }
-{ echo "# $tmp/tiny.ini  tolerance 15 %"; rows "$tmp/tiny.out"
-  echo "# $tmp/fit.ini  tolerance 60 %"; rows "$tmp/fit.out"; } >"$tmp/want"
+# each under its file's line and its machine's title, as one by one
+title() { grep '^# machine: ' "$1"; }
+{ echo "# $tmp/tiny.ini  tolerance 15 %"; title "$tmp/tiny.out"; rows "$tmp/tiny.out"
+  echo "# $tmp/fit.ini  tolerance 60 %"; title "$tmp/fit.out"; rows "$tmp/fit.out"; } >"$tmp/want"
 sed -n '4,/^#$/p' "$tmp/out" | sed '$d' >"$tmp/got"
 check "two files: every figure, grouped per file, as one by one" \
-	sh -c "test \$(wc -l <'$tmp/got') -eq 10 && diff '$tmp/want' '$tmp/got'"
+	sh -c "test \$(wc -l <'$tmp/got') -eq 12 && diff '$tmp/want' '$tmp/got'"
 check "two files: each file's out-of-fit line as one by one" sh -c "
 	grep -h '^# out of the fit, $tmp/' '$tmp/tiny.out' '$tmp/fit.out' >'$tmp/want' &&
 	grep '^# out of the fit, $tmp/' '$tmp/out' | diff '$tmp/want' -"
@@ -154,7 +156,9 @@ check "--format csv: the provenance, a header and one line a figure, the same st
 	test $rc -eq 1 &&
 	head -1 '$tmp/out' | grep -q '^# ppsim .* (git [^)]*) validate  2 files\$' &&
 	sed -n 2p '$tmp/out' | grep -qx '# seed 1  reps 1  duration 4ms' &&
-	sed -n 3p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale,kind,from_case,from_policy,keys,measured_change_pct,predicted_change_pct,change_error_pts,effect_tolerance,mismatch' &&
+	sed -n 3p '$tmp/out' | grep -qx '# $tmp/tiny.ini  machine: Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G' &&
+	sed -n 4p '$tmp/out' | grep -qx '# $tmp/fit.ini  machine: Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G' &&
+	sed -n 5p '$tmp/out' | grep -qx 'file,case,policy,measured,predicted,unit,ci95,error_pct,fit,tolerance,over,saturated,fitted,stale,kind,from_case,from_policy,keys,measured_change_pct,predicted_change_pct,change_error_pts,effect_tolerance,mismatch' &&
 	test \$(grep -c '^$tmp/tiny.ini,.*,figure,' '$tmp/out') -eq 4 &&
 	test \$(grep -c '^$tmp/fit.ini,close-drop,v5.4,11,[0-9.]*,Mpps,,[-0-9.]*,in,60,0,cpu,,,figure,,,,,,,,\$' '$tmp/out') -eq 1 &&
 	test \$(grep -c ',figure,' '$tmp/out') -eq 8 &&

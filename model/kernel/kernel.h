@@ -32,7 +32,7 @@ typedef struct { long counter; } atomic_long_t;
 #define __GFP_NOWARN	0x2u
 
 #define NUMA_NO_NODE	(-1)
-#define MAX_NUMNODES	8
+#define MAX_NUMNODES	16	/* mem.h MEM_MAX_NODES */
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

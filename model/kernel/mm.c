@@ -13,8 +13,12 @@ struct mm_node {
 	struct mm_node_stats stats;
 };
 
+#define MM_STR_(x)	#x
+#define MM_STR(x)	MM_STR_(x)
+
 struct mm {
 	int nr_nodes;
+	int nodes_per_socket;
 	u32 pages_per_node;
 	struct mm_node node[MAX_NUMNODES];
 	/* zonelist[p]: nodes by distance from node p, p first */
@@ -23,9 +27,14 @@ struct mm {
 	void *hook_arg;
 };
 
-static int node_distance(int a, int b)
+/* A node of another socket comes after every node of the own, as the
+ * SLIT has them (12 against 21 or 32: doc/notes/hw-today.md). */
+static int node_distance(const struct mm *mm, int a, int b)
 {
-	return a > b ? a - b : b - a;
+	int nps = mm->nodes_per_socket > 1 ? mm->nodes_per_socket : 1;
+	int d = a > b ? a - b : b - a;
+
+	return a / nps != b / nps ? MAX_NUMNODES + d : d;
 }
 
 static void build_zonelists(struct mm *mm)
@@ -33,9 +42,9 @@ static void build_zonelists(struct mm *mm)
 	for (int p = 0; p < mm->nr_nodes; p++) {
 		int k = 0;
 
-		for (int d = 0; d < mm->nr_nodes; d++)
+		for (int d = 0; d < 2 * MAX_NUMNODES; d++)
 			for (int n = 0; n < mm->nr_nodes; n++)
-				if (node_distance(p, n) == d)
+				if (node_distance(mm, p, n) == d)
 					mm->zonelist[p][k++] = n;
 	}
 }
@@ -66,7 +75,8 @@ struct mm *mm_create(const struct mm_params *p, const char **err)
 	struct mm *mm;
 
 	if (p->nr_nodes < 1 || p->nr_nodes > MAX_NUMNODES) {
-		*err = "number of nodes must be between 1 and 8";
+		*err = "number of nodes must be between 1 and "
+		       MM_STR(MAX_NUMNODES);
 		return NULL;
 	}
 	if (p->pages_per_node < 1 || p->pages_per_node > (1u << 24)) {
@@ -83,6 +93,7 @@ struct mm *mm_create(const struct mm_params *p, const char **err)
 		return NULL;
 	}
 	mm->nr_nodes = p->nr_nodes;
+	mm->nodes_per_socket = p->nodes_per_socket;
 	mm->pages_per_node = p->pages_per_node;
 	for (int n = 0; n < p->nr_nodes; n++) {
 		if (node_init(&mm->node[n], n, p->pages_per_node, wmark_min)) {

@@ -50,6 +50,8 @@ struct mm_params {
 	int nr_nodes;		/* NUMA nodes, 1..MAX_NUMNODES */
 	u32 pages_per_node;	/* order-0 pages each node owns */
 	u32 wmark_min;		/* pages; 0 = pages_per_node / 64 */
+	int nodes_per_socket;	/* 0 or 1: each node a socket of its own;
+				 * a socket's nodes are numbered together */
 };
 
 struct mm_node_stats {

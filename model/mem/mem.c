@@ -37,6 +37,10 @@ struct mem {
 	struct cache llc[MEM_MAX_SOCKETS];
 	struct cache *priv;	/* one per core */
 	uint8_t *socket;	/* of each core: a division costs too much */
+	uint8_t *node;		/* of each core */
+	uint8_t node_socket[MEM_MAX_NODES];
+	int nic_socket;
+	bool split;		/* nodes apart from sockets: split_latency */
 	/* The last CPU access while nothing else changed the caches: the
 	 * same core touching the same line again hits its private cache (a
 	 * write, if that access wrote), and an LRU touch of the most
@@ -48,6 +52,9 @@ struct mem {
 	const char *failed;	/* why a mem_region() failed, or NULL */
 	double cycles[MEM_NR_PLACES];	/* a CPU access's latency by place */
 	double snoop_cycles;	/* from another core's private cache */
+	double node_cycles;	/* DRAM of another node of the socket */
+	double node_extra;	/* cycles a transfer from another node of the
+				 * socket adds: node_lat - dram_lat */
 	struct mem_stats st;
 };
 
@@ -55,10 +62,12 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 {
 	struct mem *m;
 	int cores = cfg->sockets * cfg->cores;
+	int nps = mem_nodes_per_socket(cfg);
 
 	if (cfg->sockets < 1 || cfg->sockets > MEM_MAX_SOCKETS ||
-	    cfg->cores < 1 ||
-	    cfg->nic_node < 0 || cfg->nic_node >= cfg->sockets ||
+	    cfg->cores < 1 || cfg->cores % nps ||
+	    cfg->sockets * nps > MEM_MAX_NODES ||
+	    cfg->nic_node < 0 || cfg->nic_node >= mem_nr_nodes(cfg) ||
 	    cores > UINT16_MAX - 1) {
 		*err = "impossible topology";
 		return NULL;
@@ -89,14 +98,23 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	m->cycles[MEM_DRAM] = cfg->dram_lat * cfg->freq;
 	m->cycles[MEM_RDRAM] = cfg->rdram_lat * cfg->freq;
 	m->snoop_cycles = cfg->snoop_lat * cfg->freq;
+	m->node_cycles = cfg->node_lat * cfg->freq;
+	m->node_extra = (cfg->node_lat - cfg->dram_lat) * cfg->freq;
+	m->split = nps > 1;
+	for (int n = 0; n < mem_nr_nodes(cfg); n++)
+		m->node_socket[n] = (uint8_t)mem_socket_of_node(cfg, n);
+	m->nic_socket = m->node_socket[cfg->nic_node];
 	m->last_line = NO_LINE;
 	m->review = 1;
 	m->priv = calloc((size_t)cores, sizeof(*m->priv));
 	m->socket = malloc((size_t)cores);
-	if (!m->priv || !m->socket)
+	m->node = malloc((size_t)cores);
+	if (!m->priv || !m->socket || !m->node)
 		goto nomem;
-	for (int c = 0; c < cores; c++)
+	for (int c = 0; c < cores; c++) {
 		m->socket[c] = (uint8_t)(c / cfg->cores);
+		m->node[c] = (uint8_t)mem_node_of_cpu(cfg, c);
+	}
 	for (int s = 0; s < cfg->sockets; s++)
 		if (mem_cache_init(&m->llc[s], cfg->llc_size, cfg->llc_ways,
 				   mem_llc_ops(cfg->llc_policy)))
@@ -123,6 +141,7 @@ void mem_destroy(struct mem *m)
 			mem_cache_fini(&m->priv[c]);
 	free(m->priv);
 	free(m->socket);
+	free(m->node);
 	if (m->lines)
 		munmap(m->lines, (size_t)m->cap_lines * sizeof(*m->lines));
 	free(m->regions);
@@ -295,9 +314,11 @@ static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 
 static void writeback(struct mem *m, const struct mem_line *ln, int from)
 {
+	int home = m->node_socket[ln->node];
+
 	m->st.dram_bytes[ln->node] += MEM_LINE;
-	if (ln->node != from)
-		m->st.qpi_bytes[ln->node] += MEM_LINE;
+	if (home != from)
+		m->st.qpi_bytes[home] += MEM_LINE;
 }
 
 /* Make room for line (state ln) in socket s's LLC, among the ways of its
@@ -360,8 +381,9 @@ priv_fill(struct mem *m, int core, uint32_t line,
 	ln->pway = (uint8_t)(w - set);
 }
 
-/* Where core (of socket s) finds a line. */
-static enum mem_place place_of(const struct mem_line *ln, int core, int s)
+/* Where core (of socket s, node n) finds a line. */
+static enum mem_place place_of(const struct mem_line *ln, int core, int s,
+			       int n)
 {
 	if (ln->core == core + 1 && (!ln->dirty || ln->dirty == s + 1))
 		return MEM_PRIV;
@@ -370,7 +392,7 @@ static enum mem_place place_of(const struct mem_line *ln, int core, int s)
 							  : MEM_RCACHE;
 	if (ln->llc & (1u << s))
 		return MEM_LLC;
-	return ln->node == s ? MEM_DRAM : MEM_RDRAM;
+	return ln->node == n ? MEM_DRAM : MEM_RDRAM;
 }
 
 /* Bring the line to core's socket s and private cache after a miss. */
@@ -394,7 +416,7 @@ fetch(struct mem *m, int core, int s, uint32_t line,
 			drop_from_socket(m, ln, owner - 1);
 	} else if (p == MEM_DRAM || p == MEM_RDRAM) {
 		m->st.dram_bytes[ln->node] += MEM_LINE;
-		if (p == MEM_RDRAM)
+		if (p == MEM_RDRAM && m->node_socket[ln->node] != s)
 			m->st.qpi_bytes[s] += MEM_LINE;
 	}
 	if (!(ln->llc & (1u << s)))
@@ -440,12 +462,39 @@ static inline void mind_clocks(struct mem *m)
 		review_clocks(m);
 }
 
+/*
+ * The same, on a machine whose sockets hold several nodes (SNC, NPS):
+ * another node's DRAM costs node_lat, and a line served on the socket
+ * from another node (a core's cache there; under SNC, the LLC slices of
+ * the line's home node) adds what that node's DRAM adds to the own's,
+ * node_lat - dram_lat: the same mesh or fabric distance is crossed (an
+ * inference; no source measures the transfer).
+ */
+static __attribute__((noinline)) double
+split_latency(const struct mem *m, const struct mem_line *ln, int core,
+	      int s, enum mem_place p)
+{
+	int n = m->node[core];
+
+	if (p == MEM_LLC && (ln->flags & LN_CORE_DIRTY) &&
+	    ln->core != core + 1 && socket_of(m, ln->core - 1) == s)
+		return m->snoop_cycles +
+		       (m->node[ln->core - 1] != n ? m->node_extra : 0);
+	if (p == MEM_LLC && ln->node != n && m->node_socket[ln->node] == s)
+		return m->cycles[p] + m->node_extra;
+	if (p == MEM_RDRAM && m->node_socket[ln->node] == s)
+		return m->node_cycles;
+	return m->cycles[p];
+}
+
 /* What a CPU access from core (of socket s) costs where the line is
  * (cycles): a line another core of this socket holds modified comes from
  * that core's private cache, not the LLC, a cross-core transfer. */
 static double cpu_latency(const struct mem *m, const struct mem_line *ln,
 			  int core, int s, enum mem_place p)
 {
+	if (m->split)
+		return split_latency(m, ln, core, s, p);
 	if (p == MEM_LLC && (ln->flags & LN_CORE_DIRTY) &&
 	    ln->core != core + 1 && socket_of(m, ln->core - 1) == s)
 		return m->snoop_cycles;
@@ -468,7 +517,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 	ln = state(m, line);
 	mind_clocks(m);
 	s = socket_of(m, core);
-	p = place_of(ln, core, s);
+	p = place_of(ln, core, s, m->node[core]);
 	lat = cpu_latency(m, ln, core, s, p);
 	m->st.cpu_reads[ln->kind][p]++;
 	m->st.last_kind = ln->kind;
@@ -496,7 +545,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	}
 	remember(m, core, line, true);
 	mind_clocks(m);
-	p = place_of(ln, core, s);
+	p = place_of(ln, core, s, m->node[core]);
 	m->st.cpu_writes[ln->kind][p]++;
 	m->st.last_place = (uint8_t)p;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
@@ -524,7 +573,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 double mem_nic_write(struct mem *m, uint32_t line)
 {
 	struct mem_line *ln = state(m, line);
-	int n = m->cfg.nic_node;
+	int n = m->nic_socket, home = m->node_socket[ln->node];
 	double extra = 0;
 
 	m->st.nic_writes[ln->kind]++;
@@ -542,7 +591,8 @@ double mem_nic_write(struct mem *m, uint32_t line)
 		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);
 	}
-	if (ln->node == n && m->cfg.ddio_ways) {
+	/* DDIO serves the memory of every node of the NIC's socket */
+	if (home == n && m->cfg.ddio_ways) {
 		if (ln->llc & (1u << n)) {
 			llc_touch(m, n, ln);	/* write update */
 			m->st.nic_update++;
@@ -557,30 +607,36 @@ double mem_nic_write(struct mem *m, uint32_t line)
 	if (ln->llc & (1u << n))
 		drop_from_socket(m, ln, n);
 	m->st.dram_bytes[ln->node] += MEM_LINE;
-	if (ln->node != n)
-		m->st.qpi_bytes[ln->node] += MEM_LINE;
+	if (home != n)
+		m->st.qpi_bytes[home] += MEM_LINE;
 	return extra;
 }
 
 double mem_nic_read(struct mem *m, uint32_t line)
 {
 	const struct mem_line *ln = state(m, line);
-	int n = m->cfg.nic_node;
+	int n = m->nic_socket, nic = m->cfg.nic_node;
+	/* from another node of the NIC's socket: as split_latency */
+	double apart = m->cfg.node_lat - m->cfg.dram_lat;
 
 	if (ln->dirty && ln->dirty != n + 1) {
 		m->st.qpi_bytes[n] += MEM_LINE;
 		return m->cfg.rllc_lat;
 	}
 	if ((ln->flags & LN_CORE_DIRTY) && socket_of(m, ln->core - 1) == n)
-		return m->cfg.snoop_lat;	/* from that core's cache */
+		/* from that core's cache */
+		return m->cfg.snoop_lat +
+		       (m->node[ln->core - 1] != nic ? apart : 0);
 	if (ln->llc & (1u << n))
-		return m->cfg.llc_lat;
+		return m->cfg.llc_lat + (m->split && ln->node != nic &&
+					 m->node_socket[ln->node] == n ?
+					 apart : 0);
 	m->st.dram_bytes[ln->node] += MEM_LINE;
-	if (ln->node != n) {
+	if (m->node_socket[ln->node] != n) {
 		m->st.qpi_bytes[n] += MEM_LINE;
 		return m->cfg.rdram_lat;
 	}
-	return m->cfg.dram_lat;
+	return ln->node != nic ? m->cfg.node_lat : m->cfg.dram_lat;
 }
 
 void mem_set_clock(struct mem *m, uint32_t clock)
@@ -600,9 +656,10 @@ void mem_prefetch(const struct mem *m, uint32_t line)
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 {
 	if (!(held(m, line)->flags & LN_KNOWN))	/* never touched: in DRAM */
-		return region_of(m, line)->node == socket_of(m, core) ?
+		return region_of(m, line)->node == m->node[core] ?
 		       MEM_DRAM : MEM_RDRAM;
-	return place_of(held(m, line), core, socket_of(m, core));
+	return place_of(held(m, line), core, socket_of(m, core),
+			m->node[core]);
 }
 
 bool mem_llc_consistent(const struct mem *m)

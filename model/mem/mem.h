@@ -32,6 +32,8 @@
 #define MEM_LINE	64	/* bytes */
 #define MEM_PAGE_LINES	64	/* lines in a 4 KiB page */
 #define MEM_MAX_SOCKETS	8
+#define MEM_MAX_NODES	16	/* NPS4 or SNC4 on 4 sockets; L3-as-NUMA
+				 * on 2 sockets of 8 CCDs */
 #define MEM_NO_LINE	UINT32_MAX	/* no line: mem_region() failed */
 
 /* What a line belongs to: the explanation columns are per kind. */
@@ -52,8 +54,9 @@ enum mem_place {
 	MEM_PRIV,	/* the core's private cache */
 	MEM_LLC,	/* its socket's LLC */
 	MEM_RCACHE,	/* the other socket's caches */
-	MEM_DRAM,	/* local DRAM */
-	MEM_RDRAM,	/* remote DRAM */
+	MEM_DRAM,	/* local DRAM: the core's own node */
+	MEM_RDRAM,	/* remote DRAM: another node, of its socket
+			 * (mem.node_lat) or another (mem.rdram_lat) */
 	MEM_NR_PLACES,
 };
 
@@ -78,8 +81,11 @@ enum mem_llc_policy {
 /* The machine's caches and memory: the [cpu], [cache] and [mem] keys of a
  * scenario point into it (input/scenario.c). */
 struct mem_config {
-	int sockets;		/* NUMA nodes, one socket each */
+	int sockets;
 	int cores;		/* per socket */
+	int nodes;		/* NUMA nodes per socket (SNC, NPS), each
+				 * with cores / nodes of its cores, in order:
+				 * node = core / (cores / nodes); 0 is 1 */
 	double freq;		/* Hz, the core clock */
 	uint64_t l2_size;	/* bytes per core: the private cache (L1 folded in) */
 	int l2_ways;
@@ -95,11 +101,36 @@ struct mem_config {
 	double snoop_lat;	/* s, a line another core of the socket holds
 				 * modified: a transfer from its cache */
 	double rllc_lat;	/* s, a line held in the other socket's caches */
-	double dram_lat;	/* s */
-	double rdram_lat;	/* s */
+	double dram_lat;	/* s, the core's own node */
+	double node_lat;	/* s, another node of its socket; also what
+				 * a cache transfer from that node adds,
+				 * node_lat - dram_lat (mem_node_extra) */
+	double rdram_lat;	/* s, a node of another socket */
 	double qpi_lat;		/* s, one crossing of the interconnect */
-	int nic_node;		/* the socket whose PCIe root the NIC hangs off */
+	int nic_node;		/* the node whose PCIe root the NIC hangs off */
 };
+
+/* A machine's nodes: nodes per socket (0 counts as 1), in all, the node
+ * of a core and the socket of a node. */
+static inline int mem_nodes_per_socket(const struct mem_config *c)
+{
+	return c->nodes > 1 ? c->nodes : 1;
+}
+
+static inline int mem_nr_nodes(const struct mem_config *c)
+{
+	return c->sockets * mem_nodes_per_socket(c);
+}
+
+static inline int mem_node_of_cpu(const struct mem_config *c, int cpu)
+{
+	return cpu / (c->cores / mem_nodes_per_socket(c));
+}
+
+static inline int mem_socket_of_node(const struct mem_config *c, int node)
+{
+	return node / mem_nodes_per_socket(c);
+}
 
 /* Counters: accesses by kind and place, and the bytes each path moved. */
 struct mem_stats {
@@ -111,7 +142,7 @@ struct mem_stats {
 					 * (write update): a DDIO write hit */
 	uint64_t nic_snoops;		/* cross-socket invalidations by DMA */
 	uint64_t qpi_bytes[MEM_MAX_SOCKETS];	/* into each socket */
-	uint64_t dram_bytes[MEM_MAX_SOCKETS];	/* read + written per node */
+	uint64_t dram_bytes[MEM_MAX_NODES];	/* read + written per node */
 	/* the last CPU access's kind and place: mem_work charges its wait
 	 * there (--explain) */
 	uint8_t last_kind, last_place;
@@ -123,10 +154,10 @@ struct mem;
 struct mem *mem_create(const struct mem_config *cfg, const char **err);
 void mem_destroy(struct mem *m);
 
-/* Registers nr_lines lines homed on node; returns the first line's id.
- * Line ids are addresses in lines: a region starts on a page
- * (MEM_PAGE_LINES), and a line's page offset picks its set (cache.c,
- * mem_cache_set_of).
+/* Registers nr_lines lines homed on node (0 .. mem_nr_nodes - 1);
+ * returns the first line's id.  Line ids are addresses in lines: a
+ * region starts on a page (MEM_PAGE_LINES), and a line's page offset
+ * picks its set (cache.c, mem_cache_set_of).
  * The largest machine the keys allow fits; when the host refuses the
  * address space or the memory, returns MEM_NO_LINE, and from then on
  * every mem_region() does and mem_error() says why: the caller fails

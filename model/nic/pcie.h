@@ -40,11 +40,11 @@ enum pcie_dir {
 
 /* Where bytes go beyond the link: the memory of a node, or nowhere
  * (PCIE_LINK: data-link packets, MMIO, MSI-X end at the root complex). */
-#define PCIE_LINK	MEM_MAX_SOCKETS
+#define PCIE_LINK	MEM_MAX_NODES
 
 /* Bytes on the wire, by direction and by where they end. */
 struct pcie_traffic {
-	double bytes[PCIE_NR_DIRS][MEM_MAX_SOCKETS + 1];
+	double bytes[PCIE_NR_DIRS][MEM_MAX_NODES + 1];
 };
 
 /* Bytes on the wire of one transaction of n bytes of data: a memory write

@@ -80,7 +80,8 @@ static bool trace_stopped(const struct trace *t)
 static int machine_create(struct trace *t, int nodes, u32 pages, u32 min,
 			  int line)
 {
-	struct mm_params p = { nodes, pages, min };
+	struct mm_params p = { .nr_nodes = nodes, .pages_per_node = pages,
+			       .wmark_min = min };
 	const char *err = NULL;
 
 	t->mm = mm_create(&p, &err);

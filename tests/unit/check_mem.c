@@ -490,6 +490,9 @@ static const struct {
 	CHANGE(llc_ways, 256, NO_SET),
 	CHANGE(l2_ways, 0, NO_SET),		/* no way: no division by it */
 	CHANGE(nic_node, 1, NULL),
+	CHANGE(nodes, 2, NULL),			/* a core a node */
+	CHANGE(nodes, 3, "impossible topology"),	/* 2 cores: 3 nodes */
+	CHANGE(nodes, MEM_MAX_NODES, "impossible topology"),
 	CHANGE(ddio_ways, 0, NULL),		/* no DDIO */
 	CHANGE(ddio_ways, 7, NULL),
 	CHANGE(llc_ways, 3, NULL),
@@ -518,6 +521,123 @@ START_TEST(config_checked)
 		      "%s: refused because '%s', expected '%s'",
 		      configs[_i].what, err ? err : "(no reason)",
 		      configs[_i].why);
+}
+END_TEST
+
+/*
+ * Nodes apart from sockets (SNC, NPS): 2 sockets of 2 nodes of 2 cores.
+ * Cores 0, 1 are node 0; 2, 3 node 1 (socket 0); 4, 5 node 2; 6, 7
+ * node 3.  Each pair of nodes costs its own: the same node, another of
+ * the socket (node_lat, and node_lat - dram_lat more for a cache
+ * transfer from there), another socket.
+ */
+static const struct mem_config split = {
+	.sockets = 2, .cores = 4, .nodes = 2,
+	.l2_size = 64 * 8 * 4, .l2_ways = 4,
+	.llc_size = 64 * 16 * 8, .llc_ways = 8,
+	.ddio_ways = 2, .nic_node = 1,
+	.llc_policy = MEM_LLC_QLRU,
+	.freq = 2e9, .l2_cycles = 3, .llc_lat = 10e-9, .snoop_lat = 30e-9,
+	.rllc_lat = 100e-9, .dram_lat = 80e-9, .node_lat = 95e-9,
+	.rdram_lat = 130e-9, .qpi_lat = 40e-9,
+};
+#define SPLIT_EXTRA	((split.node_lat - split.dram_lat) * split.freq)
+
+static struct mem *split_create(void)
+{
+	const char *err = NULL;
+	struct mem *m1 = mem_create(&split, &err);
+
+	ck_assert_msg(m1, "%s", err ? err : "");
+	return m1;
+}
+
+START_TEST(node_pairs_dram)
+{
+	struct mem *m1 = split_create();
+	uint32_t own = mem_region(m1, 0, MEM_PKT, 1);
+	uint32_t near = mem_region(m1, 1, MEM_PKT, 1);
+	uint32_t far = mem_region(m1, 2, MEM_PKT, 1);
+
+	ck_assert_int_eq(mem_node_of_cpu(&split, 3), 1);
+	ck_assert_int_eq(mem_socket_of_node(&split, 2), 1);
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, own),
+				split.dram_lat * split.freq, 1e-9);
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, near),
+				split.node_lat * split.freq, 1e-9);
+	/* another node of the socket is no interconnect crossing */
+	ck_assert_uint_eq(mem_stats(m1)->qpi_bytes[0], 0);
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, far),
+				split.rdram_lat * split.freq, 1e-9);
+	ck_assert_uint_eq(mem_stats(m1)->qpi_bytes[0], MEM_LINE);
+	ck_assert_int_eq(mem_stats(m1)->cpu_reads[MEM_PKT][MEM_DRAM], 1);
+	ck_assert_int_eq(mem_stats(m1)->cpu_reads[MEM_PKT][MEM_RDRAM], 2);
+	ck_assert_uint_eq(mem_stats(m1)->dram_bytes[1], MEM_LINE);
+	mem_destroy(m1);
+}
+END_TEST
+
+/* A line another core holds modified: on the same node a plain snoop,
+ * on another node of the socket that and the node's distance, on
+ * another socket the remote transfer. */
+START_TEST(node_pairs_transfer)
+{
+	struct mem *m1 = split_create();
+	uint32_t a = mem_region(m1, 0, MEM_STATE, 1);
+	uint32_t b = mem_region(m1, 0, MEM_STATE, 1);
+	uint32_t c = mem_region(m1, 0, MEM_STATE, 1);
+
+	mem_cpu_write(m1, 1, a);	/* node 0 */
+	mem_cpu_write(m1, 2, b);	/* node 1 */
+	mem_cpu_write(m1, 4, c);	/* node 2, socket 1 */
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, a),
+				split.snoop_lat * split.freq, 1e-9);
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, b),
+				split.snoop_lat * split.freq + SPLIT_EXTRA,
+				1e-9);
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, c),
+				split.rllc_lat * split.freq, 1e-9);
+	mem_destroy(m1);
+}
+END_TEST
+
+/* An LLC hit on a line homed on another node of the socket is served
+ * by that node's slices (SNC); the own node's line by the own. */
+START_TEST(node_pairs_llc)
+{
+	struct mem *m1 = split_create();
+	uint32_t own = mem_region(m1, 0, MEM_PKT, 1);
+	uint32_t near = mem_region(m1, 1, MEM_PKT, 1);
+
+	mem_cpu_read(m1, 2, own);
+	mem_cpu_read(m1, 2, near);
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, own),
+				split.llc_lat * split.freq, 1e-9);
+	ck_assert_double_eq_tol(mem_cpu_read(m1, 0, near),
+				split.llc_lat * split.freq + SPLIT_EXTRA, 1e-9);
+	mem_destroy(m1);
+}
+END_TEST
+
+/* The NIC on node 1: DDIO serves every node of its socket; its reads
+ * cost by node pair too. */
+START_TEST(node_pairs_nic)
+{
+	struct mem *m1 = split_create();
+	uint32_t own = mem_region(m1, 1, MEM_PKT, 1);
+	uint32_t near = mem_region(m1, 0, MEM_PKT, 1);
+	uint32_t far = mem_region(m1, 3, MEM_PKT, 1);
+
+	ck_assert_double_eq(mem_nic_read(m1, own), split.dram_lat);
+	ck_assert_double_eq(mem_nic_read(m1, near), split.node_lat);
+	ck_assert_double_eq(mem_nic_read(m1, far), split.rdram_lat);
+	mem_nic_write(m1, near);
+	ck_assert_int_eq(mem_stats(m1)->nic_ddio, 1);
+	ck_assert_int_eq(mem_where(m1, 1, near), MEM_LLC);
+	mem_nic_write(m1, far);
+	ck_assert_int_eq(mem_stats(m1)->nic_ddio, 1);
+	ck_assert_int_eq(mem_where(m1, 6, far), MEM_DRAM);
+	mem_destroy(m1);
 }
 END_TEST
 
@@ -670,6 +790,10 @@ int main(void)
 		{ config_checked, ARRAY_SIZE(configs) },
 		{ largest_machine_maps, UNIT_ONCE },
 		{ region_failure_returned, UNIT_ONCE },
+		{ node_pairs_dram, UNIT_ONCE },
+		{ node_pairs_transfer, UNIT_ONCE },
+		{ node_pairs_llc, UNIT_ONCE },
+		{ node_pairs_nic, UNIT_ONCE },
 	};
 
 	return unit_main("mem", tests, ARRAY_SIZE(tests), setup, teardown);

@@ -100,6 +100,34 @@ START_TEST(fallback_then_reserves_then_fail)
 }
 END_TEST
 
+/* Two sockets of two nodes (SNC2, NPS2): node 2 at its low watermark
+ * falls back to node 3, its socket's other node, before node 1, which is
+ * as many node numbers away but on the other socket (SLIT 12 against 21
+ * or 32). */
+START_TEST(fallback_own_socket_first)
+{
+	struct mm_params p = { .nr_nodes = 4, .pages_per_node = 128,
+			       .wmark_min = 8, .nodes_per_socket = 2 };
+	const char *err = NULL;
+	struct mm *mm = mm_create(&p, &err);
+	struct mm *was = m.ctx.mm;
+	struct page *pages[128], *other;
+	int n = 0;
+
+	ck_assert_msg(mm, "%s", err ? err : "");
+	m.ctx.mm = mm;
+	while (mm_nr_free(mm, 2) > 10)
+		pages[n++] = alloc_pages_node(2, GFP_ATOMIC, 0);
+	other = alloc_pages_node(2, GFP_ATOMIC, 0);
+	ck_assert_int_eq(page_to_nid(other), 3);
+	put_page(other);
+	while (n)
+		put_page(pages[--n]);
+	m.ctx.mm = was;
+	mm_destroy(mm);
+}
+END_TEST
+
 START_TEST(pressure_marks_pfmemalloc)
 {
 	struct page *p;
@@ -186,7 +214,8 @@ END_TEST
 START_TEST(bad_params)
 {
 	struct mm_params p[] = {
-		{ 0, 128, 0 }, { 9, 128, 0 }, { 2, 0, 0 }, { 2, 128, 128 },
+		{ 0, 128, 0, 0 }, { MAX_NUMNODES + 1, 128, 0, 0 },
+		{ 2, 0, 0, 0 }, { 2, 128, 128, 0 },
 	};
 	const char *err;
 
@@ -205,6 +234,7 @@ int main(void)
 		{ lifo_reuse, UNIT_ONCE },
 		{ numa_no_node_is_current, UNIT_ONCE },
 		{ fallback_then_reserves_then_fail, UNIT_ONCE },
+		{ fallback_own_socket_first, UNIT_ONCE },
 		{ pressure_marks_pfmemalloc, UNIT_ONCE },
 		{ refcount, UNIT_ONCE },
 		{ bulk_one_node, UNIT_ONCE },

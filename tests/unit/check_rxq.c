@@ -3,6 +3,8 @@
  * come back another way (cpumap, veth, a reader on another CPU, the other
  * port): check_returns.c. */
 #include <math.h>
+/* the RQ types, before the fixture's globals (q) its helpers name */
+#include "model/nic/mlx5/mlx5.h"
 #include "rxq_fixture.h"
 
 static const char *const place_names[MEM_NR_PLACES] = {
@@ -149,6 +151,54 @@ START_TEST(xdp_tx_round_trip)
 	ck_assert_int_eq(rxq_stats(q)->rx_xdp_tx, 32);
 	ck_assert_int_eq(rxq_stats(q)->tx_completed, 32);
 	close_queue();
+}
+END_TEST
+
+/*
+ * A doorbell (the XDP SQ's, the striding RQ's) rung on another socket than
+ * the NIC's waits on the interconnect; on another node of the NIC's socket
+ * (SNC, NPS) it does not: the root port is on the die.  The machine: 2
+ * sockets of 2 nodes, a core each (node = cpu); the NIC on node 0.
+ */
+static const struct {
+	const char *name;
+	int rq_type;
+	const struct workload_ops *workload;
+	int cpu;		/* NAPI's, from the first poll */
+	bool far;		/* its doorbells wait */
+} doorbells[] = {
+	{ "SQ, the NIC's node", MLX5_RQ_LEGACY, &workload_xdp_tx, 0, false },
+	{ "SQ, its socket's other node", MLX5_RQ_LEGACY, &workload_xdp_tx, 1,
+	  false },
+	{ "SQ, the other socket", MLX5_RQ_LEGACY, &workload_xdp_tx, 2, true },
+	{ "striding RQ, its socket's other node", MLX5_RQ_STRIDING,
+	  &workload_xdp_drop, 1, false },
+	{ "striding RQ, the other socket", MLX5_RQ_STRIDING,
+	  &workload_xdp_drop, 3, true },
+};
+
+START_TEST(doorbell_crosses_sockets_not_nodes)
+{
+	struct rxq_poll p;
+	double waited;
+
+	nodes_per_socket = 2;
+	rq_type = doorbells[_i].rq_type;
+	ring_size = 256;	/* the striding RQ's 4 WQEs of 64 */
+	open_queue("v6.1", doorbells[_i].workload, 0);
+	um.ctx.cpu = doorbells[_i].cpu;
+	um.ctx.node = doorbells[_i].cpu;
+	p = cycle(128);
+	waited = p.cpu.stall_at[MEM_DOORBELL][MEM_RCACHE];
+	ck_assert_msg(p.rx == 128, "%s: %d packets", doorbells[_i].name,
+		      p.rx);
+	ck_assert_msg(doorbells[_i].far ? waited > 0 : waited == 0,
+		      "%s: the doorbells waited %g s", doorbells[_i].name,
+		      waited);
+	close_queue();
+	nodes_per_socket = 1;
+	rq_type = MLX5_RQ_LEGACY;
+	ring_size = 64;
 }
 END_TEST
 
@@ -563,6 +613,7 @@ int main(void)
 		{ irq_migration, ARRAY_SIZE(migration) },
 		{ nid_check_per_era, ARRAY_SIZE(nid_check) },
 		{ xdp_tx_round_trip, UNIT_ONCE },
+		{ doorbell_crosses_sockets_not_nodes, ARRAY_SIZE(doorbells) },
 		{ pcie_bytes_of_rx, UNIT_ONCE },
 		{ xdp_tx_waits_for_its_reads, UNIT_ONCE },
 		{ xdp_touch, ARRAY_SIZE(touches) },

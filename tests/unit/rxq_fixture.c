@@ -42,6 +42,7 @@ int rq_type = MLX5_RQ_LEGACY;
 int ring_size = 64;
 int mtu = 1500;
 int pkt_bytes;
+int nodes_per_socket = 1;
 
 static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 {
@@ -77,12 +78,14 @@ static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 void open_queue(const char *era, const struct workload_ops *w, int pc)
 {
 	struct rxq_config c = qcfg(w, pc);
+	struct mem_config mc = mcfg;
 	const char *err = NULL;
 
-	unit_machine_init(&um, 2, 8192, 0);
-	m = mem_create(&mcfg, &err);
+	mc.nodes = nodes_per_socket;
+	unit_machine_init(&um, mem_nr_nodes(&mc), 8192, 0);
+	m = mem_create(&mc, &err);
 	ck_assert_msg(m, "mem_create: %s", err);
-	rxq_map_pages(&pages, m, 2, 8192, c.pkt_size);
+	rxq_map_pages(&pages, m, mem_nr_nodes(&mc), 8192, c.pkt_size);
 	pol = pp_policy_find(pp_eras, era);
 	ck_assert_msg(pol, "no era %s", era);
 	dev = pcie_create(&pcfg, &err);
@@ -125,6 +128,10 @@ struct rxq_poll cycle(int n)
 		total.local_pkts += p.local_pkts;
 		total.cpu.cycles += p.cpu.cycles;
 		total.cpu.stall += p.cpu.stall;
+		for (int k = 0; k < MEM_NR_KINDS; k++)
+			for (int at = 0; at < MEM_NR_PLACES; at++)
+				total.cpu.stall_at[k][at] +=
+					p.cpu.stall_at[k][at];
 		total.bytes_read += p.bytes_read;
 		rxq_nic_tx(q, now, &t);
 		now += STEP;

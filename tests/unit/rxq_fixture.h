@@ -41,6 +41,9 @@ extern int rq_type;
 extern int ring_size;
 extern int mtu;
 extern int pkt_bytes;
+/* NUMA nodes a socket of mcfg's machine has (cpu.nodes; 1 unless a test
+ * says): with 2, each of its cores is a node of its own. */
+extern int nodes_per_socket;
 
 /* Opens era's queue for workload w (pc: the driver's page cache). */
 void open_queue(const char *era, const struct workload_ops *w, int pc);

@@ -61,7 +61,8 @@ struct unit_machine {
 static inline void unit_machine_init(struct unit_machine *m, int nodes,
 				     u32 pages, u32 wmark)
 {
-	struct mm_params p = { nodes, pages, wmark };
+	struct mm_params p = { .nr_nodes = nodes, .pages_per_node = pages,
+				.wmark_min = wmark };
 	const char *err = NULL;
 
 	m->mm = mm_create(&p, &err);

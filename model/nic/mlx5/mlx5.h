@@ -106,6 +106,7 @@ enum { ST_CQ_DB, ST_RQ_DB, ST_SQ_DB, ST_POOL, ST_DEFER, ST_NR = 20 };
 struct mlx5_rq {
 	struct mlx5_lines l;
 	int nic_node;
+	int nic_socket;		/* of nic_node: where a doorbell goes */
 	double qpi_lat;		/* s, for a remote MMIO doorbell */
 	struct pcie *pcie;	/* the NIC's read tags, every queue's */
 	const struct pcie_config *link;	/* its configuration */
@@ -191,6 +192,11 @@ static inline void prefetch_ahead(const struct rxq *q, u32 i, bool spage)
 }
 
 /* rq.c: the channel, its pages in and out of the driver */
+/* Whether a doorbell rung on the CPU running now (numa_mem_id()) crosses
+ * the interconnect: the NIC hangs off another socket.  Sockets, not
+ * nodes: another node of the NIC's socket (SNC, NPS) reaches its root
+ * port on the die. */
+bool mlx5_doorbell_far(const struct rxq *q);
 void mlx5_release_page(struct rxq *q, struct page *page);
 void mlx5_refill(struct rxq *q);
 struct page *mlx5_page_alloc(struct rxq *q);

@@ -322,7 +322,7 @@ void mpwqe_refill(struct rxq *q)
 		return;
 	q->cpu->cycles += q->cfg.cost.doorbell;
 	pcie_mmio_write(rq->link, &rq->host, SQ_DOORBELL);
-	if (numa_mem_id() != rq->nic_node)
+	if (mlx5_doorbell_far(q))
 		mem_work_wait(q->cpu, MEM_DOORBELL, MEM_RCACHE, rq->qpi_lat *
 			      q->cfg.overlap.store_exposure);
 	mem_work_store(q->cpu, rq->l.state + ST_RQ_DB);

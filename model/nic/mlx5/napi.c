@@ -249,7 +249,7 @@ void mlx5_poll(struct rxq *q, struct rxq_poll *out)
 		/* mlx5e_xmit_xdp_doorbell(): an MMIO write to the NIC */
 		out->cpu.cycles += q->cfg.cost.doorbell;
 		pcie_mmio_write(rq->link, &rq->host, SQ_DOORBELL);
-		if (numa_mem_id() != rq->nic_node)
+		if (mlx5_doorbell_far(q))
 			mem_work_wait(q->cpu, MEM_DOORBELL, MEM_RCACHE,
 				      rq->qpi_lat *
 				      q->cfg.overlap.store_exposure);

@@ -43,6 +43,7 @@ static int mlx5_open(struct rxq *q, struct pcie *pcie)
 	int pc = mc->page_cache ? pow2_ceil(mc->page_cache) : 1;
 
 	rq->nic_node = mem_config(q->m)->nic_node;
+	rq->nic_socket = mem_socket_of_node(mem_config(q->m), rq->nic_node);
 	rq->qpi_lat = mem_config(q->m)->qpi_lat;
 	rq->pcie = pcie;
 	rq->link = pcie_config(pcie);
@@ -109,6 +110,12 @@ static void mlx5_free(struct rxq *q)
 static u32 cache_line(const struct mlx5_rq *rq, u32 i)
 {
 	return rq->l.cache + (i & rq->pc_mask) / CACHE_PER_LINE;
+}
+
+bool mlx5_doorbell_far(const struct rxq *q)
+{
+	return mem_socket_of_node(mem_config(q->m), numa_mem_id()) !=
+	       rq_of(q)->nic_socket;
 }
 
 /* mlx5e_rx_cache_put(): refuses when full or when the page is not

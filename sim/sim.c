@@ -73,6 +73,7 @@ static int build_model(struct run *w, const char **err)
 {
 	const struct sim_case *c = w->c;
 	struct mm_params mp = c->mm;
+	struct rxq_config rc = c->rxq;	/* rxq_open copies it */
 
 	mp.nr_nodes = c->mem.sockets;
 	w->mm = mm_create(&mp, err);
@@ -85,6 +86,8 @@ static int build_model(struct run *w, const char **err)
 	if (!w->pcie)
 		return -1;
 	w->nic.link_bw = pcie_link_bw(&c->pcie);
+	/* the table's cycles, moved to this core's mitigation */
+	cpu_costs_mitigate(&rc.cost, &c->cpu);
 	rxq_map_pages(&w->pages, w->mem, c->mem.sockets, c->mm.pages_per_node,
 		      c->rxq.pkt_size);
 	/* each channel opens on its CPU: its rings and pool live there */
@@ -96,7 +99,7 @@ static int build_model(struct run *w, const char **err)
 		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
 					.node = cpu / c->mem.cores,
 					.softirq = true };
-		n->q = rxq_open(&c->rxq, w->mem, w->pcie, &w->pages, w->pol,
+		n->q = rxq_open(&rc, w->mem, w->pcie, &w->pages, w->pol,
 				&n->ctx, err);
 		if (!n->q)
 			return -1;

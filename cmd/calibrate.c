@@ -111,6 +111,13 @@ static void print_calibration(const struct fit *f, FILE *out)
 		fprintf(out, "; start %s; bounds [%s, %s]\n", v[1], v[2],
 			v[3]);
 	}
+	/* whose figures these are: a scenario of another core that
+	 * includes this file runs borrowed, uncalibrated cycles */
+	if (strcmp(section, "cost"))
+		fprintf(out, "\n[cost]\n");
+	fprintf(out, "fit_family = %s\t; the core of the machine fitted on "
+		"(its cpu.family)\n",
+		cpu_family_words[f->rows[0].c->sim.cpu.family]);
 	print_fitted(f, out);
 	fprintf(out, "\n; residuals, (predicted - measured) / measured:\n");
 	for (int i = 0; i < f->nr_rows; i++)

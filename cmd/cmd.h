@@ -123,6 +123,7 @@ struct run_file {
 	int first, nr;
 	char name[256];		/* its --out subdirectory with several */
 	char machine[SCN_NAME_MAX];
+	char borrowed[160];	/* scn_costs_borrowed's text, prov.borrowed */
 	struct rep_prov prov;	/* what its outputs' headers say */
 };
 
@@ -153,6 +154,8 @@ struct results_file {
 	char duration[32];		/* as the run said it */
 	int guesses;			/* what its figures rest on */
 	bool uncalibrated;
+	char borrowed[160];		/* "# costs borrowed for" what;
+					 * "" none */
 	char sets[CSV_LINE_MAX + 2];	/* the overrides' text: set[] in it */
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;

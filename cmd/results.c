@@ -140,6 +140,9 @@ static int take_comment(struct run_results *r, const char *line, int nr)
 	if (sscanf(line, "# rests on %d guessed", &rf->guesses) == 1)
 		rf->uncalibrated = strstr(line, " and uncalibrated cycles") !=
 				   NULL;
+	if (!strncmp(line, "# costs borrowed for ", 21))
+		snprintf(rf->borrowed, sizeof(rf->borrowed), "%.159s",
+			 line + 21);
 	return 0;	/* err% not computed: said again */
 }
 
@@ -437,5 +440,6 @@ struct rep_prov results_prov(const struct run_results *r, int k,
 	const struct results_file *rf = &r->files[k];
 
 	return (struct rep_prov){ "run", rf->path, rc, rf->set, rf->nr_set,
-				  machine, rf->guesses, rf->uncalibrated };
+				  machine, rf->guesses, rf->uncalibrated,
+				  rf->borrowed[0] ? rf->borrowed : NULL };
 }

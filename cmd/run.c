@@ -317,7 +317,7 @@ static int write_html(const char *dir, const struct run_file *rf)
 	status = rep_write_html(dir, rf->path, rf->scn->nr_cases &&
 				rf->scn->cases[0].machine[0] ?
 				rf->scn->cases[0].machine : NULL, guesses, nr,
-				rf->prov.uncalibrated);
+				rf->prov.uncalibrated, rf->prov.borrowed);
 	free(guesses);
 	return status;
 }
@@ -400,7 +400,9 @@ static int select_files(const struct cmd_opts *o, struct run_file *rf,
 			o->set, o->nr_set, cmd_machine(rf[f].scn,
 			rf[f].machine, sizeof(rf[f].machine)),
 			scn_write_guesses(NULL, rf[f].scn),
-			scn_uncalibrated_profile(rf[f].scn) != NULL };
+			scn_uncalibrated(rf[f].scn),
+			scn_costs_borrowed(rf[f].scn, rf[f].borrowed,
+					   sizeof(rf[f].borrowed)) };
 	}
 	return nr_rows;
 }

@@ -20,7 +20,7 @@ static int write_plot(const struct sweep_opts *o,
 		      const struct rep_row *rows, const struct rep_figure *figs)
 {
 	char path[4096], title[512], out[4096];
-	char xlabel[128], reps[16], machine[64];
+	char xlabel[128], reps[16], machine[64], borrowed[160];
 	int nr_rows = pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows;
 	bool measured;
 	/* every series name, one a line: names cannot hold a newline */
@@ -29,7 +29,8 @@ static int write_plot(const struct sweep_opts *o,
 	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0,
 		cmd_machine(pts[0].scn, machine, sizeof(machine)),
 		scn_write_guesses(NULL, pts[0].scn),
-		scn_uncalibrated_profile(pts[0].scn) != NULL };
+		scn_uncalibrated(pts[0].scn),
+		scn_costs_borrowed(pts[0].scn, borrowed, sizeof(borrowed)) };
 	struct sweep_result s = sweep_result_of(o, pts, nr_points, rows, figs);
 	const char *more[6], *unit = scn_key_unit(o->axes[0].key);
 	struct outfile f;

@@ -439,7 +439,9 @@ static int rows_of_results(struct cmd_opts *o, struct run_results *r,
 			scn[k]->calibrate.tolerance,
 			scn[k]->calibrate.effect_tolerance,
 			unchecked(r->files[k].set, r->files[k].nr_set,
-				  scn[k]) };
+				  scn[k]), "" };
+		scn_costs_borrowed(scn[k], vf[k].borrowed,
+				   sizeof(vf[k].borrowed));
 		nr_rows += vf[k].nr;
 		o->args[k] = (char *)path;
 		if (unrun)
@@ -486,7 +488,9 @@ static int scenario_rows(struct cmd_opts *o, struct scenario **scn,
 			wanted_rows(o, rows + nr_rows, n),
 			scn[f]->calibrate.tolerance,
 			scn[f]->calibrate.effect_tolerance,
-			unchecked(o->set, o->nr_set, scn[f]) };
+			unchecked(o->set, o->nr_set, scn[f]), "" };
+		scn_costs_borrowed(scn[f], vf[f].borrowed,
+				   sizeof(vf[f].borrowed));
 		nr_rows += vf[f].nr;
 		o->args[f++] = (char *)path;
 		kept = f;

@@ -213,6 +213,20 @@ const char *scn_profile_part(const char *path);
  * when it read no calibration (a .cal.ini), else NULL. */
 const char *scn_uncalibrated_profile(const struct scenario *scn);
 
+/* Whether a case runs on cycles of another core than its [cpu]'s: a
+ * [cost] table of another family (cost.family), or driver cycles fitted
+ * on another (cost.fit_family).  Writes what into buf, "a zen4 core:
+ * broadwell's cost table, driver cycles fitted on broadwell" (the
+ * outputs put "costs borrowed for " before it), or "" and false. */
+bool scn_case_costs_borrowed(const struct scn_case *c, char *buf, size_t len);
+/* The first of the scenario's cases that does: its text in buf, or NULL. */
+const char *scn_costs_borrowed(const struct scenario *scn, char *buf,
+			       size_t len);
+/* Whether its driver cycles were fitted on no figure of its core: a
+ * profile read without a calibration (scn_uncalibrated_profile), or a
+ * calibration of another core (a case's cost.fit_family). */
+bool scn_uncalibrated(const struct scenario *scn);
+
 /* Whether case name is one [calibrate] cases fits on. */
 bool scn_fitted_on(const struct scenario *scn, const char *name);
 /* The [fitted] record of case name, or NULL. */

@@ -235,6 +235,18 @@ static void validate_name(struct verdict *v)
 	      "longer than %d characters", SCN_MACHINE_MAX);
 }
 
+/* The core: a mitigation its family has.  A cost table of another family
+ * is no error (the outputs say the costs are borrowed). */
+static void validate_cpu(struct verdict *v)
+{
+	const struct cpu_config *cpu = &v->c->sim.cpu;
+
+	CHECK(cpu_has_srso(cpu->family) || cpu->srso == CPU_SRSO_DEFAULT,
+	      "cpu.srso", "srso = %s: %s has no SRSO (AMD Zen 1 to 4 only, "
+	      "docs.kernel.org hw-vuln/srso.html): leave it at default",
+	      cpu_srso_words[cpu->srso], cpu_family_words[cpu->family]);
+}
+
 /* Where a far side runs (redirect_port, redirect_cpu, app_cpu), and the
  * workloads' own keys written where they do nothing. */
 static void validate_far(struct verdict *v)
@@ -447,6 +459,7 @@ bool scn_validate(struct loader *ld, const struct scn_case *c,
 	validate_machine(&v);
 	validate_nodes(&v);
 	validate_name(&v);
+	validate_cpu(&v);
 	if (c->sim.rxq.workload->check)
 		c->sim.rxq.workload->check(&wc, say, &v);
 	validate_far(&v);

@@ -243,6 +243,7 @@ static void commit_table(FILE *f, const struct rep_row *rows, int nr_rows,
 	else
 		fprintf(f, "Each change against %s.\n", g->before->name);
 	rep_guesses_line(f, p, true);
+	rep_borrowed_line(f, p, true);
 	fputc('\n', f);
 }
 

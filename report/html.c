@@ -210,7 +210,7 @@ static void put_title(FILE *f, const char *scenario, const char *machine)
 
 int rep_write_html(const char *dir, const char *scenario,
 		   const char *machine, const char *guesses, int nr_guesses,
-		   bool uncalibrated)
+		   bool uncalibrated, const char *borrowed)
 {
 	char path[4096];
 	struct outfile o;
@@ -242,6 +242,11 @@ int rep_write_html(const char *dir, const char *scenario,
 		      "a hardware profile without its calibration; its "
 		      "per-packet cycles are the profile's priors (ppsim "
 		      "calibrate fits them).</p>\n", f);
+	if (borrowed) {
+		fputs("<p><strong>Costs borrowed</strong> for ", f);
+		put_escaped(f, borrowed, strlen(borrowed));
+		fputs(" (doc/notes/core-costs.md).</p>\n", f);
+	}
 	fprintf(f, "<p>%d figure%s the run rests on %s marked a guess or a "
 		"prior where %s set (each line as its file has it):</p>\n",
 		nr_guesses, nr_guesses == 1 ? "" : "s",

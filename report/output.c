@@ -304,9 +304,15 @@ void rep_write_json(FILE *f, const struct rep_row *rows, int nr_rows,
 		p->rc->seed, reps, dur);
 	rep_json_set(f, p->set, p->nr_set);
 	fprintf(f, ", \"error_pct_computed\": %s, \"guesses\": %d, "
-		"\"uncalibrated\": %s, \"rows\": [\n",
+		"\"uncalibrated\": %s, ",
 		altered ? "false" : "true", p->nr_guesses,
 		p->uncalibrated ? "true" : "false");
+	if (p->borrowed) {
+		fprintf(f, "\"costs_borrowed\": ");
+		rep_json_text(f, p->borrowed);
+		fprintf(f, ", ");
+	}
+	fprintf(f, "\"rows\": [\n");
 	for (int i = 0; i < nr_rows; i++) {
 		rep_json_row(f, rows, nr_rows, i, reps, altered);
 		fprintf(f, "%s\n", i + 1 < nr_rows ? "," : "");
@@ -604,10 +610,11 @@ void rep_plot_title(const struct rep_row *rows, int nr_rows,
 				      "%.2g GHz", s0->mem.sockets,
 				      s0->mem.cores, s0->mem.freq / 1e9);
 	if (n < len)
-		snprintf(buf + n, len - n, " (ppsim %s, %d rep%s%s)",
+		snprintf(buf + n, len - n, " (ppsim %s, %d rep%s%s%s)",
 			 PACKAGE_VERSION, p->rc->reps,
 			 p->rc->reps == 1 ? "" : "s",
-			 p->uncalibrated ? ", uncalibrated" : "");
+			 p->uncalibrated ? ", uncalibrated" : "",
+			 p->borrowed ? ", borrowed costs" : "");
 }
 
 /* The first fields of a plot table's row: the plot's label (case and

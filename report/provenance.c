@@ -87,6 +87,34 @@ void rep_title_line(FILE *f, const char *prefix, const struct rep_row *rows,
 		fprintf(f, "%smachine: %s\n", prefix, name);
 }
 
+void rep_borrowed_line(FILE *f, const struct rep_prov *p, bool commit)
+{
+	char text[256];
+	int col = 0;
+
+	if (!p->borrowed)
+		return;
+	snprintf(text, sizeof(text), "%s for %s%s", commit ?
+		 "Costs borrowed" : "# costs borrowed", p->borrowed,
+		 commit ? "." : "");
+	if (!commit) {
+		fprintf(f, "%s\n", text);
+		return;
+	}
+	/* a commit message's 72 columns, broken between words */
+	for (const char *w = text; *w; ) {
+		int n = (int)strcspn(w, " ");
+
+		if (col && col + 1 + n > 72) {
+			fputc('\n', f);
+			col = 0;
+		}
+		col += fprintf(f, "%s%.*s", col ? " " : "", n, w);
+		w += n + strspn(w + n, " ");
+	}
+	fputc('\n', f);
+}
+
 void rep_preamble(FILE *f, const struct rep_prov *p,
 		  const struct rep_row *rows, int nr_rows)
 {
@@ -97,6 +125,7 @@ void rep_preamble(FILE *f, const struct rep_prov *p,
 	rep_title_line(f, "# ", rows, nr_rows);
 	rep_conditions(f, p, rows, nr_rows);
 	rep_guesses_line(f, p, false);
+	rep_borrowed_line(f, p, false);
 	if (rep_altered(p))
 		fprintf(f, "# err%%: not computed: the overrides changed the "
 			"scenario the measurements were taken on\n");

@@ -129,7 +129,11 @@ struct rep_prov {
 	const char *machine;	/* the hardware profile's name, for plots */
 	int nr_guesses;		/* figures marked a guess or a prior where
 				 * they are set (scn_write_guesses) */
-	bool uncalibrated;	/* a profile's cycles without their fit */
+	bool uncalibrated;	/* driver cycles fitted on no figure of
+				 * this core (scn_uncalibrated) */
+	const char *borrowed;	/* costs of another core: "a zen4 core:
+				 * broadwell's cost table" (input's
+				 * scn_costs_borrowed); NULL: none */
 };
 
 /* Whether the command line changed the scenario the measurements were
@@ -147,6 +151,11 @@ void rep_guesses_line(FILE *f, const struct rep_prov *p, bool commit);
 const char *rep_machine_name(const struct rep_row *rows, int nr_rows);
 void rep_title_line(FILE *f, const char *prefix, const struct rep_row *rows,
 		    int nr_rows);
+/* The costs of another core, when p->borrowed says so (nothing
+ * otherwise), the same text in every format: "# costs borrowed for
+ * ...", or "Costs borrowed for ...", wrapped within 72 columns, under a
+ * commit table.  What each is: doc/notes/core-costs.md section 7. */
+void rep_borrowed_line(FILE *f, const struct rep_prov *p, bool commit);
 /* The provenance as '# ' lines: version, commit, command, scenario,
  * the machine's name, seed, replications, duration, every override. */
 void rep_preamble(FILE *f, const struct rep_prov *p,

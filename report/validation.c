@@ -205,6 +205,8 @@ static void put_figures(FILE *out, const struct val_result *v, int w)
 		datadir_put_line_text(out, vf->path);
 		fprintf(out, "  tolerance %g %%\n", vf->tolerance);
 		rep_title_line(out, "# ", &v->rows[vf->first], vf->nr);
+		if (vf->borrowed[0])
+			fprintf(out, "# costs borrowed for %s\n", vf->borrowed);
 		for (int i = vf->first; i < vf->first + vf->nr; i++) {
 			const struct rep_row *r = &v->rows[i];
 			const struct val_figure *fig = &v->fig[i];
@@ -392,6 +394,13 @@ void val_write_csv(FILE *out, const struct val_result *v)
 		datadir_put_line_text(out, vf->path);
 		rep_title_line(out, "  ", &v->rows[vf->first], vf->nr);
 	}
+	for (int f = 0; f < v->nr_files; f++)
+		if (v->files[f].borrowed[0]) {
+			fprintf(out, "# ");
+			datadir_put_line_text(out, v->files[f].path);
+			fprintf(out, ": costs borrowed for %s\n",
+				v->files[f].borrowed);
+		}
 	fprintf(out, "file,case,policy,measured,predicted,unit,ci95,"
 		"error_pct,fit,tolerance,over,saturated,fitted,stale,kind,"
 		"from_case,from_policy,keys,measured_change_pct,"
@@ -479,6 +488,11 @@ static void json_file(FILE *out, const struct val_result *v, int f)
 	}
 	rep_json_num(out, "tolerance", vf->tolerance, false);
 	rep_json_num(out, "effect_tolerance", vf->effect_tolerance, false);
+	if (vf->borrowed[0]) {
+		fprintf(out, "\"costs_borrowed\": ");
+		rep_json_text(out, vf->borrowed);
+		fprintf(out, ", ");
+	}
 	fprintf(out, "\"figures\": [\n");
 	for (int i = vf->first; i < vf->first + vf->nr; i++)
 		json_figure(out, v, i, i + 1 < vf->first + vf->nr ? "," : "");

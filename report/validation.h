@@ -25,6 +25,8 @@ struct val_file {
 	const char *unchecked;	/* why its figures fitted on are not
 				 * checked against the fit's records; NULL:
 				 * they are */
+	char borrowed[160];	/* its costs of another core, as
+				 * scn_costs_borrowed says it; "": none */
 };
 
 /* What one figure says once its simulations are in. */

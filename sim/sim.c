@@ -74,6 +74,7 @@ static int build_model(struct run *w, const char **err)
 {
 	const struct sim_case *c = w->c;
 	struct mm_params mp = c->mm;
+	struct rxq_config rc = c->rxq;	/* rxq_open copies it */
 
 	mp.nr_nodes = mem_nr_nodes(&c->mem);
 	mp.nodes_per_socket = mem_nodes_per_socket(&c->mem);
@@ -87,6 +88,8 @@ static int build_model(struct run *w, const char **err)
 	if (!w->pcie)
 		return -1;
 	w->nic.link_bw = pcie_link_bw(&c->pcie);
+	/* the table's cycles, moved to this core's mitigation */
+	cpu_costs_mitigate(&rc.cost, &c->cpu);
 	rxq_map_pages(&w->pages, w->mem, mem_nr_nodes(&c->mem),
 		      c->mm.pages_per_node, c->rxq.pkt_size);
 	/* each channel opens on its CPU: its rings and pool live there */
@@ -98,7 +101,7 @@ static int build_model(struct run *w, const char **err)
 		n->ctx = (struct kctx){ .mm = w->mm, .cpu = cpu,
 					.node = mem_node_of_cpu(&c->mem, cpu),
 					.softirq = true };
-		n->q = rxq_open(&c->rxq, w->mem, w->pcie, &w->pages, w->pol,
+		n->q = rxq_open(&rc, w->mem, w->pcie, &w->pages, w->pol,
 				&n->ctx, err);
 		if (!n->q)
 			return -1;

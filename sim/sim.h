@@ -33,6 +33,7 @@
 
 #include <stdint.h>
 #include "../model/kernel/mm.h"
+#include "../model/cpu/family.h"
 #include "../model/mem/mem.h"
 #include "../model/nic/rxq.h"
 #include "../model/workload/workload.h"
@@ -78,6 +79,7 @@ struct sim_load {
  */
 struct sim_case {
 	struct mem_config mem;
+	struct cpu_config cpu;	/* the core families, the mitigation */
 	struct mm_params mm;	/* nr_nodes: mem's, set when run */
 	struct rxq_config rxq;
 	struct pcie_config pcie;

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..102"
+echo "1..104"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -96,6 +96,9 @@ grep -q "^striding-jumbo-v6.1.ini:4: v6.12: multi-buffer XDP on a striding RQ .*
 	not_ok "striding: 6.12's jumbo XDP: $(tr '\n' '|' <"$tmp/out")"
 bad jumbo-legacy.ini "^jumbo-legacy.ini:7: pkt_size 9014 is more than the legacy RQ.s page a packet holds \(3520 bytes\): a jumbo frame is modelled on driver.rq_type = striding"
 bad striding-small-ring.ini "^striding-small-ring.ini:4: rx_ring 128 is fewer than 4 WQEs of 64 packets"
+# the core families: a word of the five, a mitigation the family has
+bad family-word.ini "^family-word.ini:2: family: 'ice_lake': expected broadwell, sunny_cove, golden_cove, zen3 or zen4"
+bad srso-intel.ini "^srso-intel.ini:3: srso = ibpb: golden_cove has no SRSO \\(AMD Zen 1 to 4 only"
 # cut to 63 characters, a key would name another one (or another case)
 bad fitted-long.ini "^fitted-long.ini:3: key longer than 63 characters"
 

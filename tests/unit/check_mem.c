@@ -423,6 +423,29 @@ START_TEST(qlru_ddio_victim)
 }
 END_TEST
 
+/* DDIO under QLRU, neither of its ways 3: the older goes even when it
+ * is the second.  A and B written (ways 2 and 3), C and D read into ways
+ * 0 and 1: every way 1, so all age to 2; B hit (1), all age again (A 3,
+ * B 2), A hit (1).  E takes B's way (age 2), not A's (age 1). */
+START_TEST(qlru_ddio_oldest)
+{
+	struct mem *m1 = one_set(2, MEM_LLC_QLRU);
+	uint32_t l = mem_region(m1, 0, MEM_PKT, 5);	/* A to E */
+
+	mem_nic_write(m1, l);
+	mem_nic_write(m1, l + 1);
+	mem_cpu_read(m1, 0, l + 2);
+	mem_cpu_read(m1, 1, l + 3);
+	mem_cpu_read(m1, 2, l + 1);
+	mem_cpu_read(m1, 3, l);
+	mem_nic_write(m1, l + 4);
+	ck_assert_int_eq(mem_where(m1, 15, l), MEM_LLC);
+	ck_assert_int_eq(mem_where(m1, 15, l + 1), MEM_DRAM);
+	ck_assert_int_eq(mem_where(m1, 15, l + 4), MEM_LLC);
+	mem_destroy(m1);
+}
+END_TEST
+
 /* DDIO's ways are the top ones of a set (mem.h): lines a core read into
  * the first two ways stay while DMA writes come and go, under either
  * policy. */
@@ -634,6 +657,7 @@ int main(void)
 		{ qlru_victims, UNIT_ONCE },
 		{ qlru_hit_at_age_two, UNIT_ONCE },
 		{ qlru_ddio_victim, UNIT_ONCE },
+		{ qlru_ddio_oldest, UNIT_ONCE },
 		{ qlru_invalidated_way, UNIT_ONCE },
 		{ llc_stamps_kept, MEM_LLC_NR * ARRAY_SIZE(llc_shapes) },
 		{ ddio_top_ways, MEM_LLC_NR },	/* every LLC policy */

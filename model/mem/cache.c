@@ -4,7 +4,7 @@
 int mem_cache_init(struct cache *c, uint64_t size, int ways,
 		   const struct mem_llc_ops *ops)
 {
-	if (ways < 1 || ways > 255)
+	if (ways < 1 || (uint32_t)ways > ops->max_ways)
 		return -1;
 	c->ops = ops;
 	c->ways = (uint32_t)ways;
@@ -87,12 +87,14 @@ static void renumber(struct cache *c)
 	c->clock = c->ways;
 }
 
-/* QLRU: every way starts empty and old, and the set's counts say so. */
+/* QLRU: every way starts empty and old. */
 static void qlru_init_set(struct way *set, uint32_t ways)
 {
 	for (uint32_t i = 0; i < ways; i++)
-		set[i] = (struct way){ NO_LINE, QLRU_OLD };
-	set[-1] = (struct way){ ways, ways };
+		set[i] = (struct way){ NO_LINE, 0 };
+	qlru_set_mask(set, QLRU_HI, qlru_ways(ways));
+	qlru_set_mask(set, QLRU_LO, qlru_ways(ways));
+	qlru_set_mask(set, QLRU_EMPTY, qlru_ways(ways));
 }
 
 static void lru_init_set(struct way *set, uint32_t ways)
@@ -125,21 +127,22 @@ static bool lru_consistent(const struct cache *c)
 	return true;
 }
 
-/* Every set's counts (QLRU_NOLD, QLRU_NEMPTY) agree with its ways, and
- * no age is above 3. */
+/* Every set's mask of empty ways agrees with its ways, and no mask has
+ * a bit beyond them. */
 static bool qlru_consistent(const struct cache *c)
 {
+	uint64_t beyond = ~qlru_ways(c->ways);
+
 	for (size_t n = 0; n < c->nsets; n++) {
 		const struct way *set = &c->set[n * c->stride];
-		uint32_t old = 0, empty = 0;
+		uint64_t empty = 0;
 
-		for (uint32_t i = 0; i < c->ways; i++) {
-			old += set[i].stamp == QLRU_OLD;
-			empty += set[i].line == NO_LINE;
-			if (set[i].stamp > QLRU_OLD)
-				return false;
-		}
-		if (old != QLRU_NOLD(set) || empty != QLRU_NEMPTY(set))
+		for (uint32_t i = 0; i < c->ways; i++)
+			if (set[i].line == NO_LINE)
+				empty |= UINT64_C(1) << i;
+		if (empty != qlru_mask(set, QLRU_EMPTY) ||
+		    ((qlru_mask(set, QLRU_HI) | qlru_mask(set, QLRU_LO)) &
+		     beyond))
 			return false;
 	}
 	return true;
@@ -148,6 +151,7 @@ static bool qlru_consistent(const struct cache *c)
 const struct mem_llc_ops mem_llc_lru = {
 	.name = "lru",
 	.extra = 0,
+	.max_ways = 255,
 	.init_set = lru_init_set,
 	.victim = lru_victim,
 	.hit = lru_touch,
@@ -159,7 +163,8 @@ const struct mem_llc_ops mem_llc_lru = {
 
 const struct mem_llc_ops mem_llc_qlru = {
 	.name = "qlru",
-	.extra = 1,		/* QLRU_NOLD, QLRU_NEMPTY */
+	.extra = 3,		/* QLRU_EMPTY, QLRU_LO, QLRU_HI */
+	.max_ways = QLRU_MAX_WAYS,
 	.init_set = qlru_init_set,
 	.victim = qlru_victim,
 	.hit = qlru_hit,

@@ -7,7 +7,8 @@
 /* A line's state starts zeroed (see grow_lines): it learns its node,
  * kind and sets when first used. */
 struct mem_line {
-	uint32_t lset;		/* its set in every LLC */
+	uint32_t lset;		/* its set's first way in every LLC (the set
+				 * times the caches' stride) */
 	uint32_t pset;		/* and in every private cache (mem_cache_set_of) */
 	uint16_t core;		/* core + 1 whose private cache holds it */
 	uint8_t node;		/* home node */
@@ -247,7 +248,7 @@ static __attribute__((noinline)) void learn(struct mem *m,
 
 	ln->node = r->node;
 	ln->kind = r->kind;
-	ln->lset = mem_cache_set_of(&m->llc[0], line);
+	ln->lset = mem_cache_set_of(&m->llc[0], line) * m->llc[0].stride;
 	ln->pset = mem_cache_set_of(&m->priv[0], line) * m->priv[0].ways;
 	ln->flags |= LN_KNOWN;
 }
@@ -277,7 +278,7 @@ static inline int socket_of(const struct mem *m, int core)
 static inline struct way *llc_set(const struct mem *m, int s,
 				  const struct mem_line *ln)
 {
-	return &m->llc[s].set[(size_t)ln->lset * m->llc[s].stride];
+	return &m->llc[s].set[ln->lset];
 }
 
 static inline struct way *priv_set(const struct mem *m, int core,
@@ -321,6 +322,26 @@ static void writeback(struct mem *m, const struct mem_line *ln, int from)
 		m->st.qpi_bytes[home] += MEM_LINE;
 }
 
+/* The line in way w of set of socket s's LLC is evicted: written back if
+ * modified there, and (inclusive) its private copy there goes too.  As
+ * writeback() and drop_from_socket(), with its set and way at hand. */
+static inline void llc_evict(struct mem *m, int s, struct way *set,
+			     struct way *w)
+{
+	struct mem_line *old = held(m, w->line);
+
+	if (old->dirty == s + 1) {
+		writeback(m, old, s);
+		old->dirty = 0;
+	}
+	llc_invalidate(&m->llc[s], set, w);
+	old->llc &= (uint8_t)~(1u << s);
+	if (old->core && socket_of(m, old->core - 1) == s) {
+		vacate(&priv_set(m, old->core - 1, old)[old->pway]);
+		priv_forget(old);
+	}
+}
+
 /* Make room for line (state ln) in socket s's LLC, among the ways of its
  * set from first on. */
 static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
@@ -330,14 +351,8 @@ static void llc_fill(struct mem *m, int s, uint32_t line, struct mem_line *ln,
 	struct way *set = llc_set(m, s, ln);
 	struct way *w = llc_victim(c, set, first);
 
-	if (w->line != NO_LINE) {
-		struct mem_line *old = held(m, w->line);
-
-		if (old->dirty == s + 1)
-			writeback(m, old, s);
-		/* inclusive: the private copy goes too */
-		drop_from_socket(m, old, s);
-	}
+	if (w->line != NO_LINE)
+		llc_evict(m, s, set, w);
 	w->line = line;		/* the way is empty now */
 	llc_filled(c, set, w, first);
 	ln->llc |= (uint8_t)(1u << s);

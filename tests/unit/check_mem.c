@@ -424,7 +424,7 @@ START_TEST(qlru_ddio_victim)
 END_TEST
 
 /* DDIO under QLRU: DMA writes age DDIO's two ways on their own (cache.h,
- * qlru_age_ways), as CAT's way masks do.  C and D, read by cores, reach
+ * qlru_age_mask), as CAT's way masks do.  C and D, read by cores, reach
  * age 3 and stay; had the writes aged the whole set, C and D at 3 would
  * stop DDIO's ways from ever aging, and U and V, both 1, would tie: the
  * first (U) would go and V stay.  Aged alone, U ends at 2 and V at 3,
@@ -443,6 +443,27 @@ START_TEST(qlru_ddio_ways_age_alone)
 		ck_assert_msg((mem_where(m1, 15, l + i) == MEM_LLC) ==
 			      (i < 2 || i == 6 || i == 7), "line %c",
 			      i < 2 ? "CD"[i] : dma[i - 2]);
+	mem_destroy(m1);
+}
+END_TEST
+
+/* DDIO under QLRU, neither of its ways 3: the older goes even when it
+ * is the second.  A and B written (ways 2 and 3, age 1; DDIO's two ways
+ * then age, to 2), A written again (a write update, a hit: 1; the set's
+ * empty ways are 3, so nothing ages).  E takes B's way (age 2), not A's
+ * (age 1). */
+START_TEST(qlru_ddio_oldest)
+{
+	struct mem *m1 = one_set(2, MEM_LLC_QLRU);
+	uint32_t l = mem_region(m1, 0, MEM_PKT, 5);	/* A to E */
+
+	mem_nic_write(m1, l);
+	mem_nic_write(m1, l + 1);
+	mem_nic_write(m1, l);
+	mem_nic_write(m1, l + 4);
+	ck_assert_int_eq(mem_where(m1, 15, l), MEM_LLC);
+	ck_assert_int_eq(mem_where(m1, 15, l + 1), MEM_DRAM);
+	ck_assert_int_eq(mem_where(m1, 15, l + 4), MEM_LLC);
 	mem_destroy(m1);
 }
 END_TEST
@@ -779,6 +800,7 @@ int main(void)
 		{ qlru_hit_at_age_two, UNIT_ONCE },
 		{ qlru_ddio_victim, UNIT_ONCE },
 		{ qlru_ddio_ways_age_alone, UNIT_ONCE },
+		{ qlru_ddio_oldest, UNIT_ONCE },
 		{ qlru_invalidated_way, UNIT_ONCE },
 		{ llc_stamps_kept, MEM_LLC_NR * ARRAY_SIZE(llc_shapes) },
 		{ ddio_top_ways, MEM_LLC_NR },	/* every LLC policy */

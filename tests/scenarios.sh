@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..104"
+echo "1..105"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -157,6 +157,18 @@ remote=$(awk -F, '$1 == "far-drop" && $2 == "v5.4" && $3 == "pkt_remote" { print
 local55=$(awk -F, '$1 == "far-drop" && $2 == "v5.5" && $3 == "local_pages" { print $5 }' "$tmp/a.csv")
 [ "$remote" = 100 ] && [ "$local55" = 100 ] && ok "far v5.4 reads remote packets, far v5.5 local pages" ||
 	not_ok "far v5.4 reads remote packets ($remote), far v5.5 local pages ($local55)"
+# under SNC another node of the socket is not "the other socket": its
+# reads are neither remote% nor the explanation's remote rows
+"$ppsim" run "$src/tests/scenarios/snc.ini" --set cache.ddio_ways=0 --explain \
+	--reps 1 --duration 5ms --policy v5.4 >"$tmp/snc" 2>"$tmp/out"
+rc=$?
+"$ppsim" run "$src/tests/scenarios/snc.ini" --set cache.ddio_ways=0 \
+	--reps 1 --duration 5ms --policy v5.4 --format csv >"$tmp/snc.csv" 2>>"$tmp/out"
+snc=$(awk -F, '$1 == "sibling" && $3 ~ /^(pkt_remote|cqe_remote|spage_remote)$/ { printf "%s=%s ", $3, $5 }' "$tmp/snc.csv")
+[ $rc -eq 0 ] && [ "$snc" = "pkt_remote=0 cqe_remote=0 spage_remote=0 " ] &&
+	grep -q '^  packet page   other node  ' "$tmp/snc" && ! grep -Eq '^  .* remote (DRAM|cache) ' "$tmp/snc" &&
+	ok "SNC: another node of the socket is not remote" ||
+	not_ok "SNC: another node of the socket is not remote (exit $rc; $snc; $(grep 'remote\|other node' "$tmp/snc" | tr '\n' '|'))"
 grep -q '^far-tx,v5.5,saturated,resource,cpu,' "$tmp/a.csv" && ok "saturated resource named" || not_ok "saturated resource named"
 [ -s "$tmp/o/transient.csv" ] && grep -v '^#' "$tmp/o/transient.csv" | head -1 | grep -q '^case,policy,rep,t_s,rate_mpps,local_pages$' &&
 	ok "transient written" || not_ok "transient written"

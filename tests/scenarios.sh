@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..108"
+echo "1..111"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -31,6 +31,11 @@ bad nodes-more-than-cores.ini "^nodes-more-than-cores.ini:4: nodes 4: more NUMA 
 bad nodes-not-dividing.ini "^nodes-not-dividing.ini:4: nodes 4 does not divide the socket's 6 cores"
 bad nodes-too-many.ini "^nodes-too-many.ini:5: 8 sockets x 4 nodes: at most 16 nodes in all"
 bad node-lat.ini "^node-lat.ini:8: node_lat 140 ns must lie between dram_lat 90 ns and rdram_lat 135 ns"
+# no node_lat: said at the nodes line that asks for it, not the case's
+bad nodes-no-node-lat.ini "^nodes-no-node-lat.ini:6: nodes 2 needs mem.node_lat: the latency of another node's DRAM"
+"$ppsim" keys mem.node_lat 2>&1 | grep -q "the whole latency, as dram_lat is the own node's, not what it adds to dram_lat" &&
+	ok "mem.node_lat's help: an absolute latency" ||
+	not_ok "mem.node_lat's help: an absolute latency"
 bad nic-node.ini "^nic-node.ini:9: nic.node 4 does not exist: the machine has 4 nodes \\(2 sockets x 2\\)"
 bad machine-name-long.ini "^machine-name-long.ini:2: name: longer than 63 characters"
 bad machine-name-ascii.ini "^machine-name-ascii.ini:2: name: character 0xc3 is not printable ASCII"
@@ -45,6 +50,9 @@ bad missing-include.ini "^missing-include.ini:2: include missing.ini: No such fi
 bad no-case.ini "^no-case.ini:1: no \[case NAME\] section"
 bad no-section.ini "^no-section.ini:1: workload: set before any \[section\]"
 bad no-such-cpu.ini "^no-such-cpu.ini:5: irq_cpu 12 does not exist"
+grep -q "^no-such-cpu.ini:4: 1 queue on CPU 12 does not fit the machine's 12 CPUs" "$tmp/out" &&
+	ok "one queue, said in the singular" ||
+	not_ok "one queue, said in the singular: $(tr '\n' '|' <"$tmp/out")"
 bad not-pow2.ini "^not-pow2.ini:2: rx_ring 1000 is not a power of 2"
 bad ring-too-big.ini "^ring-too-big.ini:4: 4096 pages per node cannot hold"
 bad syntax.ini "^syntax.ini:3: expected '\]'"

@@ -172,11 +172,11 @@ static void validate_machine(struct verdict *v)
 	      l->migrate_cpu, cpus);
 	CHECK(l->irq_cpu + n <= cpus &&
 	      (l->migrate_at < 0 || l->migrate_cpu + n <= cpus),
-	      "case.queues", "%d queues, one CPU each from CPU %d, do not fit "
-	      "the machine's %d CPUs", n,
+	      "case.queues", "%d %s CPU %d%s not fit the machine's %d "
+	      "CPUs", n, n == 1 ? "queue on" : "queues, one CPU each from",
 	      l->irq_cpu > l->migrate_cpu || l->migrate_at < 0 ? l->irq_cpu
 							       : l->migrate_cpu,
-	      cpus);
+	      n == 1 ? " does" : ", do", cpus);
 	CHECK(m->nic_node < mem_nr_nodes(m), "nic.node", "nic.node %d does "
 	      "not exist: the machine has %d nodes (%d sockets x %d)",
 	      m->nic_node, mem_nr_nodes(m), m->sockets,
@@ -202,6 +202,8 @@ static void validate_nodes(struct verdict *v)
 {
 	const struct mem_config *m = &v->c->sim.mem;
 	int max = v->c->sim.hw.max_nodes;
+	/* unset, node_lat is cpu.nodes's to ask for: said at its line */
+	bool lat_set = set_by_user(v->org, "mem.node_lat") || m->node_lat;
 
 	CHECK(m->nodes <= m->cores, "cpu.nodes", "nodes %d: more NUMA nodes "
 	      "than the socket's %d cores", m->nodes, m->cores);
@@ -214,7 +216,11 @@ static void validate_nodes(struct verdict *v)
 	CHECK(mem_nr_nodes(m) <= MEM_MAX_NODES, "cpu.nodes", "%d sockets x "
 	      "%d nodes: at most %d nodes in all", m->sockets, m->nodes,
 	      MEM_MAX_NODES);
-	CHECK(m->nodes == 1 || (m->node_lat >= m->dram_lat &&
+	CHECK(m->nodes == 1 || lat_set, "cpu.nodes", "nodes %d needs "
+	      "mem.node_lat: the latency of another node's DRAM of the "
+	      "socket, between dram_lat %g ns and rdram_lat %g ns", m->nodes,
+	      m->dram_lat * 1e9, m->rdram_lat * 1e9);
+	CHECK(m->nodes == 1 || !lat_set || (m->node_lat >= m->dram_lat &&
 	      m->node_lat <= m->rdram_lat), "mem.node_lat", "node_lat %g ns "
 	      "must lie between dram_lat %g ns and rdram_lat %g ns (another "
 	      "node of the socket; cpu.nodes %d)", m->node_lat * 1e9,

@@ -25,6 +25,7 @@ static const char *const place_name[MEM_NR_PLACES] = {
 	[MEM_LLC] = "local LLC",
 	[MEM_RCACHE] = "remote cache",
 	[MEM_DRAM] = "local DRAM",
+	[MEM_NDRAM] = "other node",	/* of the socket: SNC, NPS */
 	[MEM_RDRAM] = "remote DRAM",
 };
 

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 zen4=$src/tests/scenarios/zen4.ini
-echo "1..16"
+echo "1..19"
 
 # rate CSV: the one rate of a one-row run
 rate() { awk -F, '$3 == "rate" { print $5 }' "$1"; }
@@ -84,6 +84,17 @@ check "ppsim report: the CSV's line read back" grep -qF "\"costs_borrowed\": \"$
 has "# costs borrowed for $text" "$tmp/v.txt" && has ": costs borrowed for $text" "$tmp/v.csv" &&
 	has "\"costs_borrowed\": \"$text\"" "$tmp/v.json"
 check "validate: under the file's header, in its CSV and JSON" test $? -eq 0
+# the tables that hold another family's figures say so: a profile of
+# their own core that includes them runs on borrowed costs
+for t in sunny-cove:sunny_cove:broadwell golden-cove:golden_cove:broadwell zen3:zen3:zen4; do
+	file=${t%%:*} own=${t#*:}; own=${own%%:*} whose=${t##*:}
+	printf '[global]\ninclude = %s\ninclude = %s\n[cpu]\nfamily = %s\n[case a]\n' \
+		"$src/scenarios/hw/e5-2603v4-2s.ini" \
+		"$src/scenarios/hw/cost-$file.ini" "$own" >"$tmp/own.ini"
+	"$ppsim" run "$tmp/own.ini" --reps 1 --duration 1ms >"$tmp/own.txt" 2>>"$tmp/out"
+	check "cost-$file.ini: $whose's figures, borrowed for a $own core" \
+		grep -qxF "# costs borrowed for a $own core: $whose's cost table" "$tmp/own.txt"
+done
 # the seed on its own core: nothing said
 "$ppsim" run "$seed" --case close-drop --reps 1 --duration 1ms --format json >"$tmp/n.json" 2>>"$tmp/out"
 check "the seed on its own core: nothing borrowed, calibrated" sh -c "

@@ -53,7 +53,6 @@ struct mem {
 	const char *failed;	/* why a mem_region() failed, or NULL */
 	double cycles[MEM_NR_PLACES];	/* a CPU access's latency by place */
 	double snoop_cycles;	/* from another core's private cache */
-	double node_cycles;	/* DRAM of another node of the socket */
 	double node_extra;	/* cycles a transfer from another node of the
 				 * socket adds: node_lat - dram_lat */
 	struct mem_stats st;
@@ -97,9 +96,9 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	m->cycles[MEM_LLC] = cfg->llc_lat * cfg->freq;
 	m->cycles[MEM_RCACHE] = cfg->rllc_lat * cfg->freq;
 	m->cycles[MEM_DRAM] = cfg->dram_lat * cfg->freq;
+	m->cycles[MEM_NDRAM] = cfg->node_lat * cfg->freq;
 	m->cycles[MEM_RDRAM] = cfg->rdram_lat * cfg->freq;
 	m->snoop_cycles = cfg->snoop_lat * cfg->freq;
-	m->node_cycles = cfg->node_lat * cfg->freq;
 	m->node_extra = (cfg->node_lat - cfg->dram_lat) * cfg->freq;
 	m->split = nps > 1;
 	for (int n = 0; n < mem_nr_nodes(cfg); n++)
@@ -397,8 +396,8 @@ priv_fill(struct mem *m, int core, uint32_t line,
 }
 
 /* Where core (of socket s, node n) finds a line. */
-static enum mem_place place_of(const struct mem_line *ln, int core, int s,
-			       int n)
+static enum mem_place place_of(const struct mem *m, const struct mem_line *ln,
+			       int core, int s, int n)
 {
 	if (ln->core == core + 1 && (!ln->dirty || ln->dirty == s + 1))
 		return MEM_PRIV;
@@ -407,7 +406,9 @@ static enum mem_place place_of(const struct mem_line *ln, int core, int s,
 							  : MEM_RCACHE;
 	if (ln->llc & (1u << s))
 		return MEM_LLC;
-	return ln->node == n ? MEM_DRAM : MEM_RDRAM;
+	if (ln->node == n)
+		return MEM_DRAM;
+	return m->node_socket[ln->node] == s ? MEM_NDRAM : MEM_RDRAM;
 }
 
 /* Bring the line to core's socket s and private cache after a miss. */
@@ -429,9 +430,9 @@ fetch(struct mem *m, int core, int s, uint32_t line,
 		owner = ln->dirty;
 		if (owner)
 			drop_from_socket(m, ln, owner - 1);
-	} else if (p == MEM_DRAM || p == MEM_RDRAM) {
+	} else if (p == MEM_DRAM || p == MEM_NDRAM || p == MEM_RDRAM) {
 		m->st.dram_bytes[ln->node] += MEM_LINE;
-		if (p == MEM_RDRAM && m->node_socket[ln->node] != s)
+		if (p == MEM_RDRAM)
 			m->st.qpi_bytes[s] += MEM_LINE;
 	}
 	if (!(ln->llc & (1u << s)))
@@ -497,9 +498,7 @@ split_latency(const struct mem *m, const struct mem_line *ln, int core,
 		       (m->node[ln->core - 1] != n ? m->node_extra : 0);
 	if (p == MEM_LLC && ln->node != n && m->node_socket[ln->node] == s)
 		return m->cycles[p] + m->node_extra;
-	if (p == MEM_RDRAM && m->node_socket[ln->node] == s)
-		return m->node_cycles;
-	return m->cycles[p];
+	return m->cycles[p];	/* MEM_NDRAM: node_lat */
 }
 
 /* What a CPU access from core (of socket s) costs where the line is
@@ -532,7 +531,7 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 	ln = state(m, line);
 	mind_clocks(m);
 	s = socket_of(m, core);
-	p = place_of(ln, core, s, m->node[core]);
+	p = place_of(m, ln, core, s, m->node[core]);
 	lat = cpu_latency(m, ln, core, s, p);
 	m->st.cpu_reads[ln->kind][p]++;
 	m->st.last_kind = ln->kind;
@@ -560,7 +559,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	}
 	remember(m, core, line, true);
 	mind_clocks(m);
-	p = place_of(ln, core, s, m->node[core]);
+	p = place_of(m, ln, core, s, m->node[core]);
 	m->st.cpu_writes[ln->kind][p]++;
 	m->st.last_place = (uint8_t)p;
 	if (p == MEM_PRIV && ln->dirty == s + 1) {
@@ -670,10 +669,15 @@ void mem_prefetch(const struct mem *m, uint32_t line)
 
 enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 {
-	if (!(held(m, line)->flags & LN_KNOWN))	/* never touched: in DRAM */
-		return region_of(m, line)->node == m->node[core] ?
-		       MEM_DRAM : MEM_RDRAM;
-	return place_of(held(m, line), core, socket_of(m, core),
+	if (!(held(m, line)->flags & LN_KNOWN)) {	/* never touched */
+		int node = region_of(m, line)->node;
+
+		if (node == m->node[core])
+			return MEM_DRAM;
+		return m->node_socket[node] == socket_of(m, core) ?
+		       MEM_NDRAM : MEM_RDRAM;
+	}
+	return place_of(m, held(m, line), core, socket_of(m, core),
 			m->node[core]);
 }
 

@@ -18,7 +18,7 @@
  * A CPU access costs the latency of where the line is: its private cache,
  * its socket's LLC (or another core's private cache there, when that core
  * has it modified), the other socket's caches (a cache-to-cache transfer),
- * local or remote DRAM.  Lines are registered in regions (an object with a
+ * local DRAM, another node's of its socket or remote DRAM.  Lines are registered in regions (an object with a
  * home node and a kind), so that the costs can be explained per kind.
  *
  * No global state: one struct mem per simulated machine.
@@ -55,8 +55,10 @@ enum mem_place {
 	MEM_LLC,	/* its socket's LLC */
 	MEM_RCACHE,	/* the other socket's caches */
 	MEM_DRAM,	/* local DRAM: the core's own node */
-	MEM_RDRAM,	/* remote DRAM: another node, of its socket
-			 * (mem.node_lat) or another (mem.rdram_lat) */
+	MEM_NDRAM,	/* DRAM of another node of the core's socket (SNC,
+			 * NPS; mem.node_lat): not remote, no socket crossed */
+	MEM_RDRAM,	/* remote DRAM: a node of another socket
+			 * (mem.rdram_lat) */
 	MEM_NR_PLACES,
 };
 

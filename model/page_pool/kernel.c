@@ -241,6 +241,8 @@ const struct kernel_era PPSIM_KERNEL_SYM = {
 		 * en_main.c mlx5e_params_validate_xdp) */
 		.mpwqe_frags = PPSIM_LINUX_IFACE != 61,
 		.mpwqe_xdp_nonlinear = PPSIM_LINUX_IFACE != 61,
+		/* both let multi-buffer XDP on a legacy RQ */
+		.legacy_xdp_nonlinear = true,
 	},
 	.stack = {
 		/* 6.1's xdp.c releases an xdp_frame's page when it becomes

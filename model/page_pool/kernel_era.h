@@ -57,6 +57,12 @@ struct era_driver {
 	 * mlx5e_params_validate_xdp (6.1 en_main.c) refuses it: "XDP is
 	 * not allowed with striding RQ and MTU(%d) > %d". */
 	bool mpwqe_xdp_nonlinear;
+	/* XDP on a legacy RQ whose packets do not fit a page: multi-buffer
+	 * XDP over fragments (ea5d49bdae8b; 6.1's mlx5e_params_validate_xdp
+	 * lets a frags-aware program in).  Before, mlx5e_xdp_allowed (5.4,
+	 * 5.5 en_main.c) refuses it: "XDP is not allowed with MTU(%d) >
+	 * %d". */
+	bool legacy_xdp_nonlinear;
 };
 
 /* The stack's facts: net/core of that kernel. */

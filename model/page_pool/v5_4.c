@@ -26,7 +26,8 @@ const struct kernel_era kernel_era_v5_4 = {
 		era_release_every),
 	/* nothing to call; an rx skb takes a page reference */
 	.driver = { .nid_check = PP_NID_NEVER, .rx_skb_recycle = false,
-		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false },
+		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false,
+		    .legacy_xdp_nonlinear = false },
 	/* cpumap.c releases a frame's page; no deferred free before 5.19 */
 	.stack = { .frame_skb_recycle = false, .skb_defer_free = false },
 };

@@ -39,7 +39,8 @@ const struct kernel_era kernel_era_v5_5 = {
 		v5_5_update_nid, era_release_once),
 	/* each poll's start (mlx5e_poll_rx_cq); an rx skb takes a page ref */
 	.driver = { .nid_check = PP_NID_AT_POLL, .rx_skb_recycle = false,
-		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false },
+		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false,
+		    .legacy_xdp_nonlinear = false },
 	/* cpumap.c releases a frame's page; no deferred free before 5.19 */
 	.stack = { .frame_skb_recycle = false, .skb_defer_free = false },
 };

@@ -48,7 +48,8 @@ const struct kernel_era kernel_era_v6_1 = {
 	/* before the refill (en_rx.c mlx5e_post_rx_wqes); an rx skb takes
 	 * a page reference */
 	.driver = { .nid_check = PP_NID_AT_REFILL, .rx_skb_recycle = false,
-		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false },
+		    .mpwqe_frags = false, .mpwqe_xdp_nonlinear = false,
+		    .legacy_xdp_nonlinear = true },
 	/* xdp.c releases a frame's page; skb_attempt_defer_free() (5.19) */
 	.stack = { .frame_skb_recycle = false, .skb_defer_free = true },
 };

@@ -89,7 +89,8 @@ const struct kernel_era kernel_era_v6_12 = {
 	/* as 6.1; an rx skb holds the page's last page_pool fragment and
 	 * is marked for recycling (en_rx.c mlx5e_skb_from_cqe_linear) */
 	.driver = { .nid_check = PP_NID_AT_REFILL, .rx_skb_recycle = true,
-		    .mpwqe_frags = true, .mpwqe_xdp_nonlinear = true },
+		    .mpwqe_frags = true, .mpwqe_xdp_nonlinear = true,
+		    .legacy_xdp_nonlinear = true },
 	/* a frame's skb is marked (9c94bbf9a87b, 6.4); deferred frees */
 	.stack = { .frame_skb_recycle = true, .skb_defer_free = true },
 };

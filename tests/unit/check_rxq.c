@@ -9,7 +9,7 @@
 
 static const char *const place_names[MEM_NR_PLACES] = {
 	"the private cache", "the LLC", "the other socket's caches",
-	"local DRAM", "remote DRAM",
+	"local DRAM", "another node's DRAM", "remote DRAM",
 };
 
 /* 100 packets for 64 posted descriptors: 36 dropped (rx_out_of_buffer);

@@ -242,7 +242,9 @@ int mpwqe_nic_rx(struct rxq *q, int n, double now, struct pcie_traffic *t);
 void mpwqe_rx_start(struct rxq *q, struct page *page, u32 line);
 void mpwqe_rx_end(struct rxq *q);
 bool mpwqe_keeps(struct rxq *q, struct page *page);
-/* The RQ's rules (mlx5_check) and each era's (mlx5_check_era). */
+/* The RQ's rules (mlx5_check) and each era's (mlx5_check_era): the
+ * frame within the MTU and XDP past a page, for either RQ type; the
+ * rest the striding RQ's. */
 void mpwqe_check(const struct rxq_config *cfg, key_say *say, void *ctx);
 void mpwqe_check_era(const struct rxq_config *cfg,
 		     const struct kernel_era *era, key_say *say, void *ctx);

@@ -614,13 +614,14 @@ void mpwqe_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 	struct mpwqe_geometry g;
 	bool xdp = rxq_xdp(cfg);
 
-	if (mc->rq_type != MLX5_RQ_STRIDING)
-		return;
-	mpwqe_geometry(mc->mtu, xdp, cfg->pkt_size, &g);
+	/* either RQ type: the NIC drops a frame over the MTU */
 	if (cfg->pkt_size > mc->mtu + 14)
 		say(ctx, "driver.mtu", "pkt_size %d does not fit mtu %d (a "
 		    "frame of mtu + 14 bytes at most)", cfg->pkt_size,
 		    mc->mtu);
+	if (mc->rq_type != MLX5_RQ_STRIDING)
+		return;
+	mpwqe_geometry(mc->mtu, xdp, cfg->pkt_size, &g);
 	if (cfg->rx_ring < MIN_WQES * g.ring_pkts)
 		say(ctx, "nic.rx_ring", "rx_ring %d is fewer than %d WQEs of "
 		    "%d packets: a striding RQ has %d at least "
@@ -634,11 +635,27 @@ void mpwqe_check_era(const struct rxq_config *cfg,
 	const struct mlx5_config *mc = mlx5_cfg(cfg);
 	struct mpwqe_geometry g;
 
-	if (mc->rq_type != MLX5_RQ_STRIDING || !rxq_xdp(cfg))
+	if (!rxq_xdp(cfg))
 		return;
+	/* the legacy RQ's linear test is the same MLX5_SKB_FRAG_SZ of the
+	 * headroom and hw_mtu in a page (en/params.c
+	 * mlx5e_rx_is_linear_skb) */
 	mpwqe_geometry(mc->mtu, true, cfg->pkt_size, &g);
 	if (g.linear)
 		return;
+	if (mc->rq_type == MLX5_RQ_LEGACY) {
+		if (!era->driver.legacy_xdp_nonlinear)
+			say(ctx, "driver.mtu", "%s's mlx5 refuses XDP at mtu "
+			    "%d > %d (en_main.c mlx5e_xdp_allowed: \"XDP is "
+			    "not allowed with MTU\")", era->pp.name, mc->mtu,
+			    g.max_linear_mtu);
+		else
+			say(ctx, "driver.mtu", "%s: multi-buffer XDP on a "
+			    "legacy RQ (mtu %d > %d: a packet over several "
+			    "pages) is not modelled yet", era->pp.name,
+			    mc->mtu, g.max_linear_mtu);
+		return;
+	}
 	if (!era->driver.mpwqe_xdp_nonlinear)
 		say(ctx, "driver.rq_type", "%s's mlx5 refuses XDP on a "
 		    "striding RQ at mtu %d > %d (en_main.c "

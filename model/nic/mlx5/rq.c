@@ -328,7 +328,9 @@ static const struct key mlx5_keys[] = {
 		"the netdev's MTU: the striding RQ's strides follow it "
 		"(en/params.c: 256-byte strides once a packet no longer "
 		"fits a page); the legacy RQ model takes a page a packet "
-		"whatever it is"),
+		"whatever it is.  Either takes frames of mtu + 14 bytes "
+		"(case.pkt_size) at most, and XDP past a page (mtu over "
+		"3498) only where the era's mlx5 allows it"),
 };
 
 /* The NIC reads its descriptors in whole fetches of a ring; the legacy

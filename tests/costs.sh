@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 zen4=$src/tests/scenarios/zen4.ini
-echo "1..16"
+echo "1..17"
 
 # rate CSV: the one rate of a one-row run
 rate() { awk -F, '$3 == "rate" { print $5 }' "$1"; }
@@ -84,6 +84,13 @@ check "ppsim report: the CSV's line read back" grep -qF "\"costs_borrowed\": \"$
 has "# costs borrowed for $text" "$tmp/v.txt" && has ": costs borrowed for $text" "$tmp/v.csv" &&
 	has "\"costs_borrowed\": \"$text\"" "$tmp/v.json"
 check "validate: under the file's header, in its CSV and JSON" test $? -eq 0
+"$ppsim" validate "$seed" $b --format commit >"$tmp/v.commit" 2>>"$tmp/out"
+tr '\n' ' ' <"$tmp/v.commit" >"$tmp/v.joined"
+sed -n 1p "$tmp/v.commit" | grep -qx 'Machine: Dell R730, .*' &&
+	grep -qx 'Rests on [0-9]* guessed or prior figures and uncalibrated cycles\.' "$tmp/v.commit" &&
+	has "Costs borrowed for $text." "$tmp/v.joined" &&
+	! awk 'length > 72 { bad = 1 } END { exit !bad }' "$tmp/v.commit"
+check "validate, commit: run's Machine:, Rests on and Costs borrowed lines" test $? -eq 0
 # the seed on its own core: nothing said
 "$ppsim" run "$seed" --case close-drop --reps 1 --duration 1ms --format json >"$tmp/n.json" 2>>"$tmp/out"
 check "the seed on its own core: nothing borrowed, calibrated" sh -c "

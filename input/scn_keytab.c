@@ -48,13 +48,13 @@ static const char *const xdp_return_words[] = {
 };
 
 static const struct key core_keys[] = {
-K("machine", "name", KEY_TEXT, KEY_PLAIN, machine, "", 0, 0, "", "the machine's name, the title of every table and plot: printable ASCII, at most 63 characters (empty: none; the plots then say the profile's file or the cores and clock)"),
+K("machine", "name", KEY_TEXT, KEY_PLAIN, machine, "", 0, 0, "", "the machine's name, the title of every table and plot: printable ASCII, at most 63 characters (empty: none; the plots then say the profile's file or the cores and clock); the whole scenario's: a [case] may not set it"),
 K("cpu", "sockets", KEY_INT, KEY_PLAIN, sim.mem.sockets, "2", 1, 8, "", "sockets, cpu.nodes NUMA nodes each; any two one interconnect hop apart"),
 K("cpu", "cores", KEY_INT, KEY_PLAIN, sim.mem.cores, "6", 1, 64, "", "cores per socket"),
 K("cpu", "nodes", KEY_INT, KEY_PLAIN, sim.mem.nodes, "1", 1, 16, "", "NUMA nodes per socket, as the BIOS splits it: 1 (SNC off, NPS1), 2 (SNC2, NPS2), 4 (SNC4, NPS4), the CCDs (EPYC's L3 as NUMA); at most cpu.max_nodes, 16 in all.  Each has cores / nodes of its cores, in order (node = cpu / (cores / nodes)), mem.pages pages and mem.bw of bandwidth; the LLC stays the socket's"),
 K("cpu", "max_nodes", KEY_INT, KEY_PLAIN, sim.hw.max_nodes, "1", 1, 16, "", "the most NUMA nodes the part lets a socket split into (SNC4, NPS4: 4; a part without SNC or NPS: 1): what cpu.nodes may be, said by the part's profile"),
 K("cpu", "freq", KEY_DOUBLE, KEY_FREQ, sim.mem.freq, "1.7GHz", 1e8, 1e10, "Hz", "core clock: a private hit and the work that hides a miss are counted in its cycles, the latencies beyond it in ns"),
-KW("cpu", "family", sim.cpu.family, cpu_family_words, "broadwell", "the core: broadwell, sunny_cove (Ice Lake-SP), golden_cove (Sapphire Rapids), zen3 (Milan) or zen4 (Genoa); a [cost] table of another family (cost.family) runs, and every output says the costs are borrowed"),
+KW("cpu", "family", sim.cpu.family, cpu_family_words, "broadwell", "the core: broadwell, sunny_cove (Ice Lake-SP), golden_cove (Sapphire Rapids), zen3 (Milan) or zen4 (Genoa); a [cost] table of another family (cost.family) runs, and every output says the costs are borrowed; the whole scenario's: a [case] may not set it"),
 KW("cpu", "srso", sim.cpu.srso, cpu_srso_words, "default", "AMD's SRSO mitigation (spec_rstack_overflow=), zen3 and zen4 only: default (the kernel's: safe_ret), safe_ret, ibpb or off; ibpb and off cut pp_fast, pp_ring, pp_lock, page_alloc and page_free to the ratios measured on an EPYC 9684X (xdp-project page_pool08_bench_AMD.org): a table written under safe RET moves to plain returns, and back"),
 K("cache", "l2_size", KEY_U64, KEY_SIZE, sim.mem.l2_size, "256K", 4096, 1 << 30, "B", "private cache per core (L1 is folded in)"),
 K("cache", "l2_ways", KEY_INT, KEY_PLAIN, sim.mem.l2_ways, "8", 1, 64, "", "its associativity"),
@@ -90,8 +90,8 @@ K("nic", "ports", KEY_INT, KEY_PLAIN, sim.hw.ports, "1", 1, 2, "", "ports of the
 K("nic", "irq_delay", KEY_DOUBLE, KEY_TIME, sim.hw.irq_delay, "2us", 0, 1e-3, "us", "completion to NAPI running, when NAPI is not polling (idle, or its last poll left budget)"),
 K("driver", "budget", KEY_INT, KEY_PLAIN, sim.rxq.budget, "64", 1, 4096, "", "NAPI budget: completions per poll"),
 KW("driver", "xdp_return", sim.rxq.xdp_return, xdp_return_words, "bulk", "how a redirected frame's page comes back at its transmit completion: frame (xdp_return_frame, one by one) or bulk (xdp_return_frame_bulk, 5.11 on: one ring lock for up to 16; an era without it returns frames one by one, and the run says so)"),
-KW("cost", "family", sim.cpu.cost_family, cpu_family_words, "broadwell", "the core this [cost] table's cycles were counted on, under its kernel's default mitigations (words as cpu.family); another than cpu.family: the costs are borrowed, and every output says so"),
-KW("cost", "fit_family", sim.cpu.fit_family, cpu_fit_family_words, "any", "the core of the machine whose figures the driver cycles (rx_pkt, tx_pkt, stack) were fitted on, as ppsim calibrate writes it into a .cal.ini: another than cpu.family makes them borrowed and uncalibrated; any: not recorded (taken as this machine's)"),
+KW("cost", "family", sim.cpu.cost_family, cpu_family_words, "broadwell", "the core this [cost] table's cycles were counted on, under its kernel's default mitigations (words as cpu.family); another than cpu.family: the costs are borrowed, and every output says so; the whole scenario's: a [case] may not set it"),
+KW("cost", "fit_family", sim.cpu.fit_family, cpu_fit_family_words, "any", "the core of the machine whose figures the driver cycles (rx_pkt, tx_pkt, stack) were fitted on, as ppsim calibrate writes it into a .cal.ini: another than cpu.family makes them borrowed and uncalibrated; any: not recorded (taken as this machine's); the whole scenario's: a [case] may not set it"),
 K("cost", "rx_pkt", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.rx_pkt, "100", 0, 1e6, "cycles", "driver rx work per packet (free: calibrate)"),
 K("cost", "xdp", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.xdp, "15", 0, 1e6, "cycles", "XDP program per packet"),
 K("cost", "tx_pkt", KEY_DOUBLE, KEY_PLAIN, sim.rxq.cost.tx_pkt, "100", 0, 1e6, "cycles", "XDP_TX xmit and completion per packet (free: calibrate)"),

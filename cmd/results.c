@@ -123,19 +123,13 @@ static int take_comment(struct run_results *r, const char *line, int nr)
 	rf = &r->files[r->nr_files - 1];
 	if (!strncmp(line, "# seed ", 7))
 		return take_seed(r, rf, line, nr);
-	if (!strncmp(line, "# machine: ", 11)) {
-		/* the title, compared with the scenario's by results_rows */
-		size_t len = strlen(line + 11);
-
-		if (len >= sizeof(rf->machine)) {
-			datadir_error(r->path, nr, "a machine's name over %d "
-				      "characters: not ppsim run's",
-				      SCN_MACHINE_MAX);
-			return -1;
-		}
-		memcpy(rf->machine, line + 11, len + 1);
-		rf->machine_line = nr;
+	/* the title, compared with the scenario's by results_rows */
+	switch (csv_machine_line(r->path, nr, line, rf->machine,
+				 sizeof(rf->machine), &rf->machine_line)) {
+	case 1:
 		return 0;
+	case -1:
+		return -1;
 	}
 	if (sscanf(line, "# rests on %d guessed", &rf->guesses) == 1)
 		rf->uncalibrated = strstr(line, " and uncalibrated cycles") !=

@@ -48,7 +48,7 @@ static const char *const xdp_return_words[] = {
 };
 
 static const struct key core_keys[] = {
-K("machine", "name", KEY_TEXT, KEY_PLAIN, machine, "", 0, 0, "", "the machine's name, the title of every table and plot: printable ASCII, at most 63 characters (empty: none; the plots then say the profile's file or the cores and clock); the whole scenario's: a [case] may not set it"),
+K("machine", "name", KEY_TEXT, KEY_PLAIN, machine, "", 0, 0, "", "the machine's name, the title of every table and plot: printable ASCII, at most 63 characters, no '#' or ';' (they begin a comment: a line where one would cut the name is refused) (empty: none; the plots then say the profile's file or the cores and clock); the whole scenario's: a [case] may not set it"),
 K("cpu", "sockets", KEY_INT, KEY_PLAIN, sim.mem.sockets, "2", 1, 8, "", "sockets, cpu.nodes NUMA nodes each; any two one interconnect hop apart"),
 K("cpu", "cores", KEY_INT, KEY_PLAIN, sim.mem.cores, "6", 1, 64, "", "cores per socket"),
 K("cpu", "nodes", KEY_INT, KEY_PLAIN, sim.mem.nodes, "1", 1, 16, "", "NUMA nodes per socket, as the BIOS splits it: 1 (SNC off, NPS1), 2 (SNC2, NPS2), 4 (SNC4, NPS4), the CCDs (EPYC's L3 as NUMA); at most cpu.max_nodes, 16 in all.  Each has cores / nodes of its cores, in order (node = cpu / (cores / nodes)), mem.pages pages and mem.bw of bandwidth; the LLC stays the socket's"),

@@ -103,6 +103,7 @@ struct loader {
 	bool stop;		/* past a bound: no line more is read */
 	bool bad_header;	/* the last section line was refused: its
 				 * keys are not said again as sectionless */
+	bool in_machine;	/* the line read is under [machine] */
 	/* the cases the command runs (--case), all when nr_only is 0: the
 	 * overrides apply to those alone */
 	const char *const *only;

@@ -156,6 +156,7 @@ struct results_file {
 	bool uncalibrated;
 	char borrowed[160];		/* "# costs borrowed for" what;
 					 * "" none */
+	int borrowed_line;		/* of that line; 0: none */
 	char sets[CSV_LINE_MAX + 2];	/* the overrides' text: set[] in it */
 	struct scn_override set[CMD_MAX_SET];
 	int nr_set;

@@ -137,28 +137,12 @@ static struct cmp_row *find_row(const struct cmp_file *cf, const char *key)
 	return hit ? *hit : NULL;
 }
 
-/* The machine a CSV's provenance names ("# machine: NAME"), kept when
- * it is a name ppsim could have written: printable ASCII, not too long;
- * the labels then say it. */
-static void take_machine(struct cmp_file *cf, const char *line)
-{
-	static const char tag[] = "# machine: ";
-	const char *name = line + sizeof(tag) - 1, *p = name;
-
-	if (strncmp(line, tag, sizeof(tag) - 1))
-		return;
-	while (*p >= ' ' && *p <= '~')
-		p++;
-	if (!*p && p - name <= SCN_MACHINE_MAX)
-		memcpy(cf->machine, name, (size_t)(p - name) + 1);
-}
-
 /* Reads a ppsim CSV's rates.  Returns 0, or -1 with FILE:LINE: why. */
 static int read_file(struct cmp_file *cf)
 {
 	char line[CSV_LINE_MAX + 2], copy[CSV_LINE_MAX + 2];
 	FILE *f = datadir_open_regular(cf->path);
-	int nr = 0, nf = 0, rc = 0;
+	int nr = 0, nf = 0, rc = 0, machine_line = 0;
 
 	if (!f) {
 		fprintf(stderr, "%s: cannot open: %s\n", cf->path,
@@ -168,7 +152,12 @@ static int read_file(struct cmp_file *cf)
 	while (!rc && (rc = csv_getline(cf->path, f, line, &nr)) > 0) {
 		rc = 0;
 		if (!nf && line[0] == '#') {
-			take_machine(cf, line);
+			/* the labels say the machine: a name ppsim could
+			 * have written, once, as ppsim report takes it */
+			if (csv_machine_line(cf->path, nr, line, cf->machine,
+					     sizeof(cf->machine),
+					     &machine_line) < 0)
+				rc = -1;
 			continue;	/* provenance */
 		} else if (!nf) {
 			nf = csv_split(line, NULL, 0);
@@ -329,14 +318,14 @@ int compare_main(int argc, char **argv)
 		if (!cf[1].rows[s].matched)
 			pairs[nr++] = (struct cmp_pair){ NULL, &cf[1].rows[s] };
 	for (int i = 0; i < 2; i++)
-		snprintf(label[i], sizeof(label[i]), "%s%s%s%s%s",
+		snprintf(label[i], sizeof(label[i]), "%s%s%s",
 			 cf[i].path, cf[i].policy ? ", policy " : "",
-			 cf[i].policy ? cf[i].policy : "",
-			 cf[i].machine[0] ? ", machine: " : "",
-			 cf[i].machine);
+			 cf[i].policy ? cf[i].policy : "");
 	/* the names of a key's fields: the header's but the last 7 */
 	memcpy(names_line, cf[0].header, sizeof(names_line));
-	head = (struct cmp_head){ label[0], label[1], (const char **)names,
+	head = (struct cmp_head){ label[0], label[1],
+		cf[0].machine[0] ? cf[0].machine : NULL,
+		cf[1].machine[0] ? cf[1].machine : NULL, (const char **)names,
 		csv_split(names_line, names, CMP_MAX_FIELDS) - 7 };
 	if (format == CMD_CSV)
 		cmp_write_csv(stdout, &head, pairs, nr);

@@ -73,6 +73,11 @@ int report_main(int argc, char **argv)
 		rf[k].prov = results_prov(&r, k, &o.rc,
 			cmd_machine(rf[k].scn, rf[k].machine,
 				    sizeof(rf[k].machine)));
+		/* a CSV of no marking (results_rows took it: an older
+		 * ppsim's) takes the scenario's, as it takes its machine */
+		if (!rf[k].prov.borrowed)
+			rf[k].prov.borrowed = scn_costs_borrowed(rf[k].scn,
+				rf[k].borrowed, sizeof(rf[k].borrowed));
 	}
 	if (o.format == CMD_COMMIT && !run_has_pair(rf, r.nr_files, rows)) {
 		fprintf(stderr, "ppsim report: --format commit: no case has "

@@ -123,26 +123,34 @@ static int take_comment(struct run_results *r, const char *line, int nr)
 	rf = &r->files[r->nr_files - 1];
 	if (!strncmp(line, "# seed ", 7))
 		return take_seed(r, rf, line, nr);
-	if (!strncmp(line, "# machine: ", 11)) {
-		/* the title, compared with the scenario's by results_rows */
-		size_t len = strlen(line + 11);
-
-		if (len >= sizeof(rf->machine)) {
-			datadir_error(r->path, nr, "a machine's name over %d "
-				      "characters: not ppsim run's",
-				      SCN_MACHINE_MAX);
-			return -1;
-		}
-		memcpy(rf->machine, line + 11, len + 1);
-		rf->machine_line = nr;
+	/* the title, compared with the scenario's by results_rows */
+	switch (csv_machine_line(r->path, nr, line, rf->machine,
+				 sizeof(rf->machine), &rf->machine_line)) {
+	case 1:
 		return 0;
+	case -1:
+		return -1;
 	}
 	if (sscanf(line, "# rests on %d guessed", &rf->guesses) == 1)
 		rf->uncalibrated = strstr(line, " and uncalibrated cycles") !=
 				   NULL;
-	if (!strncmp(line, "# costs borrowed for ", 21))
-		snprintf(rf->borrowed, sizeof(rf->borrowed), "%.159s",
-			 line + 21);
+	if (!strncmp(line, "# costs borrowed for ", 21)) {
+		/* checked against the scenario by results_rows */
+		if (rf->borrowed_line) {
+			datadir_error(r->path, nr, "# costs borrowed: given "
+				      "twice (first at line %d)",
+				      rf->borrowed_line);
+			return -1;
+		}
+		if (strlen(line + 21) >= sizeof(rf->borrowed)) {
+			datadir_error(r->path, nr, "# costs borrowed: over %d "
+				      "characters: not ppsim run's",
+				      (int)sizeof(rf->borrowed) - 1);
+			return -1;
+		}
+		snprintf(rf->borrowed, sizeof(rf->borrowed), "%s", line + 21);
+		rf->borrowed_line = nr;
+	}
 	return 0;	/* err% not computed: said again */
 }
 
@@ -383,6 +391,39 @@ static int results_complete(const struct run_results *r, int k,
 	return 0;
 }
 
+/* The CSV's "# costs borrowed for" line against what the scenario
+ * borrows now: the same text, or neither.  A CSV with no such line where
+ * the scenario borrows is refused when it has a '# machine:' line: a
+ * ppsim that wrote the title (added with the marking) writes the marking
+ * too, so the line was cut out.  Without one (an older ppsim's, or a
+ * machine of no name) it is taken, and its report says the scenario's
+ * marking (cmd/report.c). */
+static int results_borrowed(const struct run_results *r, int k,
+			    const struct scenario *scn, const char *scenario)
+{
+	const struct results_file *rf = &r->files[k];
+	char buf[sizeof(rf->borrowed)];
+	const char *now = scn_costs_borrowed(scn, buf, sizeof(buf));
+
+	if (rf->borrowed_line && (!now || strcmp(now, rf->borrowed))) {
+		datadir_error(r->path, rf->borrowed_line, "the run's costs "
+			      "were borrowed for %s; %s now %s%s: not the "
+			      "scenario it ran (changed since?)", rf->borrowed,
+			      scenario, now ? "borrows them for " :
+			      "borrows none", now ? now : "");
+		return -1;
+	}
+	if (!rf->borrowed_line && now && rf->machine_line) {
+		datadir_error(r->path, rf->line, "no '# costs borrowed for' "
+			      "line, but %s borrows them for %s (and the '# "
+			      "machine:' line at %d says a ppsim that writes "
+			      "it): not the scenario it ran, or the line was "
+			      "cut out", scenario, now, rf->machine_line);
+		return -1;
+	}
+	return 0;
+}
+
 int results_rows(const struct run_results *r, int k,
 		 struct scenario *scn, const char *scenario,
 		 struct rep_row *rows)
@@ -390,7 +431,8 @@ int results_rows(const struct run_results *r, int k,
 	const struct results_file *rf = &r->files[k];
 	int n = 0;
 
-	if (results_complete(r, k, scn, scenario))
+	if (results_complete(r, k, scn, scenario) ||
+	    results_borrowed(r, k, scn, scenario))
 		return -1;
 	for (int i = 0; i < r->nr_rows; i++) {
 		const struct results_row *x = &r->rows[i];

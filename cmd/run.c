@@ -124,6 +124,10 @@ static void write_resolved(FILE *f, const struct rep_row *rows, int nr_rows,
 	rep_preamble(f, p, rows, nr_rows);
 	fprintf(f, "# every key of every case that ran, as it ran: ppsim run "
 		"reads this file too\n");
+	if (nr_rows) {
+		fputc('\n', f);
+		scn_write_machine(f, rows[0].c);
+	}
 	for (int i = 0; i < nr_rows; i++) {
 		if (i && rows[i - 1].c == rows[i].c)
 			continue;

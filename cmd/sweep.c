@@ -45,6 +45,31 @@ int sweep_add_axis(struct sweep_opts *o, const char *key, const char *values,
 	snprintf(a->key, sizeof(a->key), "%.63s", key);
 	a->file = file;
 	a->line = line;
+	/* the machine's name is text, commas and all (the shipped
+	 * profiles' names have them): one value, never a sweep over
+	 * names, which would title one machine's rows with another's */
+	if (!strcmp(a->key, "machine.name")) {
+		size_t len;
+
+		if (file) {
+			axis_said(a);
+			fprintf(stderr, ": the machine's name is not swept: a "
+				"scenario describes one machine\n");
+			return -1;
+		}
+		v += strspn(v, " \t");
+		len = strlen(v);
+		while (len && (v[len - 1] == ' ' || v[len - 1] == '\t'))
+			len--;
+		if (!len || len >= sizeof(a->values[0])) {
+			axis_said(a);
+			fprintf(stderr, ": '%s': %s\n", values, len ?
+				"longer than 63 characters" : "an empty value");
+			return -1;
+		}
+		memcpy(a->values[a->nr_values++], v, len);
+		return 0;
+	}
 	do {
 		size_t len, lead = strspn(v, " \t");
 

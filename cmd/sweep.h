@@ -11,12 +11,14 @@
 #include "../report/sweep.h"
 
 #define SWEEP_MAX_VALUES 32
+#define SWEEP_VALUE_MAX	64	/* a value's characters and its NUL: a
+				 * machine's name (SCN_MACHINE_MAX) fits */
 #define SWEEP_MAX_POINTS 256
 #define SWEEP_MAX_RUNS	4096	/* (case, policy) pairs over all points */
 
 struct axis {
 	char key[64];
-	char values[SWEEP_MAX_VALUES][48];
+	char values[SWEEP_MAX_VALUES][SWEEP_VALUE_MAX];
 	int nr_values;
 	const char *file;	/* its [sweep]'s vary line, or NULL: --set */
 	int line;

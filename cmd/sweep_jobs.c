@@ -96,7 +96,7 @@ static void emit_job(FILE *f, const struct sweep_opts *o, const char *self,
 		shell_word(f, o->name, bad);
 	}
 	for (int a = 0; a < o->nr_axes; a++) {
-		char kv[64 + SWEEP_MAX_VALUES * 49];
+		char kv[64 + SWEEP_MAX_VALUES * (SWEEP_VALUE_MAX + 1)];
 
 		if (o->axes[a].file)	/* [sweep NAME]'s: NAME says them */
 			continue;

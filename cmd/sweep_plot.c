@@ -68,7 +68,7 @@ done:
  * the order met (the cross product's), and each run's rate. */
 struct csv_sweep {
 	char keys[SWEEP_MAX_AXES][64];
-	char values[SWEEP_MAX_AXES][SWEEP_MAX_VALUES * 49];	/* V1,V2 */
+	char values[SWEEP_MAX_AXES][SWEEP_MAX_VALUES * (SWEEP_VALUE_MAX + 1)];	/* V1,V2 */
 	int nr_values[SWEEP_MAX_AXES], nr_axes;
 	char names[2][CMD_MAX_NAMES][SCN_NAME_MAX];	/* cases, policies */
 	int nr_names[2];

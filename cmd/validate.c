@@ -439,9 +439,11 @@ static int rows_of_results(struct cmd_opts *o, struct run_results *r,
 			scn[k]->calibrate.tolerance,
 			scn[k]->calibrate.effect_tolerance,
 			unchecked(r->files[k].set, r->files[k].nr_set,
-				  scn[k]), "" };
+				  scn[k]), "", 0, false };
 		scn_costs_borrowed(scn[k], vf[k].borrowed,
 				   sizeof(vf[k].borrowed));
+		vf[k].nr_guesses = scn_write_guesses(NULL, scn[k]);
+		vf[k].uncalibrated = scn_uncalibrated(scn[k]);
 		nr_rows += vf[k].nr;
 		o->args[k] = (char *)path;
 		if (unrun)
@@ -488,9 +490,11 @@ static int scenario_rows(struct cmd_opts *o, struct scenario **scn,
 			wanted_rows(o, rows + nr_rows, n),
 			scn[f]->calibrate.tolerance,
 			scn[f]->calibrate.effect_tolerance,
-			unchecked(o->set, o->nr_set, scn[f]), "" };
+			unchecked(o->set, o->nr_set, scn[f]), "", 0, false };
 		scn_costs_borrowed(scn[f], vf[f].borrowed,
 				   sizeof(vf[f].borrowed));
+		vf[f].nr_guesses = scn_write_guesses(NULL, scn[f]);
+		vf[f].uncalibrated = scn_uncalibrated(scn[f]);
 		nr_rows += vf[f].nr;
 		o->args[f++] = (char *)path;
 		kept = f;

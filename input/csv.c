@@ -108,3 +108,35 @@ int csv_getline(const char *path, FILE *f, char *line, int *nr)
 	}
 	return 1;
 }
+
+int csv_machine_line(const char *path, int nr, const char *line,
+		     char *name, size_t max, int *seen)
+{
+	static const char tag[] = "# machine: ";
+	const char *v = line + sizeof(tag) - 1, *p = v;
+
+	if (strncmp(line, tag, sizeof(tag) - 1))
+		return 0;
+	if (*seen) {
+		datadir_error(path, nr, "# machine: given twice (first at "
+			      "line %d)", *seen);
+		return -1;
+	}
+	while (*p >= ' ' && *p <= '~')
+		p++;
+	if (*p) {
+		datadir_error(path, nr, "# machine: character 0x%02x is not "
+			      "printable ASCII: not a name ppsim writes",
+			      (unsigned char)*p);
+		return -1;
+	}
+	if ((size_t)(p - v) >= max) {
+		datadir_error(path, nr, "# machine: a name over %d "
+			      "characters: not a name ppsim writes",
+			      (int)max - 1);
+		return -1;
+	}
+	memcpy(name, v, (size_t)(p - v) + 1);
+	*seen = nr;
+	return 1;
+}

@@ -50,4 +50,15 @@ int csv_number(const char *path, int line, const char *what, const char *s,
  */
 int csv_getline(const char *path, FILE *f, char *line, int *nr);
 
+/*
+ * A provenance line "# machine: NAME" of path's line nr, as ppsim wrote
+ * it: NAME printable ASCII, at most max - 1 characters (SCN_MACHINE_MAX),
+ * and the file's first (*seen: the line of the one taken before, 0:
+ * none).  Returns 0 when line is no machine line, 1 with NAME in name
+ * and *seen = nr, or -1 with FILE:LINE: why on stderr.  ppsim report and
+ * compare read it alike.
+ */
+int csv_machine_line(const char *path, int nr, const char *line,
+		     char *name, size_t max, int *seen);
+
 #endif

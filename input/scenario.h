@@ -278,6 +278,10 @@ const struct pp_policy *scn_baseline(const struct scn_case *c);
  * (a [case NAME] section, hardware keys dotted), at full precision: what
  * ran, as gem5's config.ini says. */
 void scn_write_case(FILE *f, const struct scn_case *c);
+/* The keys no [case] may set (the machine's name, the families that mark
+ * costs borrowed), c's, in their own sections ([machine], [cpu], [cost]):
+ * written once, before the cases scn_write_case writes. */
+void scn_write_machine(FILE *f, const struct scn_case *c);
 
 /* Prints every key: section, name, default, range, unit, help. */
 void scn_print_keys(FILE *f, bool man);

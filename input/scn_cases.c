@@ -6,6 +6,25 @@
 #include <string.h>
 #include "scn_private.h"
 
+/* A key that names or marks the machine as a whole: its name (every
+ * table's and plot's title) and the cores whose costs it runs (the
+ * "costs borrowed" marking, said once for the scenario's outputs).  A
+ * case may not set it: one case's value would title or mark all. */
+bool scn_whole_machine(const struct key *k)
+{
+	static const char *const keys[] = {
+		"machine.name", "cpu.family", "cost.family",
+		"cost.fit_family", NULL,
+	};
+	char dotted[2 * SCN_NAME_MAX];
+
+	snprintf(dotted, sizeof(dotted), "%s.%s", k->section, k->name);
+	for (int i = 0; keys[i]; i++)
+		if (!strcmp(dotted, keys[i]))
+			return true;
+	return false;
+}
+
 static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 		 const struct assignment *a, bool in_case)
 {
@@ -38,6 +57,14 @@ static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 	}
 	k = scn_find_key(section, a->key);
 found:
+	if (k && in_case && scn_whole_machine(k)) {
+		scn_error(ld, a->file, a->line, "%s.%s in [%s]: a scenario "
+			 "describes one machine, every case's; set it in "
+			 "[%s] (or --set %s.%s=... for all cases)", k->section,
+			 k->name, a->section, k->section, k->section,
+			 k->name);
+		return -1;
+	}
 	if (!k) {
 		const struct key *elsewhere = NULL;
 		const char *now = scn_retired(ksec, kname);

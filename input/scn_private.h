@@ -103,6 +103,7 @@ struct loader {
 	bool stop;		/* past a bound: no line more is read */
 	bool bad_header;	/* the last section line was refused: its
 				 * keys are not said again as sectionless */
+	bool in_machine;	/* the line read is under [machine] */
 	/* the cases the command runs (--case), all when nr_only is 0: the
 	 * overrides apply to those alone */
 	const char *const *only;
@@ -130,6 +131,9 @@ bool scn_case_section(const struct loader *ld, const char *name);
 /* ---- the keys against each other (scn_check.c) ---- */
 
 /* Grows sample, left at its default, to fit the run. */
+/* Whether k is one of the keys a [case] may not set: the machine's name
+ * and the families that mark its costs borrowed (scn_cases.c). */
+bool scn_whole_machine(const struct key *k);
 void scn_fit_sample(struct scn_case *c, const struct origin *org);
 bool scn_validate(struct loader *ld, const struct scn_case *c,
 		  const struct origin *org, char *why, size_t len);

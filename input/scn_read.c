@@ -168,6 +168,30 @@ const char *scn_control_char(const char *text)
 	return text;
 }
 
+/* A comment begun on a [machine] name's line (name = Rack #3 box): it
+ * would cut the name short unseen, every title then saying 'Rack'.  A
+ * name cannot hold '#' or ';' (inih's reading, and ours: a comment runs
+ * from either to the end of the line), so such a line is refused, a
+ * comment after a name included: it goes on a line of its own. */
+static void name_cut(struct loader *ld, char *text, char *cut)
+{
+	char line[SCN_READ_MAX], *eq, *key;
+
+	snprintf(line, sizeof(line), "%.*s", (int)(cut - text), text);
+	eq = strchr(line, '=');
+	if (!eq)
+		return;
+	*eq = '\0';
+	key = trim(line);
+	if (strcmp(key, "machine.name") && (strcmp(key, "name") ||
+					    !ld->in_machine))
+		return;
+	scn_error(ld, ld->file, ld->line, "%s: '%c' begins a comment, which "
+		 "cuts the name to '%s': a machine's name cannot hold '#' or "
+		 "';' (a comment goes on a line of its own)", key, *cut,
+		 trim(eq + 1));
+}
+
 /*
  * inih's reader: hands inih one line at a time, after checking it, so that
  * every bad line is reported with its number (inih reports only the first,
@@ -208,6 +232,8 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 		return str;
 	}
 	s = text + strcspn(text, "#;");
+	if (*s)
+		name_cut(ld, text, s);
 	*s = '\0';
 	s = trim(text);
 	if (!*s && problem == LINE_OK)
@@ -238,7 +264,12 @@ static char *ini_reader_checked(char *str, int num, void *stream)
 		return str;
 	}
 	if (*s == '[') {
+		char inner[SCN_NAME_MAX + 8];
+
 		ld->bad_header = false;
+		snprintf(inner, sizeof(inner), "%.*s", (int)strlen(s) - 2,
+			 s + 1);
+		ld->in_machine = !strcmp(trim(inner), "machine");
 		section_seen(ld, s);
 	}
 	snprintf(str, num, "%s\n", s);
@@ -285,12 +316,14 @@ static void include_file(struct loader *ld, const char *value)
 	const char *file = ld->file;
 	int line = ld->line;
 	FILE *f = ld->f;
+	bool in_machine = ld->in_machine;
 
 	include_path(file, value, path, sizeof(path));
 	scn_load_file(ld, path, value, file, line);
 	ld->file = file;
 	ld->line = line;
 	ld->f = f;
+	ld->in_machine = in_machine;
 }
 
 static int ini_handler_record(void *user, const char *section,
@@ -436,6 +469,7 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 	ld->line = 0;
 	bad_header = ld->bad_header;	/* the includer's, after */
 	ld->bad_header = false;
+	ld->in_machine = false;
 	rc = ini_parse_stream(ini_reader_checked, ld, ini_handler_record, ld);
 	ld->bad_header = bad_header;
 	if (rc < 0)

@@ -143,6 +143,13 @@ void scn_check_sweep_values(struct loader *ld)
 			k = scn_find_dotted(t);
 			if (!k || k->in_scenario)
 				continue;	/* the sweep's load says it */
+			if (!strcmp(k->section, "machine") &&
+			    !strcmp(k->name, "name")) {
+				scn_error(ld, sw->file, sw->line, "vary: %s: the "
+					 "machine's name is not swept: a "
+					 "scenario describes one machine", t);
+				continue;
+			}
 			for (v = eq + 1; v; v = strchr(v, ',') ? strchr(v, ',') + 1 : NULL) {
 				char val[SCN_LINE_MAX + 1], why[200];
 				size_t n = strcspn(v, ",");

@@ -10,6 +10,28 @@ const struct pp_policy *scn_baseline(const struct scn_case *c)
 	return c->baseline ? c->baseline : c->policies[0];
 }
 
+void scn_write_machine(FILE *f, const struct scn_case *c)
+{
+	const char *section = "";
+
+	for (size_t i = 0; i < scn_registry_len; i++) {
+		const struct key *k = &scn_registry[i];
+		const char *field = (const char *)c + k->offset;
+
+		if (!scn_whole_machine(k) ||
+		    (k->store == KEY_TEXT && !*field))
+			continue;
+		if (strcmp(section, k->section))
+			fprintf(f, "[%s]\n", section = k->section);
+		fprintf(f, "%s = ", k->name);
+		if (k->store == KEY_TEXT)
+			fputs(field, f);
+		else
+			fputs(scn_word_at(k, scn_word_index(k, field)), f);
+		fputc('\n', f);
+	}
+}
+
 void scn_write_case(FILE *f, const struct scn_case *c)
 {
 	fprintf(f, "[case %s]\n", c->name);
@@ -18,8 +40,8 @@ void scn_write_case(FILE *f, const struct scn_case *c)
 		const void *field = (const char *)c + k->offset;
 		bool plain = !strcmp(k->section, "case");
 
-		if (k->in_scenario)
-			continue;
+		if (k->in_scenario || scn_whole_machine(k))
+			continue;	/* the scenario's: scn_write_machine */
 		if (!scn_key_used(c, k)) {
 			fprintf(f, "; %s: not used by this case\n", k->name);
 			continue;

@@ -55,7 +55,11 @@ void cmp_write_table(FILE *f, const struct cmp_head *h,
 		if ((int)strlen(r->key) > w)
 			w = (int)strlen(r->key);
 	}
-	fprintf(f, "# A: %s\n# B: %s\n", h->label_a, h->label_b);
+	fprintf(f, "# A: %s%s%s\n# B: %s%s%s\n", h->label_a,
+		h->machine_a ? ", machine: " : "",
+		h->machine_a ? h->machine_a : "", h->label_b,
+		h->machine_b ? ", machine: " : "",
+		h->machine_b ? h->machine_b : "");
 	fprintf(f, "%-*s %-4s %14s %14s %7s  %s\n", w, "rate of", "unit", "A",
 		"B", "delta%", "beyond CIs");
 	for (int i = 0; i < nr; i++)
@@ -77,8 +81,12 @@ void cmp_write_csv(FILE *f, const struct cmp_head *h,
 {
 	fputs("# A: ", f);
 	datadir_put_line_text(f, h->label_a);
+	if (h->machine_a)
+		fprintf(f, ", machine: %s", h->machine_a);
 	fputs("\n# B: ", f);
 	datadir_put_line_text(f, h->label_b);
+	if (h->machine_b)
+		fprintf(f, ", machine: %s", h->machine_b);
 	fputc('\n', f);
 	for (int k = 0; k < h->nr_names; k++) {
 		rep_csv_text(f, h->names[k]);
@@ -125,8 +133,16 @@ void cmp_write_json(FILE *f, const struct cmp_head *h,
 	fprintf(f, "{\"ppsim\": \"%s\", \"command\": \"compare\", \"a\": ",
 		PACKAGE_VERSION);
 	rep_json_text(f, h->label_a);
+	if (h->machine_a) {
+		fputs(", \"machine_a\": ", f);
+		rep_json_text(f, h->machine_a);
+	}
 	fputs(", \"b\": ", f);
 	rep_json_text(f, h->label_b);
+	if (h->machine_b) {
+		fputs(", \"machine_b\": ", f);
+		rep_json_text(f, h->machine_b);
+	}
 	fputs(", \"rows\": [\n", f);
 	for (int i = 0; i < nr; i++) {
 		const struct cmp_row *a = pairs[i].a, *b = pairs[i].b;

@@ -28,7 +28,9 @@ struct cmp_pair {
 /* What the outputs say of the comparison: the two files (and policies,
  * with --pair), and the names of the fields of a row's key. */
 struct cmp_head {
-	const char *label_a, *label_b;
+	const char *label_a, *label_b;	/* file, ", policy P" with --pair */
+	const char *machine_a, *machine_b;	/* its "# machine:"; NULL:
+						 * none */
 	const char *const *names;	/* the CSV's: swept keys, case, policy */
 	int nr_names;
 };

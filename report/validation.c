@@ -311,10 +311,39 @@ static void put_commit_line(FILE *out, const struct val_effect *x,
 		p, o6, x->mismatch ? " !" : x->over ? " *" : "");
 }
 
+/* A file's lines under the commit table, as run's commit table has them
+ * under its own: what its figures rest on, whose costs they borrow. */
+static void commit_file_notes(FILE *out, const struct val_file *vf)
+{
+	struct rep_prov p = { .nr_guesses = vf->nr_guesses,
+			      .uncalibrated = vf->uncalibrated,
+			      .borrowed = vf->borrowed[0] ? vf->borrowed
+							  : NULL };
+
+	rep_guesses_line(out, &p, true);
+	rep_borrowed_line(out, &p, true);
+}
+
 void val_write_commit(FILE *out, const struct val_result *v)
 {
 	int reps = v->prov->rc->reps;
+	const char *m0 = v->nr_files ? rep_machine_name(&v->rows[
+		v->files[0].first], v->files[0].nr) : NULL;
 
+	/* run's "Machine:" line above the table, when one file (or
+	 * files all of one machine) is in it; each file's own under its
+	 * name otherwise */
+	bool one = true;
+
+	for (int f = 1; f < v->nr_files; f++) {
+		const char *m = rep_machine_name(&v->rows[v->files[f].first],
+						 v->files[f].nr);
+
+		if (!m != !m0 || (m && strcmp(m, m0)))
+			one = false;
+	}
+	if (one && m0)
+		fprintf(out, "Machine: %s\n", m0);
 	fprintf(out, "ppsim %s validate, %d rep%s: before -> after, measured "
 		"and predicted\n", PACKAGE_VERSION, reps,
 		reps == 1 ? "" : "s");
@@ -326,14 +355,24 @@ void val_write_commit(FILE *out, const struct val_result *v)
 		const char *path = v->files[f].path;
 		const char *base = strrchr(path, '/');
 
-		if (v->nr_files > 1)
+		if (v->nr_files > 1) {
+			const char *m = rep_machine_name(
+				&v->rows[v->files[f].first], v->files[f].nr);
+
 			fprintf(out, "%s:\n", base ? base + 1 : path);
+			if (!one && m)
+				fprintf(out, "Machine: %s\n", m);
+		}
 		for (int k = 0; k < v->nr_effects; k++)
 			if (!v->e[k].step && v->e[k].file == f)
 				put_commit_line(out, &v->e[k], v->rows);
+		if (v->nr_files > 1)
+			commit_file_notes(out, &v->files[f]);
 	}
 	fprintf(out, "Off: predicted change less measured change, in points; "
 		"*\nbeyond the effect tolerance, ! the other way.\n");
+	if (v->nr_files == 1)
+		commit_file_notes(out, &v->files[0]);
 }
 
 /* A figure's CSV line. */

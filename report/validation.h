@@ -27,6 +27,10 @@ struct val_file {
 				 * they are */
 	char borrowed[160];	/* its costs of another core, as
 				 * scn_costs_borrowed says it; "": none */
+	int nr_guesses;		/* its figures marked a guess or a prior
+				 * (scn_write_guesses) */
+	bool uncalibrated;	/* its driver cycles fitted on no figure of
+				 * its core (scn_uncalibrated) */
 };
 
 /* What one figure says once its simulations are in. */

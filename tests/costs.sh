@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 zen4=$src/tests/scenarios/zen4.ini
-echo "1..19"
+echo "1..24"
 
 # rate CSV: the one rate of a one-row run
 rate() { awk -F, '$3 == "rate" { print $5 }' "$1"; }
@@ -78,6 +78,25 @@ else
 fi
 "$ppsim" report "$tmp/m.csv" --format json >"$tmp/r.json" 2>>"$tmp/out"
 check "ppsim report: the CSV's line read back" grep -qF "\"costs_borrowed\": \"$text\"" "$tmp/r.json"
+# the CSV's line checked against the scenario, as its '# machine:' is
+bl=$(grep -n '^# costs borrowed for ' "$tmp/m.csv" | cut -d: -f1)
+sed 's/^# costs borrowed for a zen4/# costs borrowed for a zen3/' "$tmp/m.csv" >"$tmp/m-edit.csv"
+"$ppsim" report "$tmp/m-edit.csv" >/dev/null 2>"$tmp/err"
+check "report: an edited '# costs borrowed' line refused at its line" sh -c "
+	test $? -eq 2 && grep -q '^$tmp/m-edit.csv:$bl: the run.s costs were borrowed for a zen3 core' '$tmp/err'"
+grep -v '^# costs borrowed for ' "$tmp/m.csv" >"$tmp/m-cut.csv"
+"$ppsim" report "$tmp/m-cut.csv" >/dev/null 2>"$tmp/err"
+check "report: the line cut out (a '# machine:' line says it was written) refused" sh -c "
+	test $? -eq 2 && grep -q '^$tmp/m-cut.csv:1: no .# costs borrowed for. line, but ' '$tmp/err'"
+grep -v '^# costs borrowed for \|^# machine: ' "$tmp/m.csv" >"$tmp/m-old.csv"
+"$ppsim" report "$tmp/m-old.csv" --format json >"$tmp/r-old.json" 2>"$tmp/err"
+test $? -eq 0 && has "\"costs_borrowed\": \"$text\"" "$tmp/r-old.json"
+check "report: a CSV older than the marking taken, the scenario's marking said" test $? -eq 0
+"$ppsim" run "$seed" --case close-drop --reps 1 --duration 1ms --format csv >"$tmp/own.csv" 2>>"$tmp/out"
+sed '/^# machine: /a # costs borrowed for a zen4 core: forged' "$tmp/own.csv" >"$tmp/own-forged.csv"
+"$ppsim" report "$tmp/own-forged.csv" >/dev/null 2>"$tmp/err"
+check "report: a marking the scenario does not borrow refused" sh -c "
+	test $? -eq 2 && grep -q 'own-forged.csv:3: .*now borrows none: not the scenario it ran' '$tmp/err'"
 "$ppsim" validate "$seed" $b >"$tmp/v.txt" 2>>"$tmp/out"
 "$ppsim" validate "$seed" $b --format csv >"$tmp/v.csv" 2>>"$tmp/out"
 "$ppsim" validate "$seed" $b --format json >"$tmp/v.json" 2>>"$tmp/out"
@@ -95,6 +114,13 @@ for t in sunny-cove:sunny_cove:broadwell golden-cove:golden_cove:broadwell zen3:
 	check "cost-$file.ini: $whose's figures, borrowed for a $own core" \
 		grep -qxF "# costs borrowed for a $own core: $whose's cost table" "$tmp/own.txt"
 done
+"$ppsim" validate "$seed" $b --format commit >"$tmp/v.commit" 2>>"$tmp/out"
+tr '\n' ' ' <"$tmp/v.commit" >"$tmp/v.joined"
+sed -n 1p "$tmp/v.commit" | grep -qx 'Machine: Dell R730, .*' &&
+	grep -qx 'Rests on [0-9]* guessed or prior figures and uncalibrated cycles\.' "$tmp/v.commit" &&
+	has "Costs borrowed for $text." "$tmp/v.joined" &&
+	! awk 'length > 72 { bad = 1 } END { exit !bad }' "$tmp/v.commit"
+check "validate, commit: run's Machine:, Rests on and Costs borrowed lines" test $? -eq 0
 # the seed on its own core: nothing said
 "$ppsim" run "$seed" --case close-drop --reps 1 --duration 1ms --format json >"$tmp/n.json" 2>>"$tmp/out"
 check "the seed on its own core: nothing borrowed, calibrated" sh -c "

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..111"
+echo "1..114"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -44,6 +44,9 @@ bad duplicate-case.ini "^duplicate-case.ini:5: \[case a\] a second time \(first 
 bad calibrate-no-case.ini "^calibrate-no-case.ini:7: cases: no \[case clsoe-tx\] in the scenario"
 bad sweep-no-case.ini "^sweep-no-case.ini:6: cases: no \[case b\] in the scenario"
 bad include-in-case.ini "^include-in-case.ini:9: include in \[case b\]: an included file's settings are every case's; include it in \[global\]"
+bad machine-name-in-case.ini "^machine-name-in-case.ini:9: machine.name in \[case b\]: a scenario describes one machine"
+bad family-in-case.ini "^family-in-case.ini:9: cpu.family in \[case b\]: a scenario describes one machine"
+bad machine-name-comment.ini "^machine-name-comment.ini:6: name: '#' begins a comment, which cuts the name to 'Rack'"
 bad duplicate-sweep.ini "^duplicate-sweep.ini:6: \[sweep ring\] a second time \(first at line 4\): one section a sweep"
 bad measured-not-run.ini "^measured-not-run.ini:2: measured figure for v6.1"
 bad missing-include.ini "^missing-include.ini:2: include missing.ini: No such file"

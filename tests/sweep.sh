@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..48"
+echo "1..51"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -238,3 +238,21 @@ if [ $h_rc -eq 0 ] && [ -s "$hostile/o/sweep-002.csv" ] &&
 else
 	not_ok "hostile file names: the jobs run, no command in a name runs"
 fi
+
+# the machine's name is one value, commas and all (the shipped profiles'
+# names have them), never a sweep over names; its jobs keep it whole
+name="Box A, rack 3 it's"
+"$ppsim" sweep "$tiny" --set nic.rx_ring=512,1024 --set "machine.name=$name" \
+	--case far-drop --reps 1 --duration 1ms --format csv >"$tmp/n.csv" 2>"$tmp/out"
+check "sweep --set machine.name=A, B: one name, not two points" sh -c "
+	grep -qxF '# machine: Box A, rack 3 it'\\''s' '$tmp/n.csv' &&
+	test \$(grep -c ',far-drop,v5.4,rate,' '$tmp/n.csv') -eq 2"
+(cd "$tmp" && "$ppsim" sweep "$tiny" --set nic.rx_ring=512,1024 \
+	--set "machine.name=$name" --case far-drop --reps 1 --duration 1ms \
+	--emit-jobs >jobs-n 2>>out && sed -n 1p jobs-n | sh >>out 2>&1)
+check "--emit-jobs: the name whole in its job, quoted" \
+	grep -qxF "# machine: $name" "$tmp/sweep-001.csv"
+printf '[global]\ninclude = hw/e5-2603v4-2s.ini\n[case a]\nworkload = xdp_drop\n[sweep box]\nvary = machine.name=a,b\n' >"$tmp/vary-name.ini"
+"$ppsim" run "$tmp/vary-name.ini" --duration 1ms >/dev/null 2>"$tmp/out"
+check "[sweep] vary = machine.name=...: refused at its line" sh -c "
+	test $? -eq 2 && grep -q '^$tmp/vary-name.ini:6: vary: machine.name: the machine.s name is not swept' '$tmp/out'"

@@ -7,7 +7,7 @@
 tiny=$src/tests/scenarios/tiny.ini
 name='Dell R730, 2x Xeon E5-2603 v4, ConnectX-4 100G'	# its profile's
 short="--duration 1ms --reps 1 -j 2"
-echo "1..14"
+echo "1..21"
 
 # out FILE COMMAND...: COMMAND's stdout into $tmp/FILE, exit 0 wanted
 out() {
@@ -53,6 +53,32 @@ check "sweep, JSON" grep -Fq "\"machine\": \"$name\"" "$tmp/sweep.json"
 out cmp.txt "$ppsim" compare "$tmp/run.csv" "$tmp/run.csv"
 check "compare: each file's label names its machine" \
 	has cmp.txt "# A: $tmp/run.csv, machine: $name"
+t "$ppsim" compare "$tmp/run.csv" "$tmp/run.csv" --format json >"$tmp/cmp.json" 2>"$tmp/out"
+check "compare, JSON: the machine its own member, not in the file's" \
+	grep -Fq "\"a\": \"$tmp/run.csv\", \"machine_a\": \"$name\"" "$tmp/cmp.json"
+# a '# machine:' line ppsim could not have written, or two of them:
+# refused at its line by compare as by report
+line=$(grep -n '^# machine: ' "$tmp/run.csv" | cut -d: -f1)
+sed "s/^# machine: .*/# machine: caf$(printf '\303\251')/" "$tmp/run.csv" >"$tmp/m-utf8.csv"
+awk '/^# machine: / { $0 = "# machine: " sprintf("%3000s", "x") } 1' "$tmp/run.csv" >"$tmp/m-long.csv"
+awk '1; /^# machine: /' "$tmp/run.csv" >"$tmp/m-twice.csv"
+for bad in utf8:$line:"character 0xc3 is not printable ASCII" \
+	long:$line:"a name over 63 characters" \
+	twice:$((line + 1)):"given twice (first at line $line)"; do
+	f=${bad%%:*} rest=${bad#*:}
+	at=${rest%%:*} why=${rest#*:}
+	for cmd in compare report; do
+		if [ $cmd = compare ]; then
+			"$ppsim" compare "$tmp/m-$f.csv" "$tmp/run.csv" >/dev/null 2>"$tmp/out"
+		else
+			"$ppsim" report "$tmp/m-$f.csv" >/dev/null 2>"$tmp/out"
+		fi
+		rc=$?
+		check "$cmd: # machine: $f refused at FILE:LINE" sh -c "test $rc -eq 2 &&
+			grep -Fxq -- '$tmp/m-$f.csv:$at: # machine: $why: not a name ppsim writes' '$tmp/out' ||
+			grep -Fxq -- '$tmp/m-$f.csv:$at: # machine: $why' '$tmp/out'"
+	done
+done
 
 # a name gnuplot would run if it evaluated its title: printable ASCII,
 # so taken, and drawn as it is

@@ -189,6 +189,15 @@ static void put_fitted(FILE *out, const struct val_result *v,
 	}
 }
 
+/* What a file's figures rest on, as a run's provenance says it. */
+static struct rep_prov file_prov(const struct val_file *vf)
+{
+	return (struct rep_prov){ .nr_guesses = vf->nr_guesses,
+				  .uncalibrated = vf->uncalibrated,
+				  .borrowed = vf->borrowed[0] ? vf->borrowed
+							      : NULL };
+}
+
 /* The table proper: a line a figure, under its file's heading. */
 static void put_figures(FILE *out, const struct val_result *v, int w)
 {
@@ -200,13 +209,13 @@ static void put_figures(FILE *out, const struct val_result *v, int w)
 		"fit", "limit");
 	for (int f = 0; f < v->nr_files; f++) {
 		const struct val_file *vf = &v->files[f];
+		struct rep_prov prov = file_prov(vf);
 
 		fprintf(out, "# ");
 		datadir_put_line_text(out, vf->path);
 		fprintf(out, "  tolerance %g %%\n", vf->tolerance);
 		rep_title_line(out, "# ", &v->rows[vf->first], vf->nr);
-		if (vf->borrowed[0])
-			fprintf(out, "# costs borrowed for %s\n", vf->borrowed);
+		rep_borrowed_line(out, &prov, false);
 		for (int i = vf->first; i < vf->first + vf->nr; i++) {
 			const struct rep_row *r = &v->rows[i];
 			const struct val_figure *fig = &v->fig[i];
@@ -315,10 +324,7 @@ static void put_commit_line(FILE *out, const struct val_effect *x,
  * under its own: what its figures rest on, whose costs they borrow. */
 static void commit_file_notes(FILE *out, const struct val_file *vf)
 {
-	struct rep_prov p = { .nr_guesses = vf->nr_guesses,
-			      .uncalibrated = vf->uncalibrated,
-			      .borrowed = vf->borrowed[0] ? vf->borrowed
-							  : NULL };
+	struct rep_prov p = file_prov(vf);
 
 	rep_guesses_line(out, &p, true);
 	rep_borrowed_line(out, &p, true);

@@ -25,6 +25,29 @@ bool scn_whole_machine(const struct key *k)
 	return false;
 }
 
+/*
+ * An include's key over a line of a file that includes it, above the
+ * include (a.ini sets cpu.freq, then includes a profile that sets it):
+ * the included value would win, and nothing would say so.  Refused at
+ * the include.  Two includes in turn are layers, the later one winning (a
+ * calibration over its profile's priors), as is a line after its include.
+ */
+static void check_include_over(struct loader *ld, const struct key *k,
+			       const struct assignment *a,
+			       const struct assignment *was)
+{
+	const struct include_site *s;
+
+	if (!a->depth || !was || was->depth >= a->depth ||
+	    memcmp(a->chain, was->chain, was->depth))
+		return;
+	s = &ld->site[a->chain[was->depth]];
+	scn_error(ld, s->file, s->line, "include %s sets %s.%s again (%s:%d) "
+		 "over %s:%d above it, whose value would be lost unseen: set "
+		 "the key after the include", s->name, k->section, k->name,
+		 a->file, a->line, was->file, was->line);
+}
+
 static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 		 const struct assignment *a, bool in_case)
 {
@@ -94,7 +117,10 @@ found:
 		scn_error(ld, a->file, a->line, "%s: %s", a->key, why);
 		return -1;
 	}
-	org[k - scn_registry] = (struct origin){ a->file, a->line, in_case };
+	if (ld && !in_case)
+		check_include_over(ld, k, a, org[k - scn_registry].as);
+	org[k - scn_registry] = (struct origin){ a->file, a->line, in_case,
+						 a->depth ? a : NULL };
 	ld->scn->written[k - scn_registry] = true;
 	if (k->in_scenario && !strcmp(k->name, "free")) {
 		ld->scn->calibrate.free_file = a->file;
@@ -329,7 +355,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
 	struct scenario *scn = ld->scn;
-	struct origin base_org[SCN_MAX_KEYS] = { { 0, 0, false } };
+	struct origin base_org[SCN_MAX_KEYS] = { { 0 } };
 	struct scn_case base;
 
 	int base_errors = ld->errors;

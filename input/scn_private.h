@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "../io/datadir.h"
 #include "../model/key.h"
@@ -29,6 +30,9 @@
 
 #define SCN_LINE_MAX	198	/* characters; inih's buffer is 200 */
 #define SCN_INCLUDE_DEPTH 8
+/* files read for one scenario, includes of includes counted (a tree of 4
+ * levels of 20 includes read 160,000, for minutes) */
+#define SCN_MAX_FILES	64
 
 /* ---- the registry (scn_keytab.c) ---- */
 
@@ -74,9 +78,20 @@ void scn_suggest(const char *section, const char *name, char *out,
 
 /* ---- reading files (scn_read.c) ---- */
 
+/* A file read (real: its real path), where it was included: file's line
+ * (the scenario's own: file NULL), under name (as the outputs say it). */
+struct include_site {
+	const char *real, *file, *name;
+	int line;
+};
+
 struct assignment {
 	const char *file;
 	int line;
+	/* the files that led to it, by their order of reading: the
+	 * scenario's, then each include down to its own (--set: none) */
+	uint8_t chain[SCN_INCLUDE_DEPTH];
+	uint8_t depth;
 	char section[SCN_NAME_MAX + 8];
 	char key[SCN_NAME_MAX];
 	char value[SCN_LINE_MAX + 1];
@@ -97,7 +112,9 @@ struct loader {
 	FILE *f;
 	int line;
 	const char *stack[SCN_INCLUDE_DEPTH];	/* real paths being read */
+	uint8_t chain[SCN_INCLUDE_DEPTH];	/* and their order of reading */
 	int depth;
+	struct include_site site[SCN_MAX_FILES];	/* each file read */
 	int nr_read;		/* files read, SCN_MAX_FILES */
 	long bytes;		/* their sizes, SCN_MAX_BYTES */
 	bool stop;		/* past a bound: no line more is read */
@@ -114,6 +131,7 @@ struct origin {
 	const char *file;
 	int line;
 	bool in_case;	/* in the case's own [case] section */
+	const struct assignment *as;	/* the line's, of a file; or NULL */
 };
 
 void scn_error(struct loader *ld, const char *file, int line,

@@ -14,10 +14,9 @@
 
 #define SCN_READ_MAX	1024	/* a line with its comment, before cutting */
 /* A scenario's bounds, includes of includes counted (ppsim-scenario(5)):
- * the files read (a tree of 4 levels of 20 includes read 160,000, for
- * minutes), their bytes together, and the keys they set.  The corpus's
+ * their bytes together (the files read: SCN_MAX_FILES), and the keys
+ * they set.  The corpus's
  * largest reads 3 files and sets under 400 keys. */
-#define SCN_MAX_FILES	64
 #define SCN_MAX_BYTES	(64L << 20)
 #define SCN_MAX_SETTINGS 65536
 /* characters of a section name libinih keeps (its MAX_SECTION, 50, with
@@ -98,7 +97,9 @@ static struct assignment *new_assignment(struct loader *ld)
 		ld->cap_as = cap;
 	}
 	ld->as[ld->nr_as] = (struct assignment){ .file = ld->file,
-						 .line = ld->line };
+						 .line = ld->line,
+						 .depth = (uint8_t)ld->depth };
+	memcpy(ld->as[ld->nr_as].chain, ld->chain, sizeof(ld->chain));
 	return &ld->as[ld->nr_as++];
 }
 
@@ -435,6 +436,21 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 			return -1;
 		}
 	}
+	/* read twice, its keys would be set again over every line between
+	 * (a profile's cost table over the one included after it); the
+	 * scenario itself is on the stack, said as a cycle */
+	for (int i = 1; i < ld->nr_read; i++) {
+		const struct include_site *was = &ld->site[i];
+
+		if (!strcmp(was->real, real)) {
+			scn_error(ld, from, from_line, "include %s: read "
+				 "already (included at %s:%d), and a second "
+				 "read would set its keys again over every "
+				 "line between", value, was->file, was->line);
+			fclose(f);
+			return -1;
+		}
+	}
 	if (ld->depth == SCN_INCLUDE_DEPTH) {
 		scn_error(ld, from, from_line, "include %s: more than %d "
 			 "levels of include", path, SCN_INCLUDE_DEPTH);
@@ -463,6 +479,9 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 		fclose(f);
 		return -1;
 	}
+	ld->site[ld->nr_read - 1] = (struct include_site){ kept, from, shown,
+							    from_line };
+	ld->chain[ld->depth] = (uint8_t)(ld->nr_read - 1);
 	ld->stack[ld->depth++] = kept;
 	ld->file = shown;
 	ld->f = f;

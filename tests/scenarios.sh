@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..114"
+echo "1..116"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -49,6 +49,10 @@ bad family-in-case.ini "^family-in-case.ini:9: cpu.family in \[case b\]: a scena
 bad machine-name-comment.ini "^machine-name-comment.ini:6: name: '#' begins a comment, which cuts the name to 'Rack'"
 bad duplicate-sweep.ini "^duplicate-sweep.ini:6: \[sweep ring\] a second time \(first at line 4\): one section a sweep"
 bad measured-not-run.ini "^measured-not-run.ini:2: measured figure for v6.1"
+# an include never overrides, unseen, what the file including it set above
+# it, nor reads a file a second time
+bad include-over-own.ini "^include-over-own.ini:8: include ../../../scenarios/hw/e5-2603v4-2s.ini sets cpu.freq again \\(.*e5-2603v4-2s.ini:[0-9]+\\) over include-over-own.ini:6 above it"
+bad include-twice.ini "^include-twice.ini:5: include ../../../scenarios/hw/cost-broadwell.ini: read already \\(included at .*e5-2603v4-2s.ini:[0-9]+\\)"
 bad missing-include.ini "^missing-include.ini:2: include missing.ini: No such file"
 bad no-case.ini "^no-case.ini:1: no \[case NAME\] section"
 bad no-section.ini "^no-section.ini:1: workload: set before any \[section\]"

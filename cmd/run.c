@@ -326,12 +326,16 @@ static int write_html(const char *dir, const struct run_file *rf)
 	return status;
 }
 
-/* --out: DIR with one file, DIR/NAME for each of several.  When one
- * file's outputs fail, those written before are said, by name. */
+/* --out: DIR with one file, DIR/NAME for each of several, replaced
+ * together or not at all: a write that fails (a full disk) or an
+ * interrupt leaves every file there as it was, none half old, half new. */
 static int write_outs(const struct cmd_opts *o, const struct run_file *rf,
 		      int nr_files, const struct rep_row *rows)
 {
-	for (int f = 0; f < nr_files; f++) {
+	int status = 0;
+
+	outfile_group_begin();
+	for (int f = 0; f < nr_files && !status; f++) {
 		char dir[4096];
 
 		if (!rf[f].nr)
@@ -341,16 +345,14 @@ static int write_outs(const struct cmd_opts *o, const struct run_file *rf,
 		else
 			snprintf(dir, sizeof(dir), "%.3800s/%s", o->out,
 				 rf[f].name);
-		if (!write_out(dir, rows + rf[f].first, rf[f].nr,
-			       &rf[f].prov) && !write_html(dir, &rf[f]))
-			continue;
-		for (int w = 0; w < f; w++)
-			if (rf[w].nr) {
-				fprintf(stderr, "ppsim run: the outputs of ");
-				datadir_put_line_text(stderr, rf[w].path);
-				fprintf(stderr, " were written (%s/%s)\n",
-					o->out, rf[w].name);
-			}
+		status = write_out(dir, rows + rf[f].first, rf[f].nr,
+				   &rf[f].prov) || write_html(dir, &rf[f]);
+	}
+	if (outfile_group_end(!status, "ppsim run")) {
+		fprintf(stderr, "ppsim run: --out ");
+		datadir_put_line_text(stderr, o->out);
+		fprintf(stderr, ": no file written there (those of an earlier "
+			"run are as they were)\n");
 		return -1;
 	}
 	return 0;

@@ -6,7 +6,6 @@
  * data: URI.  Written last, from the files --out holds by then, so that
  * the page shows what the files say and nothing else.
  */
-#include <dirent.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +15,8 @@
 
 #define HTML_FILE_MAX	(16 << 20)	/* a plot or a table read whole */
 
-/* The whole of dir/name, NUL-terminated, or NULL (missing, too big). */
+/* The whole of dir/name as this run wrote it (outfile_current),
+ * NUL-terminated, or NULL (missing, too big). */
 static char *slurp(const char *dir, const char *name, size_t *len)
 {
 	char path[4096];
@@ -25,7 +25,7 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 	long n;
 
 	snprintf(path, sizeof(path), "%.4000s/%s", dir, name);
-	f = fopen(path, "r");
+	f = fopen(outfile_current(path), "r");
 	if (!f)
 		return NULL;
 	if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > HTML_FILE_MAX ||
@@ -159,23 +159,12 @@ static int plot_order(const void *a, const void *b)
 	       strcmp(x, y);
 }
 
+/* The plots this run drew in dir, not those an earlier run left there. */
 static void put_plots(FILE *f, const char *dir)
 {
-	char *names[256];
-	int nr = 0;
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	const char *names[256];
+	int nr = outfile_grouped(dir, ".svg", names, 256);
 
-	if (!d)
-		return;
-	while ((e = readdir(d)) && nr < 256) {
-		size_t n = strlen(e->d_name);
-
-		if (n > 4 && !strcmp(e->d_name + n - 4, ".svg") &&
-		    (names[nr] = strdup(e->d_name)))
-			nr++;
-	}
-	closedir(d);
 	qsort(names, (size_t)nr, sizeof(*names), plot_order);
 	if (!nr)
 		fputs("<p>(no plots: gnuplot was not found)</p>\n", f);
@@ -193,7 +182,6 @@ static void put_plots(FILE *f, const char *dir)
 			fputs("</figcaption></figure>\n", f);
 		}
 		free(svg);
-		free(names[i]);
 	}
 }
 

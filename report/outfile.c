@@ -54,6 +54,14 @@ static char pending_tmp[PATH_MAX], made_dir[MAX_MADE_DIRS][PATH_MAX];
 static volatile sig_atomic_t have_tmp, have_dir;
 static volatile pid_t tmp_writer;	/* killed first: it would write on */
 
+/* The files of a group (outfile_group_begin), written whole and waiting
+ * to be renamed together: changed with the interrupts held. */
+static struct grouped {
+	char *tmp, *path;
+} *group;
+static int nr_group, cap_group;
+static bool grouping;
+
 static void clean_up(int sig)
 {
 	if (tmp_writer > 0) {
@@ -62,6 +70,8 @@ static void clean_up(int sig)
 	}
 	if (have_tmp)
 		unlink(pending_tmp);
+	for (int i = 0; i < nr_group; i++)
+		unlink(group[i].tmp);
 	outfile_remove_made_dirs();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -134,6 +144,96 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
 	return o->f;
 }
 
+/* Keeps o's written file for outfile_group_end(): 0, or -1 out of
+ * memory. */
+static int group_add(const struct outfile *o)
+{
+	struct grouped g = { strdup(o->tmp), strdup(o->path) };
+	sigset_t was;
+
+	if (nr_group == cap_group) {
+		int cap = cap_group ? 2 * cap_group : 32;
+		struct grouped *more = malloc((size_t)cap * sizeof(*more));
+
+		if (!more) {
+			free(g.tmp);
+			free(g.path);
+			return -1;
+		}
+		outfile_hold(&was);
+		if (nr_group)
+			memcpy(more, group, (size_t)nr_group * sizeof(*more));
+		free(group);
+		group = more;
+		cap_group = cap;
+		outfile_release(&was);
+	}
+	if (!g.tmp || !g.path) {
+		free(g.tmp);
+		free(g.path);
+		return -1;
+	}
+	outfile_hold(&was);
+	group[nr_group++] = g;
+	have_tmp = 0;	/* the group's now */
+	outfile_release(&was);
+	return 0;
+}
+
+void outfile_group_begin(void)
+{
+	grouping = true;
+}
+
+int outfile_group_end(bool keep, const char *who)
+{
+	int status = keep ? 0 : -1;
+	sigset_t was;
+
+	outfile_hold(&was);
+	for (int i = 0; i < nr_group; i++) {
+		if (status || rename(group[i].tmp, group[i].path)) {
+			if (!status) {
+				fprintf(stderr, "%s: %s: %s: not written\n", who,
+					group[i].path, strerror(errno));
+				status = -1;
+			}
+			unlink(group[i].tmp);
+		}
+		free(group[i].tmp);
+		free(group[i].path);
+	}
+	nr_group = 0;
+	grouping = false;
+	outfile_release(&was);
+	return status;
+}
+
+const char *outfile_current(const char *path)
+{
+	for (int i = nr_group - 1; i >= 0; i--)
+		if (!strcmp(group[i].path, path))
+			return group[i].tmp;
+	return path;
+}
+
+int outfile_grouped(const char *dir, const char *ext, const char **names,
+		    int most)
+{
+	size_t nd = strlen(dir), ne = strlen(ext);
+	int nr = 0;
+
+	for (int i = 0; i < nr_group && nr < most; i++) {
+		const char *p = group[i].path, *name = p + nd + 1;
+		size_t n = strlen(p);
+
+		if (!strncmp(p, dir, nd) && p[nd] == '/' && !strchr(name, '/') &&
+		    n > nd + 1 + ne && !strcmp(p + n - ne, ext))
+			names[nr++] = name;
+	}
+	return nr;
+}
+
 int outfile_commit(struct outfile *o, const char *who)
 {
 	int err = 0;
@@ -144,7 +244,11 @@ int outfile_commit(struct outfile *o, const char *who)
 	if (fclose(o->f) == EOF && !err)
 		err = errno;
 	o->f = NULL;
-	if (!err && rename(o->tmp, o->path))
+	if (!err && grouping && group_add(o))
+		err = ENOMEM;
+	else if (!err && grouping)
+		return 0;
+	else if (!err && rename(o->tmp, o->path))
 		err = errno;
 	have_tmp = 0;
 	if (!err)

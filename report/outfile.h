@@ -34,6 +34,25 @@ FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
  * says why, and returns -1. */
 int outfile_commit(struct outfile *o, const char *who);
 
+/* A group of files replaced together or not at all (a run's --out: its
+ * table, CSVs, plots and page agree).  After outfile_group_begin(), a
+ * commit that succeeds keeps the written file under its temporary name;
+ * outfile_group_end(keep) then renames them all (keep) or removes them,
+ * and every file at their paths is left as it was.  An interrupt removes
+ * them.  Returns 0, or -1 when not kept or a rename failed (said). */
+void outfile_group_begin(void);
+int outfile_group_end(bool keep, const char *who);
+
+/* Where path's content is now: the temporary name of a grouped file not
+ * yet renamed (a plot's data, read by gnuplot), else path. */
+const char *outfile_current(const char *path);
+
+/* The names (in names, at most most of them) of the group's files in dir
+ * whose names end in ext: what this run wrote there, not what an earlier
+ * one left.  Returns how many. */
+int outfile_grouped(const char *dir, const char *ext, const char **names,
+		    int most);
+
 /* Holds the interrupts the handler serves (SIGINT, SIGTERM) until
  * outfile_release(was): across a step that makes what it must know of (a
  * temporary file, gnuplot's pid), lest one come between and leave it. */

@@ -123,7 +123,7 @@ int plot_draw(const char *script, const char *data, const char *out,
 		fprintf(stderr, "ppsim: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	plain_path(data, data_arg, sizeof(data_arg));
+	plain_path(outfile_current(data), data_arg, sizeof(data_arg));
 	for (int i = 0; i < nr_more && i < PLOT_MAX_ARGS; i++)
 		argv[6 + i] = more[i];
 	for (int i = 0; i < 2; i++) {

@@ -194,11 +194,23 @@ full timeout 60 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --out "$tmp/ful
 check "sweep on a full disk: exit 1, the file named, none left" \
 	sh -c "test $rc -eq 1 && grep -q 'full2/sweep.csv: File too large: not written' '$tmp/out' && test -z \"\$(ls -A '$tmp/full2')\""
 # 15 KB a file: one case's CSVs and JSON fit, its rates plot's PNG (~17 KB)
-# does not; gnuplot says
-# nothing of a failed write, ppsim finds the image cut
+# does not; gnuplot says nothing of a failed write, ppsim finds the image
+# cut; the files of a run go together, so none of those written is left
 blocks=30 full timeout 60 "$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full3"
-check "a plot cut by a full disk: exit 1, the image named, not left" \
-	sh -c "test $rc -eq 1 && grep -q 'full3/rates.png: gnuplot did not write it whole' '$tmp/out' && test -s '$tmp/full3/results.csv' && test ! -e '$tmp/full3/rates.png'"
+check "a plot cut by a full disk: exit 1, the image named, no file of the run left" \
+	sh -c "test $rc -eq 1 && grep -q 'full3/rates.png: gnuplot did not write it whole' '$tmp/out' && grep -q 'no file written there' '$tmp/out' && test -z \"\$(ls -A '$tmp/full3')\""
+# an earlier run's whole --out, then one that fails half way: the folder is
+# the earlier run's, every file of it, none half old, half new
+"$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>&1
+(cd "$tmp/full4" && md5sum *) >"$tmp/full4.md5"
+blocks=30 full timeout 60 "$ppsim" run "$tiny" --reps 2 --duration 1ms --case far-drop --out "$tmp/full4"
+check "a run failed half way leaves the earlier run's folder whole" \
+	sh -c "test $rc -eq 1 && (cd '$tmp/full4' && md5sum -c --quiet '$tmp/full4.md5') && test \"\$(ls -A '$tmp/full4' | wc -l)\" -eq \"\$(wc -l <'$tmp/full4.md5')\""
+# a plot an earlier run left is not this run's: the page shows this run's
+echo '<svg>stale</svg>' >"$tmp/full4/transient-gone.svg"
+"$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>&1
+check "index.html shows this run's plots only" \
+	sh -c "grep -q 'rates.svg' '$tmp/full4/index.html' && ! grep -q 'transient-gone' '$tmp/full4/index.html'"
 check "calibrate --out /dev/full is refused before the fit, /dev/full kept" \
 	sh -c "! '$ppsim' calibrate '$src/tests/scenarios/fit.ini' --out /dev/full 2>'$tmp/out'; test \$? -eq 0 && test -c /dev/full && grep -q 'not a regular file' '$tmp/out' && ! grep -q iteration '$tmp/out'"
 

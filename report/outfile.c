@@ -203,7 +203,9 @@ int outfile_group_end(bool keep, const char *who)
 		free(group[i].tmp);
 		free(group[i].path);
 	}
-	nr_group = 0;
+	free(group);
+	group = NULL;
+	nr_group = cap_group = 0;
 	grouping = false;
 	outfile_release(&was);
 	return status;

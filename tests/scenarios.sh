@@ -117,7 +117,9 @@ bad legacy-jumbo-xdp-v5.4.ini "^legacy-jumbo-xdp-v5.4.ini:5: v5.4's mlx5 refuses
 grep -q "^legacy-jumbo-xdp-v5.4.ini:5: v6.1: multi-buffer XDP on a legacy RQ .* is not modelled yet" "$tmp/out" &&
 	ok "legacy: 6.1's jumbo XDP, not modelled" ||
 	not_ok "legacy: 6.1's jumbo XDP: $(tr '\n' '|' <"$tmp/out")"
-bad striding-small-ring.ini "^striding-small-ring.ini:4: rx_ring 128 is fewer than 4 WQEs of 64 packets"
+"$ppsim" run "$src/tests/scenarios/striding-small-ring.ini" --reps 1 --duration 1ms >"$tmp/out" 2>&1 &&
+	ok "a striding ring under 4 WQEs runs: raised to 4, as mlx5 does" ||
+	not_ok "a striding ring under 4 WQEs runs: $(tr '\n' '|' <"$tmp/out")"
 # the core families: a word of the five, a mitigation the family has
 bad family-word.ini "^family-word.ini:2: family: 'ice_lake': expected broadwell, sunny_cove, golden_cove, zen3 or zen4"
 bad srso-intel.ini "^srso-intel.ini:3: srso = ibpb: golden_cove has no SRSO \\(AMD Zen 1 to 4 only"

@@ -247,6 +247,23 @@ START_TEST(jumbo_ring_of_1024)
 END_TEST
 
 /*
+ * A ring smaller than 4 WQEs is raised to 4, as mlx5 does
+ * (mlx5e_mpwqe_get_log_rq_size): 128 packets of XDP at MTU 1500, 64 a
+ * WQE, make 4 WQEs of 64 pages, not 2.
+ */
+START_TEST(small_ring_raised)
+{
+	rq_type = MLX5_RQ_STRIDING;
+	ring_size = 128;
+	open_queue("v6.1", &workload_xdp_drop, 0);
+	ck_assert_int_eq(q->pool_size, 4 * 64);
+	ck_assert_int_eq(rxq_pages_handed(q), 3 * 64);
+	close_queue();
+	defaults();
+}
+END_TEST
+
+/*
  * A ring of 64 at MTU 9000 is 4 WQEs, 3 posted: the NIC takes 84
  * packets before NAPI polls, more than rx_ring; mlx5's CQ holds a CQE a
  * stride (mlx5e_build_rx_cq_param), 4096 here, and NAPI finds each
@@ -391,6 +408,7 @@ int main(void)
 		{ tcp_pages_shared_by_skbs, ARRAY_SIZE(shared) },
 		{ jumbo_ring_of_1024, UNIT_ONCE },
 		{ jumbo_cq_past_rx_ring, UNIT_ONCE },
+		{ small_ring_raised, UNIT_ONCE },
 		{ jumbo_lines_and_frags, UNIT_ONCE },
 		{ jumbo_wqe_pages, ARRAY_SIZE(jumbo_wqe) },
 	};

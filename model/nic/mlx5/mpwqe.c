@@ -193,8 +193,13 @@ int mpwqe_open(struct rxq *q)
 	rq->mp = mp;
 	mpwqe_geometry(mlx5_cfg(&q->cfg)->mtu, rxq_xdp(&q->cfg),
 		       q->cfg.pkt_size, &mp->g);
-	/* a power of 2, 4 at least (mlx5_check) */
+	/* a power of 2, and 4 at least: mlx5 raises a smaller ring to
+	 * that (en/params.c mlx5e_mpwqe_get_log_rq_size: the max of
+	 * log_rq_mtu_frames less the packets a WQE counts and
+	 * MLX5E_PARAMS_MINIMUM_LOG_RQ_SIZE_MPW) */
 	mp->nr_wqes = (u32)(q->cfg.rx_ring / mp->g.ring_pkts);
+	if (mp->nr_wqes < MIN_WQES)
+		mp->nr_wqes = MIN_WQES;
 	/* en_main.c mlx5e_alloc_rq: pages_per_wqe << log_rq_size, rx_ring
 	 * for XDP's page a packet, half of it at MTU 1500 without, four
 	 * times it at 9000 */
@@ -611,22 +616,12 @@ bool mpwqe_keeps(struct rxq *q, struct page *page)
 void mpwqe_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 {
 	const struct mlx5_config *mc = mlx5_cfg(cfg);
-	struct mpwqe_geometry g;
-	bool xdp = rxq_xdp(cfg);
 
 	/* either RQ type: the NIC drops a frame over the MTU */
 	if (cfg->pkt_size > mc->mtu + 14)
 		say(ctx, "driver.mtu", "pkt_size %d does not fit mtu %d (a "
 		    "frame of mtu + 14 bytes at most)", cfg->pkt_size,
 		    mc->mtu);
-	if (mc->rq_type != MLX5_RQ_STRIDING)
-		return;
-	mpwqe_geometry(mc->mtu, xdp, cfg->pkt_size, &g);
-	if (cfg->rx_ring < MIN_WQES * g.ring_pkts)
-		say(ctx, "nic.rx_ring", "rx_ring %d is fewer than %d WQEs of "
-		    "%d packets: a striding RQ has %d at least "
-		    "(MLX5E_PARAMS_MINIMUM_LOG_RQ_SIZE_MPW)", cfg->rx_ring,
-		    MIN_WQES, g.ring_pkts, MIN_WQES * g.ring_pkts);
 }
 
 void mpwqe_check_era(const struct rxq_config *cfg,

@@ -320,7 +320,8 @@ static const struct key mlx5_keys[] = {
 		     "descriptor (ConnectX-4's); striding = multi-packet "
 		     "WQEs of 64 pages cut into strides, one WQE read and "
 		     "one UMR a WQE, a CQE a packet, the pages released a "
-		     "WQE at a time (ConnectX-5 on); XDP a packet a page "
+		     "WQE at a time, 4 WQEs at least (mlx5 raises a smaller "
+		     "nic.rx_ring) (ConnectX-5 on); XDP a packet a page "
 		     "(the era decides at jumbo mtu), tcp several packets "
 		     "a page or, at jumbo mtu, a packet over several"),
 	NIC_KEY(struct mlx5_config, mtu, "driver", "mtu", NULL, KEY_INT,

@@ -88,7 +88,7 @@ static void print_sources(const char *key)
 
 int keys_main(int argc, char **argv)
 {
-	char hint[64];
+	char hint[160];
 	struct cmd_opts o;
 	int help = cmd_parse(argc, argv, cmd_spec("keys"), &o);
 

@@ -214,6 +214,20 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 	if (!k) {
 		char section[32];
 
+		/* a section's key by its bare name (node_lat): each section
+		 * that has one, the nearest key's name only if none does */
+		hint[0] = '\0';
+		for (size_t i = 0; i < scn_registry_len && !dot; i++) {
+			const struct key *r = &scn_registry[i];
+			size_t n = strlen(hint);
+
+			if (strcmp(r->name, key))
+				continue;
+			snprintf(hint + n, len - n, "%s%s.%s", n ? " or " : "",
+				 r->section, r->name);
+		}
+		if (*hint)
+			return -1;
 		snprintf(section, sizeof(section), "%.*s",
 			 dot ? (int)(dot - key) : 4, dot ? key : "case");
 		scn_suggest(section, dot ? dot + 1 : key, hint, len);

@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..75"
+echo "1..77"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -123,6 +123,8 @@ expect 0 '^get p1 refcount=2' "trace - reads stdin" -- sh -c "'$ppsim' trace --p
 expect 0 '^  range: +2 to 32768$' "keys nic.rx_ring: its range" -- "$ppsim" keys nic.rx_ring
 expect 0 '^  hw/e5-2603v4-2s.ini: 23ns' "keys cache.llc_lat: the shipped value and its source" -- "$ppsim" keys cache.llc_lat
 expect 2 "unknown key 'nic.rx_rng' \(did you mean nic.rx_ring\?\)" "keys: an unknown key" -- "$ppsim" keys nic.rx_rng
+expect 2 "unknown key 'node_lat' \(did you mean mem.node_lat\?\)" "keys: a section's key by its bare name" -- "$ppsim" keys node_lat
+expect 2 "unknown key 'family' \(did you mean cpu.family or cost.family\?\)" "keys: a bare name two sections have, both said" -- "$ppsim" keys family
 expect 2 "unknown key 'model.WIN_STACK' \(did you mean model.win_stack\?\)" "keys: a key in the wrong case is suggested in its own" -- "$ppsim" keys model.WIN_STACK
 
 # several files in one run: a section a file, a file column in CSV

@@ -377,6 +377,13 @@ int sweep_build_points(struct sweep_opts *o, struct sweep_point *pts,
 					 cmd_policies, only, nr_only);
 		if (!pt->scn)
 			goto done;
+		/* each point's own: a swept cpu.family borrows costs at
+		 * some points only */
+		pt->nr_guesses = scn_write_guesses(NULL, pt->scn);
+		pt->uncalibrated = scn_uncalibrated(pt->scn);
+		if (!scn_costs_borrowed(pt->scn, pt->borrowed,
+					sizeof(pt->borrowed)))
+			pt->borrowed[0] = '\0';
 		pt->prefix[0] = '\0';
 		for (int a = 0; a < o->nr_axes; a++) {
 			snprintf(pt->prefix + strlen(pt->prefix),

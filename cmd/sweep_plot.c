@@ -20,17 +20,15 @@ static int write_plot(const struct sweep_opts *o,
 		      const struct rep_row *rows, const struct rep_figure *figs)
 {
 	char path[4096], title[512], out[4096];
-	char xlabel[128], reps[16], machine[64], borrowed[160];
+	char xlabel[128], reps[16], machine[64];
 	int nr_rows = pts[nr_points - 1].first_row + pts[nr_points - 1].nr_rows;
 	bool measured;
 	/* every series name, one a line: names cannot hold a newline */
 	size_t cap = (size_t)nr_rows * (256 + 1) + 1;
 	char *series = calloc(1, cap), *colours = calloc(1, (size_t)nr_rows * 8 + 1);
-	struct rep_prov prov = { "sweep", o->file, &o->rc, NULL, 0,
-		cmd_machine(pts[0].scn, machine, sizeof(machine)),
-		scn_write_guesses(NULL, pts[0].scn),
-		scn_uncalibrated(pts[0].scn),
-		scn_costs_borrowed(pts[0].scn, borrowed, sizeof(borrowed)) };
+	struct rep_prov prov = { .command = "sweep", .file = o->file,
+		.rc = &o->rc,
+		.machine = cmd_machine(pts[0].scn, machine, sizeof(machine)) };
 	struct sweep_result s = sweep_result_of(o, pts, nr_points, rows, figs);
 	const char *more[6], *unit = scn_key_unit(o->axes[0].key);
 	struct outfile f;
@@ -45,6 +43,14 @@ static int write_plot(const struct sweep_opts *o,
 	rc = 0;
 	if (!plot_available())
 		goto done;
+	/* marked when any point is: the plot is one figure */
+	for (int p = 0; p < nr_points; p++) {
+		if (pts[p].nr_guesses > prov.nr_guesses)
+			prov.nr_guesses = pts[p].nr_guesses;
+		prov.uncalibrated |= pts[p].uncalibrated;
+		if (*pts[p].borrowed && !prov.borrowed)
+			prov.borrowed = pts[p].borrowed;
+	}
 	rep_plot_title(rows, nr_rows, &prov, title, sizeof(title));
 	snprintf(xlabel, sizeof(xlabel), "%s%s%s%s", o->axes[0].key,
 		 unit && *unit ? " (" : "", unit && *unit ? unit : "",

@@ -50,6 +50,36 @@ static void table_line(FILE *f, const struct sweep_result *s,
 	fprintf(f, "%-9s %7.1f\n", rep_saturated(row, reps), 100 * local);
 }
 
+/* What the points' figures rest on, '#' lines: the most guesses a point
+ * has, and costs borrowed, once when every point borrows the same, else
+ * at each point that does (a swept cpu.family). */
+static void write_marks(FILE *f, const struct sweep_result *s)
+{
+	struct rep_prov p = { .command = "sweep" };
+	bool same = true;
+
+	for (int i = 0; i < s->nr_points; i++) {
+		const struct sweep_point *pt = &s->pts[i];
+
+		if (pt->nr_guesses > p.nr_guesses)
+			p.nr_guesses = pt->nr_guesses;
+		p.uncalibrated |= pt->uncalibrated;
+		same &= !strcmp(pt->borrowed, s->pts[0].borrowed);
+	}
+	rep_guesses_line(f, &p, false);
+	for (int i = 0; i < s->nr_points && !(same && i); i++) {
+		const struct sweep_point *pt = &s->pts[i];
+
+		if (!*pt->borrowed)
+			continue;
+		fputs("# costs borrowed", f);
+		for (int a = 0; a < s->nr_axes && !same; a++)
+			fprintf(f, "%s%s=%s", a ? " " : " at ", s->key[a],
+				pt->value[a]);
+		fprintf(f, " for %s\n", pt->borrowed);
+	}
+}
+
 void sweep_write_table(FILE *f, const struct sweep_result *s)
 {
 	int w = rep_name_width(s->rows, nr_rows(s));
@@ -59,6 +89,7 @@ void sweep_write_table(FILE *f, const struct sweep_result *s)
 	datadir_put_line_text(f, s->file);
 	fprintf(f, "  seed %lu  reps %d\n", s->rc->seed, s->rc->reps);
 	rep_title_line(f, "# ", s->rows, nr_rows(s));
+	write_marks(f, s);
 	for (int a = 0; a < s->nr_axes; a++)
 		fprintf(f, "%-14s ", s->key[a]);
 	fprintf(f, "%-*s %-6s %7s %-4s %6s %7s %7s %-9s %7s\n", w, "case",
@@ -96,6 +127,7 @@ void sweep_write_csv(FILE *f, const struct sweep_result *s)
 	fprintf(f, "\n# points %d  runs %d\n", s->nr_points,
 		s->pts[s->nr_points - 1].first_row +
 		s->pts[s->nr_points - 1].nr_rows);
+	write_marks(f, s);
 	rep_csv_header(f, header);
 	for (int p = 0; p < s->nr_points; p++) {
 		const struct sweep_point *pt = &s->pts[p];
@@ -143,7 +175,14 @@ void sweep_write_json(FILE *f, const struct sweep_result *s)
 			fputs(": ", f);
 			rep_json_text(f, pt->value[a]);
 		}
-		fputs("}, \"rows\": [\n", f);
+		fprintf(f, "}, \"guesses\": %d, \"uncalibrated\": %s, ",
+			pt->nr_guesses, pt->uncalibrated ? "true" : "false");
+		if (*pt->borrowed) {
+			fputs("\"costs_borrowed\": ", f);
+			rep_json_text(f, pt->borrowed);
+			fputs(", ", f);
+		}
+		fputs("\"rows\": [\n", f);
 		for (int i = 0; i < pt->nr_rows; i++) {
 			rep_json_row(f, &s->rows[pt->first_row], pt->nr_rows,
 				     i, s->rc->reps, false);

@@ -18,6 +18,10 @@ struct sweep_point {
 	const char *value[SWEEP_MAX_AXES];	/* the same, one an axis */
 	double x;		/* the first axis's value in its base unit */
 	int first_row, nr_rows;
+	/* what its figures rest on (struct rep_prov's) */
+	int nr_guesses;
+	bool uncalibrated;
+	char borrowed[160];	/* "" when none */
 };
 
 /* A sweep that ran. */

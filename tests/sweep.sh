@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..51"
+echo "1..52"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -164,9 +164,20 @@ check "--task past the sweep's jobs is refused" \
 want=$(awk -F, '$1 == 1024 && $3 == "v5.5" && $4 == "rate" { print $6 }' "$tmp/sw.csv")
 check "sweep --format json: an object, a point each with its values and rows ($want)" sh -c "
 	head -1 '$tmp/sw.json' | grep -q '\"command\": \"sweep\", .*\"keys\": \[\"nic.rx_ring\"\], \"points\": \[\$' &&
-	test \$(grep -c '^{\"values\": {\"nic.rx_ring\": \"[0-9]*\"}, \"rows\": \[\$' '$tmp/sw.json') -eq 2 &&
+	test \$(grep -c '^{\"values\": {\"nic.rx_ring\": \"[0-9]*\"}, \"guesses\": [0-9]*, \"uncalibrated\": true, \"rows\": \[\$' '$tmp/sw.json') -eq 2 &&
 	awk '/\"nic.rx_ring\": \"1024\"/ { p = 1 } p && /\"policy\": \"v5.5\"/ { r = 1 } r && /\"rate\":/ { print; exit }' '$tmp/sw.json' |
 		grep -q '\"value\": $want, ' && tail -1 '$tmp/sw.json' | grep -qx ']}'"
+# costs borrowed where a point borrows them: a swept cpu.family marks its
+# zen4 point (Broadwell's cost table), not the broadwell one, nor all
+"$ppsim" sweep "$tiny" --set cpu.family=broadwell,zen4 --case far-drop --reps 1 --duration 1ms \
+	>"$tmp/fam.txt" 2>>"$tmp/out"
+"$ppsim" sweep "$tiny" --set cpu.family=zen4,broadwell --case far-drop --reps 1 --duration 1ms \
+	--format csv >"$tmp/fam.csv" 2>>"$tmp/out"
+check "a swept cpu.family: costs borrowed at its zen4 point only, in either order" sh -c "
+	test \$(grep -c '^# costs borrowed' '$tmp/fam.txt') -eq 1 &&
+	grep -q '^# costs borrowed at cpu.family=zen4 for a zen4 core' '$tmp/fam.txt' &&
+	test \$(grep -c '^# costs borrowed' '$tmp/fam.csv') -eq 1 &&
+	grep -q '^# costs borrowed at cpu.family=zen4 for a zen4 core' '$tmp/fam.csv'"
 # merge plots as the sweep does, from the merged CSV
 "$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --out "$tmp/ring-o" >/dev/null 2>>"$tmp/out"
 "$ppsim" merge "$tmp"/arr/sweep-*.csv --out "$tmp/merge-o" >"$tmp/m.csv" 2>>"$tmp/out"

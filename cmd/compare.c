@@ -27,7 +27,23 @@ struct cmp_file {
 	struct cmp_row *rows;
 	int nr, room;
 	struct cmp_row **sorted;	/* rows by key: matched by bsearch */
+	int nr_rates;		/* rate rows, of any policy */
+	char policies[256];	/* theirs, each once: what --pair may name */
 };
+
+/* Notes policy among the file's, once. */
+static void seen_policy(struct cmp_file *cf, const char *policy)
+{
+	size_t n = strlen(cf->policies), len = strlen(policy);
+
+	for (const char *p = cf->policies; (p = strstr(p, policy)); p += len)
+		if ((p == cf->policies || p[-1] == ' ') &&
+		    (p[len] == ' ' || !p[len]))
+			return;
+	if (n + 1 + len < sizeof(cf->policies))
+		snprintf(cf->policies + n, sizeof(cf->policies) - n, "%s%s",
+			 n ? " " : "", policy);
+}
 
 /* One data line: its rate row, if it is one.  Returns 0 or -1 (said). */
 static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
@@ -44,6 +60,8 @@ static int take_row(struct cmp_file *cf, char *line, int nr, int nf)
 	}
 	if (strcmp(f[k + 2], "rate"))
 		return 0;	/* the other metrics: not compared */
+	cf->nr_rates++;
+	seen_policy(cf, f[k + 1]);
 	if (cf->policy && strcmp(f[k + 1], cf->policy))
 		return 0;	/* not the policy --pair compares */
 	if (cf->as)
@@ -179,7 +197,13 @@ static int read_file(struct cmp_file *cf)
 			      strerror(errno));
 		rc = -1;
 	}
-	if (!rc && !cf->nr) {
+	if (!rc && !cf->nr && cf->nr_rates) {
+		fprintf(stderr, "ppsim compare: --pair: ");
+		datadir_put_line_text(stderr, cf->path);
+		fprintf(stderr, " has no rate of policy %s (it has %s)\n",
+			cf->policy, cf->policies);
+		rc = -1;
+	} else if (!rc && !cf->nr) {
 		datadir_error(cf->path, nr + 1, "no rate: not a ppsim CSV");
 		rc = -1;
 	}

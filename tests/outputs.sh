@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..57"
+echo "1..58"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -172,6 +172,8 @@ check "compare --pair across two files pairs the policies" sh -c "
 	'$ppsim' compare '$tmp/a.csv' '$tmp/b2.csv' --pair v5.4=v5.5 | grep -c '^[a-z-]* v5.4 ' | grep -qx 3"
 check "compare --pair without '=': said, exit 2" \
 	fails 2 "--pair v5.4: not POLICY=POLICY" "$ppsim" compare "$tmp/a.csv" --pair v5.4
+check "compare --pair of a policy the file has not: its policies said, exit 2" \
+	fails 2 "--pair: .*a.csv has no rate of policy v9.9 \\(it has v5.4 v5.5\\)" "$ppsim" compare "$tmp/a.csv" --pair v9.9=v5.5
 row=$(($(grep -c '^#' "$tmp/a.csv") + 2))
 sed "${row}s/,Mpps,[0-9.]*,/,Mpps,fast,/" "$tmp/a.csv" >"$tmp/word.csv"
 check "compare: a value that is not a number is FILE:LINE, exit 2" \
@@ -262,8 +264,9 @@ cp -r "$src/plots" "$src/scenarios" "$tmp/dd/"
 echo 'plot "/nonexistent/file" using 1:2' >>"$tmp/dd/plots/rates.gp"
 PPSIM_DATADIR="$tmp/dd" "$ppsim" run "$tiny" --reps 1 --quiet --out "$tmp/bad" \
 	>/dev/null 2>"$tmp/out"
-check "a plot gnuplot failed: its words, then ppsim's, exit 1" \
-	sh -c "test $? -eq 1 && grep -q 'No data in plot' '$tmp/out' && tail -1 '$tmp/out' | grep -q 'ppsim: gnuplot failed on .*rates.gp'"
+check "a plot gnuplot failed: its words, then ppsim's, exit 1, no file written" \
+	sh -c "test $? -eq 1 && grep -q 'No data in plot' '$tmp/out' && tail -2 '$tmp/out' | head -1 | grep -q 'ppsim: gnuplot failed on .*rates.gp' &&
+	tail -1 '$tmp/out' | grep -q 'bad: no file written there' && test -z \"\$(ls -A '$tmp/bad')\""
 
 # ---- the sweep plot's data: the measured figure where it was measured ----
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --case far-drop --reps 1 --out "$tmp/sw" >/dev/null 2>"$tmp/out"

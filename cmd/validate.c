@@ -47,7 +47,7 @@ static void add_effect(struct val_effect *e, int *nr, int file, int from,
 		  fabs(x->ppct - x->mpct) > tolerance;
 	x->msign = sign_of(x->mpct);
 	x->psign = sign_of(x->ppct);
-	x->mismatch = x->msign != x->psign;
+	x->mismatch = x->msign != x->psign || isnan(x->ppct);
 }
 
 /* The row of (case, policy) among a scenario's, or -1. */

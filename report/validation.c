@@ -71,7 +71,10 @@ static void put_effect(FILE *out, const struct val_effect *x,
 	else
 		snprintf(off, sizeof(off), "%+.1f", x->ppct - x->mpct);
 	fprintf(out, "%s measured, %s predicted, %s points: ", m, p, off);
-	if (x->msign == x->psign)
+	if (isnan(x->ppct))	/* a predicted rate of 0: no direction */
+		fprintf(out, "measured %s, predicted none (a rate of 0)  "
+			"MISMATCH", word[x->msign + 1]);
+	else if (x->msign == x->psign)
 		fprintf(out, "both %s", word[x->msign + 1]);
 	else
 		fprintf(out, "measured %s, predicted %s  MISMATCH",

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 paths=$src/scenarios/return-paths.ini
-echo "1..28"
+echo "1..29"
 
 # same NAME RUN-ARGS...: run in each format, and report of its CSV, equal
 same() {
@@ -83,6 +83,12 @@ check "validate --results of a run of some cases: those, the rest left out, said
 	'$ppsim' validate --results '$tmp/some.csv' >'$tmp/v.txt' 2>'$tmp/out'
 	grep -q 'note: 2 measured figures the run of .*some.csv did not run left out' '$tmp/out' &&
 	grep -q '^# [0-2] of 2 figures over' '$tmp/v.txt'"
+# a predicted rate of 0 before: no change to give, and no direction
+sed 's/^far-drop,v5.4,rate,Mpps,[0-9.]*,[0-9.]*,/far-drop,v5.4,rate,Mpps,0,0,/' "$tmp/one.csv" >"$tmp/zero.csv"
+check "validate: a change from a predicted rate of 0 is none, a mismatch, not flat" sh -c "
+	'$ppsim' validate --results '$tmp/zero.csv' 2>'$tmp/out' >'$tmp/v.txt'
+	grep -q 'far-drop *v5.4 -> v5.5: +31.8 % measured, - predicted, - points: measured up, predicted none (a rate of 0)  MISMATCH  OVER' '$tmp/v.txt' &&
+	grep -q ' 1 direction mismatches (1 before/after' '$tmp/v.txt'"
 check "validate --results with --set: refused, exit 2" \
 	fails 2 'the run.s CSV says what ran' "$ppsim" validate --results "$tmp/one.csv" --set nic.rx_ring=512
 check "... and with --seed (the run's is the CSV's)" \

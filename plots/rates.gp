@@ -47,7 +47,11 @@ set title title
 set style fill solid 0.85 border -1
 set ylabel ylabel
 set xlabel 'case: a bar a policy'
-set yrange [0:top * 1.18]
+# more than two policies: their changes' labels, wider than a bar, in two
+# rows (every second policy's higher) and a size smaller, lest they meet
+many = words(policies) > 2
+lift(k) = many && k % 2 == 0 ? top * 0.08 : 0
+set yrange [0:top * (many ? 1.28 : 1.18)]
 set xrange [-0.6:groups - 0.4]
 set grid ytics
 set key outside top center horizontal Left reverse samplen 2 width 2
@@ -60,13 +64,17 @@ if (reps > 1) {
 		with boxes lc rgb word(colours, k) title word(policies, k), \
 	     data using 10:($5 - $6):(0):(2 * $6) with vectors heads size screen 0.006,90 lw 1.5 lc rgb '#222222' title ci, \
 	     data using 10:4 with points pt 13 ps 1.6 lc rgb 'black' title 'measured', \
-	     data using 10:15:13 with labels offset 0,1.4 font ',10' notitle, \
+	     for [k=1:words(policies)] data \
+		using 10:(strcol(3) eq word(policies, k) ? $15 + lift(k) : NaN):13 \
+		with labels offset 0,1.4 font (many ? ',9' : ',10') notitle, \
 	     data using 9:(NaN):xtic(14) notitle
 } else {
 	plot for [k=1:words(policies)] data \
 		using 10:(strcol(3) eq word(policies, k) ? $5 : NaN):11 \
 		with boxes lc rgb word(colours, k) title word(policies, k), \
 	     data using 10:4 with points pt 13 ps 1.6 lc rgb 'black' title 'measured', \
-	     data using 10:15:13 with labels offset 0,1.4 font ',10' notitle, \
+	     for [k=1:words(policies)] data \
+		using 10:(strcol(3) eq word(policies, k) ? $15 + lift(k) : NaN):13 \
+		with labels offset 0,1.4 font (many ? ',9' : ',10') notitle, \
 	     data using 9:(NaN):xtic(14) notitle
 }

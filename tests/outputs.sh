@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..58"
+echo "1..59"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -256,6 +256,17 @@ grep -Ev '^==[0-9]+==WARNING: ASan is ignoring|^False positive error reports|^Fo
 	"$tmp/out" >"$tmp/said"
 check "--out: plots drawn, nothing on stderr" \
 	sh -c "test $rc -eq 0 && test -s '$tmp/rp/rates.png' && test ! -s '$tmp/said'"
+
+# four policies: their change labels, wider than a bar, in two rows; the
+# third and fourth policy's labels over the first case's equal bars stand
+# at different heights
+"$ppsim" run "$tiny" --set "policies=v5.4 v5.5 v6.1 v6.12" --reps 1 --duration 1ms \
+	--quiet --out "$tmp/p4" >/dev/null 2>&1
+check "rates plot, 4 policies: neighbours' change labels in two rows" sh -c "
+	awk '/gnuplot_plot_[0-9]+/ { blk++; got = 0 }
+	     /translate\\(/ { match(\$0, /translate\\([0-9.]+,[0-9.]+\\)/); t = substr(\$0, RSTART + 10, RLENGTH - 11) }
+	     /<text>.*%<\\/text>/ && !got { split(t, xy, \",\"); y[blk] = xy[2]; got = 1; b = a; a = blk }
+	     END { d = y[a] - y[b]; exit !(d > 10 || d < -10) }' '$tmp/p4/rates.svg'"
 
 # ...but when it fails, what it said comes first (a script that plots a
 # file that is not there, from a data directory of its own)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "config.h"
+#include "../io/datadir.h"
 #include "cmd.h"
 #include "../report/outfile.h"
 
@@ -317,26 +318,6 @@ static const char *option_arg(const struct cmd_spec *spec, enum cmd_opt opt)
 	return h ? h->arg : option_of(opt)->arg;
 }
 
-void cmd_print_wrapped(FILE *f, const char *text, int col, int indent)
-{
-	bool first = true;
-
-	while (*text) {
-		int n = (int)strcspn(text, " ");
-
-		if (!first && col + 1 + n > 79) {
-			fprintf(f, "\n%*s", indent, "");
-			col = indent;
-		} else if (!first) {
-			col += fprintf(f, " ");
-		}
-		col += fprintf(f, "%.*s", n, text);
-		text += n + (text[n] == ' ');
-		first = false;
-	}
-	fputc('\n', f);
-}
-
 void cmd_usage(FILE *f, const struct cmd_spec *spec)
 {
 	fprintf(f, "Usage: ppsim %s %s [OPTIONS]\n\n%s\n\n", spec->name,
@@ -360,7 +341,7 @@ void cmd_usage(FILE *f, const struct cmd_spec *spec)
 		else
 			snprintf(text, sizeof(text), "%s", help);
 		fprintf(f, "  %-20s ", left);
-		cmd_print_wrapped(f, text, 23, 23);
+		datadir_put_wrapped(f, text, 23, 23, 79);
 	}
 	fprintf(f, "  %-20s %s\n", "-h, --help", "this help");
 	if (spec->more)

@@ -234,9 +234,6 @@ int cmd_parse(int argc, char **argv, const struct cmd_spec *spec,
  * such command. */
 const struct cmd_spec *cmd_spec(const char *name);
 void cmd_usage(FILE *f, const struct cmd_spec *spec);
-/* Prints text from column col, wrapped at spaces within 80 columns to
- * column indent, and a newline; a word longer than the room stays whole. */
-void cmd_print_wrapped(FILE *f, const char *text, int col, int indent);
 /* Whether --case (--policy) lets name through: yes when none was given. */
 bool cmd_wants_case(const struct cmd_opts *o, const char *name);
 bool cmd_wants_policy(const struct cmd_opts *o, const char *name);

@@ -21,7 +21,8 @@ static void print_policies(FILE *f)
 	/* a kernel tree's says its source and sha256: wrapped */
 	for (int i = 0; cmd_policies[i]; i++) {
 		fprintf(f, "  %-*s ", w, cmd_policies[i]->name);
-		cmd_print_wrapped(f, cmd_policies[i]->summary, w + 3, w + 3);
+		datadir_put_wrapped(f, cmd_policies[i]->summary, w + 3, w + 3,
+				    79);
 	}
 }
 

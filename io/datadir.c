@@ -216,6 +216,27 @@ void datadir_put_line_text(FILE *f, const char *s)
 	datadir_put_text(f, s, strlen(s), false);
 }
 
+void datadir_put_wrapped(FILE *f, const char *text, int col, int indent,
+			 int width)
+{
+	bool first = true;
+
+	while (*text) {
+		int n = (int)strcspn(text, " ");
+
+		if (!first && col + 1 + n > width) {
+			fprintf(f, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			col += fprintf(f, " ");
+		}
+		col += fprintf(f, "%.*s", n, text);
+		text += n + strspn(text + n, " ");
+		first = false;
+	}
+	fputc('\n', f);
+}
+
 FILE *datadir_raw_stderr;
 
 /* stderr's writes, through datadir_put_text to the stream it was */

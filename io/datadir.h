@@ -73,6 +73,12 @@ long datadir_getline(FILE *f, char *buf, size_t size, int *problem);
 void datadir_put_text(FILE *f, const char *s, size_t n, bool lines);
 void datadir_put_line_text(FILE *f, const char *s);
 
+/* Writes text's words, the first at column col, broken between words
+ * before column width (a help's 79, a commit message's 72), each line
+ * after the first indented by indent; then a newline. */
+void datadir_put_wrapped(FILE *f, const char *text, int col, int indent,
+			 int width);
+
 /* Makes stderr a stream that writes through datadir_put_text (lines kept)
  * to the stderr it was, kept as datadir_raw_stderr: every message, from
  * any layer, echoes user text (a case name, an argument, a trace line)

@@ -90,29 +90,16 @@ void rep_title_line(FILE *f, const char *prefix, const struct rep_row *rows,
 void rep_borrowed_line(FILE *f, const struct rep_prov *p, bool commit)
 {
 	char text[256];
-	int col = 0;
 
 	if (!p->borrowed)
 		return;
 	snprintf(text, sizeof(text), "%s for %s%s", commit ?
 		 "Costs borrowed" : "# costs borrowed", p->borrowed,
 		 commit ? "." : "");
-	if (!commit) {
+	if (commit)	/* a commit message's 72 columns */
+		datadir_put_wrapped(f, text, 0, 0, 72);
+	else
 		fprintf(f, "%s\n", text);
-		return;
-	}
-	/* a commit message's 72 columns, broken between words */
-	for (const char *w = text; *w; ) {
-		int n = (int)strcspn(w, " ");
-
-		if (col && col + 1 + n > 72) {
-			fputc('\n', f);
-			col = 0;
-		}
-		col += fprintf(f, "%s%.*s", col ? " " : "", n, w);
-		w += n + strspn(w + n, " ");
-	}
-	fputc('\n', f);
 }
 
 void rep_preamble(FILE *f, const struct rep_prov *p,

@@ -25,29 +25,6 @@ bool scn_whole_machine(const struct key *k)
 	return false;
 }
 
-/*
- * An include's key over a line of a file that includes it, above the
- * include (a.ini sets cpu.freq, then includes a profile that sets it):
- * the included value would win, and nothing would say so.  Refused at
- * the include.  Two includes in turn are layers, the later one winning (a
- * calibration over its profile's priors), as is a line after its include.
- */
-static void check_include_over(struct loader *ld, const struct key *k,
-			       const struct assignment *a,
-			       const struct assignment *was)
-{
-	const struct include_site *s;
-
-	if (!a->depth || !was || was->depth >= a->depth ||
-	    memcmp(a->chain, was->chain, was->depth))
-		return;
-	s = &ld->site[a->chain[was->depth]];
-	scn_error(ld, s->file, s->line, "include %s sets %s.%s again (%s:%d) "
-		 "over %s:%d above it, whose value would be lost unseen: set "
-		 "the key after the include", s->name, k->section, k->name,
-		 a->file, a->line, was->file, was->line);
-}
-
 static int apply(struct loader *ld, struct scn_case *c, struct origin *org,
 		 const struct assignment *a, bool in_case)
 {
@@ -117,8 +94,10 @@ found:
 		scn_error(ld, a->file, a->line, "%s: %s", a->key, why);
 		return -1;
 	}
-	if (ld && !in_case)
-		check_include_over(ld, k, a, org[k - scn_registry].as);
+	/* a case's own line against the case's earlier line, a [global]
+	 * one against the scenario's: a case's line wins over [global] */
+	if (ld && in_case == org[k - scn_registry].in_case)
+		scn_check_include_over(ld, a, org[k - scn_registry].as);
 	org[k - scn_registry] = (struct origin){ a->file, a->line, in_case,
 						 a->depth ? a : NULL };
 	ld->scn->written[k - scn_registry] = true;
@@ -227,14 +206,24 @@ static void drop_unrun_measured(struct scn_case *c, const struct origin *org)
 	c->nr_measured = kept;
 }
 
+/* The overrides for case c, all of them; or (machine_only: a case the
+ * command does not run) those of the keys that describe the machine as a
+ * whole, which every case shares (scn_whole_machine): what the outputs
+ * say of the machine, from any case, is then what ran. */
 static bool apply_overrides(struct loader *ld, struct scn_case *c,
 			    struct origin *org, const struct scn_override *set,
-			    int nr_set)
+			    int nr_set, bool machine_only)
 {
 	bool ok = true;
 	int nr_said_set = 0;	/* "--set:N": the N-th --set, not --duration */
 
 	for (int i = 0; i < nr_set; i++) {
+		const struct key *wk = scn_find_dotted(set[i].key);
+
+		if (machine_only && !(wk && scn_whole_machine(wk))) {
+			nr_said_set += !set[i].file;	/* numbered still */
+			continue;
+		}
 		struct assignment a = {
 			.file = set[i].file ? set[i].file : "--set",
 			.line = set[i].file ? set[i].line : ++nr_said_set,
@@ -400,8 +389,8 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 			    *ld->as[j].key)
 				apply(ld, c, org, &ld->as[j], true);
 		check_free_in_case(ld, c, org);
-		if (ld_wants(ld, c->name) &&
-		    !apply_overrides(ld, c, org, set, nr_set))
+		if (!apply_overrides(ld, c, org, set, nr_set,
+				     !ld_wants(ld, c->name)))
 			return;
 		/* a key refused keeps its default: checked against the others
 		 * it would give errors of values nobody wrote */

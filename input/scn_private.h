@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <stdio.h>
 #include "../io/datadir.h"
 #include "../model/key.h"
@@ -78,11 +79,15 @@ void scn_suggest(const char *section, const char *name, char *out,
 
 /* ---- reading files (scn_read.c) ---- */
 
-/* A file read (real: its real path), where it was included: file's line
- * (the scenario's own: file NULL), under name (as the outputs say it). */
+/* A file read (dev, ino: the one file under any name), where it was
+ * included: file's line (the scenario's own: file NULL), its name as
+ * written there. */
 struct include_site {
-	const char *real, *file, *name;
+	const char *file;
 	int line;
+	dev_t dev;
+	ino_t ino;
+	char written[SCN_LINE_MAX + 1];
 };
 
 struct assignment {
@@ -111,8 +116,8 @@ struct loader {
 	const char *file;
 	FILE *f;
 	int line;
-	const char *stack[SCN_INCLUDE_DEPTH];	/* real paths being read */
-	uint8_t chain[SCN_INCLUDE_DEPTH];	/* and their order of reading */
+	uint8_t chain[SCN_INCLUDE_DEPTH];	/* the files being read, by
+						 * their order of reading */
 	int depth;
 	struct include_site site[SCN_MAX_FILES];	/* each file read */
 	int nr_read;		/* files read, SCN_MAX_FILES */
@@ -140,6 +145,10 @@ bool scn_section_known(const char *section);
 const char *scn_control_char(const char *text);
 int scn_load_file(struct loader *ld, const char *path, const char *value,
 		  const char *from, int from_line);
+/* Says, at the include, a line was overriding unseen a line (was) of a
+ * file that includes a's (scn_read.c). */
+void scn_check_include_over(struct loader *ld, const struct assignment *a,
+			    const struct assignment *was);
 
 /* ---- cases (scn_cases.c) ---- */
 

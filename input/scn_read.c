@@ -384,6 +384,32 @@ static int ini_handler_record(void *user, const char *section,
 	return 1;
 }
 
+/*
+ * An include's key over a line of a file that includes it, above the
+ * include (a.ini sets cpu.freq, then includes a profile that sets it):
+ * the included value would win, and nothing would say so.  Refused at
+ * the include.  Two includes in turn are layers, the later one winning (a
+ * calibration over its profile's priors), as is a line after its include.
+ */
+void scn_check_include_over(struct loader *ld, const struct assignment *a,
+			    const struct assignment *was)
+{
+	const struct include_site *s;
+	bool global;
+
+	if (!a->depth || !was || was->depth >= a->depth ||
+	    memcmp(a->chain, was->chain, was->depth))
+		return;
+	s = &ld->site[a->chain[was->depth]];
+	global = !strcmp(a->section, "global");
+
+	scn_error(ld, s->file, s->line, "include %s sets %s%s%s%s again "
+		 "(%s:%d) over %s:%d above it, whose value would be lost "
+		 "unseen: set it after the include", s->written, a->key,
+		 global ? "" : " in [", global ? "" : a->section,
+		 global ? "" : "]", a->file, a->line, was->file, was->line);
+}
+
 /* A copy of name the scenario keeps (and frees); NULL when there is no
  * memory for it. */
 static const char *keep_name(struct loader *ld, const char *name)
@@ -428,8 +454,17 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 	}
 	if (!realpath(found, real))
 		snprintf(real, sizeof(real), "%s", found);
+	/* one file under any name (a link, a hard link): its inode */
+	if (fstat(fileno(f), &st)) {
+		scn_error(ld, from ? from : path, from_line, "%s: %s", value,
+			 strerror(errno));
+		fclose(f);
+		return -1;
+	}
 	for (int i = 0; i < ld->depth; i++) {
-		if (!strcmp(ld->stack[i], real)) {
+		const struct include_site *up = &ld->site[ld->chain[i]];
+
+		if (up->dev == st.st_dev && up->ino == st.st_ino) {
 			scn_error(ld, from, from_line, "include %s: includes "
 				 "itself (include cycle)", value);
 			fclose(f);
@@ -442,7 +477,7 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 	for (int i = 1; i < ld->nr_read; i++) {
 		const struct include_site *was = &ld->site[i];
 
-		if (!strcmp(was->real, real)) {
+		if (was->dev == st.st_dev && was->ino == st.st_ino) {
 			scn_error(ld, from, from_line, "include %s: read "
 				 "already (included at %s:%d), and a second "
 				 "read would set its keys again over every "
@@ -458,8 +493,7 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 		return -1;
 	}
 	if (ld->nr_read == SCN_MAX_FILES ||
-	    (!fstat(fileno(f), &st) && (ld->bytes += st.st_size) >
-	     SCN_MAX_BYTES)) {
+	    (ld->bytes += st.st_size) > SCN_MAX_BYTES) {
 		if (from)
 			scn_error(ld, from, from_line, "include %s: more than "
 				 "%s read for one scenario (includes of "
@@ -479,10 +513,12 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 		fclose(f);
 		return -1;
 	}
-	ld->site[ld->nr_read - 1] = (struct include_site){ kept, from, shown,
-							    from_line };
+	ld->site[ld->nr_read - 1] = (struct include_site){ .file = from,
+		.line = from_line, .dev = st.st_dev, .ino = st.st_ino };
+	snprintf(ld->site[ld->nr_read - 1].written,
+		 sizeof(ld->site[0].written), "%s", value);
 	ld->chain[ld->depth] = (uint8_t)(ld->nr_read - 1);
-	ld->stack[ld->depth++] = kept;
+	ld->depth++;
 	ld->file = shown;
 	ld->f = f;
 	ld->line = 0;

@@ -18,6 +18,8 @@ static struct scn_sweep *sweep_named(struct scenario *scn, const char *name)
 void scn_build_sweeps(struct loader *ld)
 {
 	struct scenario *scn = ld->scn;
+	/* the line that set each sweep's vary and cases */
+	const struct assignment *by[SCN_MAX_SWEEPS][2] = { { NULL } };
 
 	for (int i = 0; i < ld->nr_as; i++) {
 		const struct assignment *a = &ld->as[i];
@@ -48,6 +50,9 @@ void scn_build_sweeps(struct loader *ld)
 				 "[sweep]: expected vary or cases", a->key);
 			continue;
 		}
+		scn_check_include_over(ld, a, by[sw - scn->sweeps]
+					  [field == sw->cases]);
+		by[sw - scn->sweeps][field == sw->cases] = a;
 		if (strlen(a->value) >= SCN_TEXT_MAX)
 			scn_error(ld, a->file, a->line, "%s: longer than %d "
 				 "characters", a->key, SCN_TEXT_MAX - 1);

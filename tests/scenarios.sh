@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..116"
+echo "1..119"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -51,7 +51,20 @@ bad duplicate-sweep.ini "^duplicate-sweep.ini:6: \[sweep ring\] a second time \(
 bad measured-not-run.ini "^measured-not-run.ini:2: measured figure for v6.1"
 # an include never overrides, unseen, what the file including it set above
 # it, nor reads a file a second time
-bad include-over-own.ini "^include-over-own.ini:8: include ../../../scenarios/hw/e5-2603v4-2s.ini sets cpu.freq again \\(.*e5-2603v4-2s.ini:[0-9]+\\) over include-over-own.ini:6 above it"
+bad include-over-own.ini "^include-over-own.ini:8: include ../../../scenarios/hw/e5-2603v4-2s.ini sets freq in \\[cpu\\] again \\(.*e5-2603v4-2s.ini:[0-9]+\\) over include-over-own.ini:6 above it"
+bad include-over-case.ini "^include-over-case.ini:8: include include-case-part.ini sets workload in \\[case a\\] again \\(.*include-case-part.ini:3\\) over include-over-case.ini:6 above it"
+bad include-over-sweep.ini "^include-over-sweep.ini:9: include include-sweep-part.ini sets vary in \\[sweep ring\\] again"
+# the same file under another name (a hard link, which git cannot hold)
+ln "$bad/include-case-part.ini" "$tmp/hard.ini" 2>/dev/null || cp "$bad/include-case-part.ini" "$tmp/hard.ini"
+printf '[global]\ninclude = %s\ninclude = %s\n' "$bad/include-case-part.ini" "$tmp/hard.ini" >"$tmp/twice.ini"
+if [ "$(stat -c %i "$tmp/hard.ini")" = "$(stat -c %i "$bad/include-case-part.ini")" ]; then
+	"$ppsim" run "$tmp/twice.ini" --dry-run >"$tmp/out" 2>&1
+	test $? -eq 2 && grep -q "twice.ini:3: include .*hard.ini: read already" "$tmp/out" &&
+		ok "a file read again under a hard link: refused" ||
+		not_ok "a file read again under a hard link: $(tr '\n' '|' <"$tmp/out")"
+else
+	ok "# SKIP a hard link across file systems"
+fi
 bad include-twice.ini "^include-twice.ini:5: include ../../../scenarios/hw/cost-broadwell.ini: read already \\(included at .*e5-2603v4-2s.ini:[0-9]+\\)"
 bad missing-include.ini "^missing-include.ini:2: include missing.ini: No such file"
 bad no-case.ini "^no-case.ini:1: no \[case NAME\] section"

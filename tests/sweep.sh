@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..52"
+echo "1..53"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -178,6 +178,15 @@ check "a swept cpu.family: costs borrowed at its zen4 point only, in either orde
 	grep -q '^# costs borrowed at cpu.family=zen4 for a zen4 core' '$tmp/fam.txt' &&
 	test \$(grep -c '^# costs borrowed' '$tmp/fam.csv') -eq 1 &&
 	grep -q '^# costs borrowed at cpu.family=zen4 for a zen4 core' '$tmp/fam.csv'"
+# ... and with --case: a point's marking is the core that ran, not a
+# case left out (which keeps the scenario's family: a zen4 core on
+# Broadwell's table here)
+printf '[global]\ninclude = %s\n[cpu]\nfamily = zen4\n' "$tiny" >"$tmp/zen.ini"
+"$ppsim" sweep "$tmp/zen.ini" --set cpu.family=broadwell,zen4 --case far-drop --reps 1 --duration 1ms \
+	>"$tmp/fam2.txt" 2>>"$tmp/out"
+check "a swept cpu.family with --case: the broadwell point borrows nothing" sh -c "
+	test \$(grep -c '^# costs borrowed' '$tmp/fam2.txt') -eq 1 &&
+	grep -q '^# costs borrowed at cpu.family=zen4 for a zen4 core' '$tmp/fam2.txt'"
 # merge plots as the sweep does, from the merged CSV
 "$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --out "$tmp/ring-o" >/dev/null 2>>"$tmp/out"
 "$ppsim" merge "$tmp"/arr/sweep-*.csv --out "$tmp/merge-o" >"$tmp/m.csv" 2>>"$tmp/out"

@@ -192,12 +192,13 @@ static inline void qlru_invalidate(struct way *set, struct way *w)
 	w->line = NO_LINE;
 }
 
-/* The victim among the set's ways from first on: the first empty, else
- * the first of age 3, else, in a whole set, way 0 (as measured), and
- * among DDIO's ways the oldest, the first of them on a tie: what the
- * mask's own aging (qlru_age_ways) would make the first of age 3. */
-static inline struct way *qlru_victim(struct way *set, uint32_t ways,
-				      uint32_t first)
+/* The victim among ways first .. ways-1: the first empty, else the first
+ * of age 3, else, in a whole set, way 0 (as measured), and in part of a
+ * set (DDIO's ways; a non-inclusive LLC's, llc_victim_in) the oldest,
+ * the first of them on a tie: what the part's own aging (qlru_fill_in)
+ * would make the first of age 3. */
+static inline struct way *qlru_pick(struct way *set, uint32_t ways,
+				    uint32_t first, bool whole)
 {
 	uint64_t from = qlru_ways(ways) & (UINT64_MAX << first);
 	uint64_t hi = qlru_mask(set, QLRU_HI), lo = qlru_mask(set, QLRU_LO);
@@ -207,13 +208,20 @@ static inline struct way *qlru_victim(struct way *set, uint32_t ways,
 		return &set[__builtin_ctzll(empty)];
 	if (hi & lo & from)
 		return &set[__builtin_ctzll(hi & lo & from)];
-	if (!first)
+	if (whole)
 		return set;
 	if (hi & from)		/* none is 3: the first of age 2 */
 		return &set[__builtin_ctzll(hi & from)];
 	if (lo & from)
 		return &set[__builtin_ctzll(lo & from)];
 	return &set[first];
+}
+
+/* Among the set's ways from first on: the whole set when first is 0. */
+static inline struct way *qlru_victim(struct way *set, uint32_t ways,
+				      uint32_t first)
+{
+	return qlru_pick(set, ways, first, !first);
 }
 
 /* The LRU way among ways ways from set on: an empty one first (the
@@ -359,7 +367,7 @@ static inline struct way *llc_victim_in(const struct cache *c,
 					uint32_t end)
 {
 	if (c->ops == &mem_llc_qlru)
-		return qlru_victim(set, end, first);
+		return qlru_pick(set, end, first, !first && end == c->ways);
 	if (c->ops == &mem_llc_lru)
 		return lru_victim(set, end, first);
 	return c->ops->victim(set, end, first);

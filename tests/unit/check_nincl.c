@@ -129,6 +129,30 @@ START_TEST(l2_victim_outside_ddio)
 }
 END_TEST
 
+/* Among ways 0 and 1 alone (the ways beside DDIO's here), an L2's victim
+ * takes the older line's way, as in DDIO's ways, not way 0, which QLRU
+ * takes only in a whole set: X and Y spilled there, X written again by
+ * the NIC (a write update: younger), and Z's spill must evict Y. */
+START_TEST(victim_in_part_of_a_set)
+{
+	struct mem *m1 = one_set((enum mem_llc_policy)_i);
+	uint32_t l = mem_region(m1, 0, MEM_PKT, 8);
+	uint32_t x = l, y = l + 1, z = l + 2, w = l + 3;
+
+	mem_cpu_read(m1, 0, x);
+	mem_cpu_read(m1, 0, y);		/* X to way 0 */
+	mem_cpu_read(m1, 0, z);		/* Y to way 1 */
+	mem_nic_write(m1, x);
+	ck_assert_int_eq(mem_stats(m1)->nic_update, 1);
+	mem_cpu_read(m1, 0, w);		/* Z to the LLC */
+	ck_assert_msg(mem_where(m1, 15, x) == MEM_LLC, "%s: X evicted",
+		      mem_llc_name((enum mem_llc_policy)_i));
+	ck_assert_int_eq(mem_where(m1, 15, y), MEM_DRAM);
+	ck_assert_int_eq(mem_where(m1, 15, z), MEM_LLC);
+	mem_destroy(m1);
+}
+END_TEST
+
 /* A DMA write to a line in a core's L2 takes it from there into the LLC
  * (Double Trouble, figure 4e), in ways 0 and 1 ("DDIO+", section 5): the
  * core's next read is an LLC hit, and DMA writes through DDIO's ways do
@@ -311,6 +335,7 @@ int main(void)
 		{ dram_read_skips_llc, UNIT_ONCE },
 		{ l2_victim_outside_ddio, MEM_LLC_NR },	/* every policy */
 		{ dma_write_to_l2_line, MEM_LLC_NR },
+		{ victim_in_part_of_a_set, MEM_LLC_NR },
 		{ write_moves_to_l2, UNIT_ONCE },
 		{ no_back_invalidation, UNIT_ONCE },
 		{ lru_across_clock_wrap, UNIT_ONCE },

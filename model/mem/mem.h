@@ -2,10 +2,11 @@
  * The memory system: where every modelled cache line is, and what touching
  * it costs.
  *
- * Each socket has a shared, inclusive, set-associative LLC; each core a
- * private cache (L1 and L2 folded into one).  The NIC writes through DDIO:
- * a DMA write to memory of the NIC's own socket allocates into the top
- * ddio_ways ways of a set of that socket's LLC (the IIO LLC WAYS
+ * Each socket has a shared set-associative LLC, inclusive or not (enum
+ * mem_inclusion); each core a private cache (L1 and L2 folded into one).
+ * The NIC writes through DDIO: a DMA write to memory of the NIC's own
+ * socket allocates into the top ddio_ways ways of a set of that socket's
+ * LLC (the IIO LLC WAYS
  * register's default sets the top two of 11 on Skylake-SP, 0x600, and
  * two of the top three of 20 on Haswell-EP, 0x60000, ways 17 and 18,
  * where the model takes 18 and 19: FastClick's DDIOTune in

@@ -183,6 +183,13 @@ static void validate_machine(struct verdict *v)
 	      mem_nodes_per_socket(m));
 	CHECK(m->ddio_ways < m->llc_ways, "cache.ddio_ways", "ddio_ways %d "
 	      "must be below llc_ways %d", m->ddio_ways, m->llc_ways);
+	CHECK(m->inclusion != MEM_NON_INCLUSIVE || m->ddio_ways >= m->llc_ways ||
+	      m->llc_ways - m->ddio_ways >= MEM_DDIO_PLUS_WAYS,
+	      "cache.inclusive", "inclusive = no needs %d of llc_ways %d "
+	      "beside ddio_ways %d: a DMA write puts a line it takes from a "
+	      "core's L2 into ways 0 and 1, apart from DDIO's (Purnal et al., "
+	      "USENIX Security 2022)", MEM_DDIO_PLUS_WAYS, m->llc_ways,
+	      m->ddio_ways);
 	CHECK(m->llc_size % (64u * (unsigned)m->llc_ways) == 0,
 	      "cache.llc_size", "llc_size must be a multiple of 64 bytes x "
 	      "llc_ways");

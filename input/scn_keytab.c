@@ -28,6 +28,7 @@
 _Static_assert(sizeof(enum rxq_touch) == sizeof(int) &&
 	       sizeof(enum rxq_xdp_return) == sizeof(int) &&
 	       sizeof(enum mem_llc_policy) == sizeof(int) &&
+	       sizeof(enum mem_inclusion) == sizeof(int) &&
 	       sizeof(enum cpu_family) == sizeof(int) &&
 	       sizeof(enum cpu_srso) == sizeof(int),
 	       "KEY_WORD keys store an enum as an int");
@@ -42,6 +43,9 @@ static const char *const touch_words[] = {
 /* mem_llc_name()'s, one a policy of mem.c (check_mem: llc_names) */
 static const char *const llc_policy_words[MEM_LLC_NR + 1] = {
 	[MEM_LLC_LRU] = "lru", [MEM_LLC_QLRU] = "qlru", NULL,
+};
+static const char *const inclusive_words[MEM_INCLUSION_NR + 1] = {
+	[MEM_INCLUSIVE] = "yes", [MEM_NON_INCLUSIVE] = "no", NULL,
 };
 static const char *const xdp_return_words[] = {
 	[RXQ_RETURN_FRAME] = "frame", [RXQ_RETURN_BULK] = "bulk", NULL,
@@ -63,6 +67,7 @@ K("cache", "llc_size", KEY_U64, KEY_SIZE, sim.mem.llc_size, "15M", 65536, 1ull <
 K("cache", "llc_ways", KEY_INT, KEY_PLAIN, sim.mem.llc_ways, "20", 2, 64, "", "its associativity"),
 K("cache", "ddio_ways", KEY_INT, KEY_PLAIN, sim.mem.ddio_ways, "2", 0, 63, "", "LLC ways DDIO may allocate into, the top ones of a set (0 = no DDIO)"),
 KW("cache", "llc_policy", sim.mem.llc_policy, llc_policy_words, "qlru", "how the LLC picks a victim: qlru (Intel's L3 from Ivy Bridge to Skylake as nanoBench measured it on client parts: 2-bit ages, a new line at age 1; uops.info/cache.html; a guess for other parts; the sets those L3s switch to a scan-resistant insertion are not modelled; among DDIO's ways the older line goes, a guess) or lru"),
+KW("cache", "inclusive", sim.mem.inclusion, inclusive_words, "yes", "whether the LLC holds every line of its cores' L2s: yes (Broadwell-EP and before: a line a core reads fills the LLC too, and an LLC eviction takes it from the L2s) or no (Skylake-SP and later, with a snoop filter: a read from DRAM fills the L2 alone; a core's read or write of a line in the LLC moves it to the core's L2, where a line two cores read stays in the LLC too; a line an L2 evicts goes to the LLC outside DDIO's ways; a DMA write takes a line from an L2 into the LLC's ways 0 and 1, DDIO's being for the rest; a line in another core's L2 is a snoop, snoop_lat: Purnal et al., USENIX Security 2022, measured on Cascade Lake-SP; needs 2 ways beside ddio_ways)"),
 K("cache", "llc_lat", KEY_DOUBLE, KEY_TIME, sim.mem.llc_lat, "40ns", 0, 1e-6, "ns", "local LLC hit, load to use"),
 K("cache", "snoop_lat", KEY_DOUBLE, KEY_TIME, sim.mem.snoop_lat, "42ns", 0, 1e-6, "ns", "line another core of the socket holds modified, fetched from its private cache (MLC's L2->L2 HIT)"),
 K("cache", "rllc_lat", KEY_DOUBLE, KEY_TIME, sim.mem.rllc_lat, "110ns", 0, 1e-5, "ns", "line held in the other socket's caches"),

@@ -18,11 +18,15 @@ bad() {
 	fi
 }
 
-echo "1..119"
+echo "1..124"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
 bad ddio-ways.ini "^ddio-ways.ini:2: ddio_ways 20 must be below llc_ways 20"
+# a non-inclusive LLC: one of the two words, and the two ways beside
+# DDIO's that a DMA write puts a line it takes from an L2 in
+bad inclusive-word.ini "^inclusive-word.ini:2: inclusive: 'maybe': expected yes or no"
+bad inclusive-ddio.ini "^inclusive-ddio.ini:2: inclusive = no needs 2 of llc_ways 20 beside ddio_ways 19: a DMA write puts a line it takes from a core's L2 into ways 0 and 1"
 # NUMA nodes apart from sockets (SNC, NPS): a profile that contradicts
 # itself, or a part asked for a split it does not have (the seed's
 # E5-2603 v4 has no Cluster-on-Die)
@@ -182,6 +186,24 @@ rc=$?
 [ $rc -eq 0 ] && [ "$(awk -F, '$3 == "rate"' "$tmp/s.csv" | wc -l)" -eq 8 ] &&
 	ok "striding-tcp.ini: 4 cases under 2 eras" ||
 	not_ok "striding-tcp.ini (exit $rc): $(head -3 "$tmp/out" | tr '\n' '|')"
+# the non-inclusive LLC: its scenario runs each case under both eras, the
+# key reaches the model (the close case's rate moves), and naming the
+# inclusive LLC, the default, moves no figure
+"$ppsim" run "$src/tests/scenarios/nincl.ini" --reps 1 --duration 1ms --format csv >"$tmp/n.csv" 2>"$tmp/out"
+rc=$?
+[ $rc -eq 0 ] && [ "$(awk -F, '$3 == "rate"' "$tmp/n.csv" | wc -l)" -eq 8 ] &&
+	ok "nincl.ini: 4 cases under 2 eras" ||
+	not_ok "nincl.ini (exit $rc): $(head -3 "$tmp/out" | tr '\n' '|')"
+"$ppsim" run "$src/tests/scenarios/nincl.ini" --reps 1 --duration 1ms --format csv \
+	--set cache.inclusive=yes >"$tmp/ni.csv" 2>"$tmp/out"
+[ "$(metric "$tmp/n.csv" close-drop v5.4 rate)" != "$(metric "$tmp/ni.csv" close-drop v5.4 rate)" ] &&
+	ok "cache.inclusive = no reaches the model" ||
+	not_ok "cache.inclusive = no reaches the model ($(metric "$tmp/n.csv" close-drop v5.4 rate) either way)"
+"$ppsim" run "$tiny" --format csv --set cache.inclusive=yes >"$tmp/i.csv" 2>"$tmp/out"
+grep -v '^#' "$tmp/i.csv" | cut -d, -f1-5 >"$tmp/i5"
+grep -v '^#' "$tmp/a.csv" | cut -d, -f1-5 >"$tmp/a5"
+[ -s "$tmp/i5" ] && cmp -s "$tmp/a5" "$tmp/i5" && ok "cache.inclusive = yes: the default's figures" ||
+	not_ok "cache.inclusive = yes: the default's figures"
 "$ppsim" run "$tiny" --format csv --set driver.rq_type=legacy >"$tmp/l.csv" 2>"$tmp/out"
 grep -v '^#' "$tmp/a.csv" | cut -d, -f1-5 >"$tmp/a5"
 grep -v '^#' "$tmp/l.csv" | cut -d, -f1-5 >"$tmp/l5"

@@ -31,9 +31,11 @@ struct way {
  *  - init_set() once per set, when the cache is made, on ways entries
  *    with extra entries of the policy's own before them (set[-extra]);
  *  - a line's first use: w = victim(set, ways, first), which picks among
- *    the ways from first on (DDIO's are the top ones); if w holds a line,
- *    the caller drops it (invalidate(), with the line's other copies),
- *    then puts its line into w->line and calls fill(c, set, w, first);
+ *    the ways from first on (DDIO's are the top ones), or, with ways below
+ *    the set's, among first .. ways-1 (a non-inclusive LLC's placements,
+ *    llc_victim_in); if w holds a line, the caller drops it
+ *    (invalidate(), with the line's other copies), then puts its line
+ *    into w->line and calls fill(c, set, w, first);
  *  - a later use of a line the set holds: hit(c, set, w);
  *  - a line leaving the set (an eviction elsewhere, a snoop, a DMA write
  *    to another socket's memory): invalidate(set, w), which empties w;
@@ -165,15 +167,21 @@ static inline void qlru_hit(struct cache *c, struct way *set, struct way *w)
  * the 4 ways only).  That DDIO's IIO way mask (ddio-bench: "IIO LLC
  * WAYS") behaves as CAT's does on Broadwell-EP is a guess.
  */
-static inline void qlru_fill(struct cache *c, struct way *set, struct way *w,
-			     uint32_t first)
+static inline void qlru_fill_in(struct way *set, struct way *w,
+				uint32_t first, uint32_t end)
 {
 	uint64_t bit = UINT64_C(1) << (w - set);
-	uint64_t mask = qlru_ways(c->ways) & (UINT64_MAX << first);
+	uint64_t mask = qlru_ways(end) & (UINT64_MAX << first);
 
 	qlru_set_mask(set, QLRU_EMPTY, qlru_mask(set, QLRU_EMPTY) & ~bit);
 	qlru_age_mask(set, mask, qlru_mask(set, QLRU_HI) & ~bit,
 		      qlru_mask(set, QLRU_LO) | bit);
+}
+
+static inline void qlru_fill(struct cache *c, struct way *set, struct way *w,
+			     uint32_t first)
+{
+	qlru_fill_in(set, w, first, c->ways);
 }
 
 /* The way keeps its age. */
@@ -184,12 +192,13 @@ static inline void qlru_invalidate(struct way *set, struct way *w)
 	w->line = NO_LINE;
 }
 
-/* The victim among the set's ways from first on: the first empty, else
- * the first of age 3, else, in a whole set, way 0 (as measured), and
- * among DDIO's ways the oldest, the first of them on a tie: what the
- * mask's own aging (qlru_age_ways) would make the first of age 3. */
-static inline struct way *qlru_victim(struct way *set, uint32_t ways,
-				      uint32_t first)
+/* The victim among ways first .. ways-1: the first empty, else the first
+ * of age 3, else, in a whole set, way 0 (as measured), and in part of a
+ * set (DDIO's ways; a non-inclusive LLC's, llc_victim_in) the oldest,
+ * the first of them on a tie: what the part's own aging (qlru_fill_in)
+ * would make the first of age 3. */
+static inline struct way *qlru_pick(struct way *set, uint32_t ways,
+				    uint32_t first, bool whole)
 {
 	uint64_t from = qlru_ways(ways) & (UINT64_MAX << first);
 	uint64_t hi = qlru_mask(set, QLRU_HI), lo = qlru_mask(set, QLRU_LO);
@@ -199,13 +208,20 @@ static inline struct way *qlru_victim(struct way *set, uint32_t ways,
 		return &set[__builtin_ctzll(empty)];
 	if (hi & lo & from)
 		return &set[__builtin_ctzll(hi & lo & from)];
-	if (!first)
+	if (whole)
 		return set;
 	if (hi & from)		/* none is 3: the first of age 2 */
 		return &set[__builtin_ctzll(hi & from)];
 	if (lo & from)
 		return &set[__builtin_ctzll(lo & from)];
 	return &set[first];
+}
+
+/* Among the set's ways from first on: the whole set when first is 0. */
+static inline struct way *qlru_victim(struct way *set, uint32_t ways,
+				      uint32_t first)
+{
+	return qlru_pick(set, ways, first, !first);
 }
 
 /* The LRU way among ways ways from set on: an empty one first (the
@@ -336,6 +352,34 @@ llc_invalidate(const struct cache *c, struct way *set, struct way *w)
 		lru_invalidate(set, w);
 	else
 		c->ops->invalidate(set, w);
+}
+
+/*
+ * A fill confined to ways first .. end-1 of a set, as a non-inclusive
+ * LLC places lines (mem.h, enum mem_inclusion: an L2's victim outside
+ * DDIO's ways, a DMA write into ways 0 and 1): the policy runs on those
+ * ways as if they were the whole set, as on DDIO's (qlru_fill).  A policy
+ * not listed here picks its victim as told, and ages as its fill() does
+ * from first on.  Off the inclusive LLC's paths.
+ */
+static inline struct way *llc_victim_in(const struct cache *c,
+					struct way *set, uint32_t first,
+					uint32_t end)
+{
+	if (c->ops == &mem_llc_qlru)
+		return qlru_pick(set, end, first, !first && end == c->ways);
+	if (c->ops == &mem_llc_lru)
+		return lru_victim(set, end, first);
+	return c->ops->victim(set, end, first);
+}
+
+static inline void llc_filled_in(struct cache *c, struct way *set,
+				 struct way *w, uint32_t first, uint32_t end)
+{
+	if (c->ops == &mem_llc_qlru)
+		qlru_fill_in(set, w, first, end);
+	else
+		llc_filled(c, set, w, first);
 }
 
 /* The table of a policy of mem.h, or NULL if it is not one. */

@@ -42,6 +42,7 @@ struct mem {
 	uint8_t node_socket[MEM_MAX_NODES];
 	int nic_socket;
 	bool split;		/* nodes apart from sockets: split_latency */
+	bool nincl;		/* a non-inclusive LLC: the ni_ paths */
 	/* The last CPU access while nothing else changed the caches: the
 	 * same core touching the same line again hits its private cache (a
 	 * write, if that access wrote), and an LRU touch of the most
@@ -49,7 +50,9 @@ struct mem {
 	uint32_t last_line;
 	int last_core;
 	bool last_wrote;
-	uint32_t review;	/* accesses until the clocks are looked at */
+	uint32_t review;	/* accesses until the clocks are looked at
+				 * (non-inclusive: held at 1, mind_clocks) */
+	uint32_t ni_review;	/* non-inclusive: the clocks' countdown */
 	const char *failed;	/* why a mem_region() failed, or NULL */
 	double cycles[MEM_NR_PLACES];	/* a CPU access's latency by place */
 	double snoop_cycles;	/* from another core's private cache */
@@ -84,6 +87,16 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 		*err = "no such LLC policy";
 		return NULL;
 	}
+	if ((unsigned int)cfg->inclusion >= MEM_INCLUSION_NR) {
+		*err = "no such LLC inclusion";
+		return NULL;
+	}
+	/* a DMA write puts a line it took from an L2 in ways 0 and 1 */
+	if (cfg->inclusion == MEM_NON_INCLUSIVE &&
+	    cfg->llc_ways - cfg->ddio_ways < MEM_DDIO_PLUS_WAYS) {
+		*err = "a non-inclusive LLC needs 2 ways outside DDIO's";
+		return NULL;
+	}
 	m = calloc(1, sizeof(*m));
 	if (!m) {
 		*err = "out of memory";
@@ -101,11 +114,13 @@ struct mem *mem_create(const struct mem_config *cfg, const char **err)
 	m->snoop_cycles = cfg->snoop_lat * cfg->freq;
 	m->node_extra = (cfg->node_lat - cfg->dram_lat) * cfg->freq;
 	m->split = nps > 1;
+	m->nincl = cfg->inclusion == MEM_NON_INCLUSIVE;
 	for (int n = 0; n < mem_nr_nodes(cfg); n++)
 		m->node_socket[n] = (uint8_t)mem_socket_of_node(cfg, n);
 	m->nic_socket = m->node_socket[cfg->nic_node];
 	m->last_line = NO_LINE;
 	m->review = 1;
+	m->ni_review = 1;
 	m->priv = calloc((size_t)cores, sizeof(*m->priv));
 	m->socket = malloc((size_t)cores);
 	m->node = malloc((size_t)cores);
@@ -472,10 +487,34 @@ static __attribute__((noinline)) void review_clocks(struct mem *m)
 		mem_llc_lru.review(&m->priv[c]);
 }
 
-static inline void mind_clocks(struct mem *m)
+/*
+ * The rare turn of an access: every CLOCK_REVIEW accesses, a look at the
+ * clocks; every access of a non-inclusive LLC, whose countdown is held at
+ * 1, its own paths (the ni_ functions).  So an inclusive LLC's access
+ * pays nothing for those paths beyond the decrement and branch it paid
+ * before (a test of nincl on each access cost 18 instructions a simulated
+ * packet more, 1.2 %, on bench's close-drop: bench/README.md).  Returns
+ * whether the access takes the non-inclusive paths.
+ */
+static __attribute__((noinline)) bool review_or_nincl(struct mem *m)
 {
-	if (!--m->review)
+	if (!m->nincl) {
 		review_clocks(m);
+		return false;
+	}
+	if (!--m->ni_review) {
+		review_clocks(m);
+		m->ni_review = CLOCK_REVIEW;
+	}
+	m->review = 1;
+	return true;
+}
+
+/* Counts an access down to the next look at the clocks; returns whether
+ * it takes a non-inclusive LLC's paths (review_or_nincl). */
+static inline bool mind_clocks(struct mem *m)
+{
+	return __builtin_expect(!--m->review, 0) && review_or_nincl(m);
 }
 
 /*
@@ -515,6 +554,260 @@ static double cpu_latency(const struct mem *m, const struct mem_line *ln,
 	return m->cycles[p];
 }
 
+/*
+ * A non-inclusive LLC with a snoop filter (mem.h, enum mem_inclusion,
+ * says what each rule rests on).  A line may be in a core's L2 and in no
+ * LLC: the sockets that hold it are its LLCs' and its private holder's
+ * (the model still keeps one private holder a line).  These paths are
+ * apart from the inclusive LLC's, whose accesses reach them only through
+ * the countdown of mind_clocks().
+ */
+
+/* The sockets whose caches hold the line. */
+static inline unsigned int ni_sockets(const struct mem *m,
+				      const struct mem_line *ln)
+{
+	unsigned int held = ln->llc;
+
+	if (ln->core)
+		held |= 1u << socket_of(m, ln->core - 1);
+	return held;
+}
+
+/* Whether a core of socket s other than core (-1: any) holds the line. */
+static inline bool ni_near(const struct mem *m, const struct mem_line *ln,
+			   int core, int s)
+{
+	return ln->core && ln->core != core + 1 &&
+	       socket_of(m, ln->core - 1) == s;
+}
+
+/* The ways of socket s's LLC a line an L2 evicts may take: DDIO's not. */
+static inline uint32_t ni_core_ways(const struct mem *m, int s)
+{
+	return m->llc[s].ways - (uint32_t)m->cfg.ddio_ways;
+}
+
+/* The line leaves socket s's LLC for a core's L2: its way empties, and a
+ * modified line stays modified on the socket. */
+static void ni_llc_leave(struct mem *m, int s, struct mem_line *ln)
+{
+	struct way *set = llc_set(m, s, ln);
+
+	llc_invalidate(&m->llc[s], set, &set[ln->way[s]]);
+	ln->llc &= (uint8_t)~(1u << s);
+}
+
+/* Put line (state ln) into socket s's LLC, among the ways first .. end-1.
+ * The line it evicts is written back if modified, unless a core's L2 has
+ * it modified, and its L2 copy stays: no back-invalidation. */
+static void ni_llc_put(struct mem *m, int s, uint32_t line,
+		       struct mem_line *ln, uint32_t first, uint32_t end)
+{
+	struct cache *c = &m->llc[s];
+	struct way *set = llc_set(m, s, ln);
+	struct way *w = llc_victim_in(c, set, first, end);
+
+	if (w->line != NO_LINE) {
+		struct mem_line *old = held(m, w->line);
+
+		if (old->dirty == s + 1 && !(old->flags & LN_CORE_DIRTY)) {
+			writeback(m, old, s);
+			old->dirty = 0;
+		}
+		llc_invalidate(c, set, w);
+		old->llc &= (uint8_t)~(1u << s);
+	}
+	w->line = line;
+	llc_filled_in(c, set, w, first, end);
+	ln->llc |= (uint8_t)(1u << s);
+	ln->way[s] = (uint8_t)(w - set);
+}
+
+/* Bring the line into core's L2 (core of socket s): its previous holder
+ * loses it, and the line the L2 evicts for it goes to the LLC, modified
+ * or not (the LLC as the L2s' victim cache), outside DDIO's ways, unless
+ * the LLC has it already. */
+static void ni_priv_fill(struct mem *m, int core, int s, uint32_t line,
+			 struct mem_line *ln)
+{
+	struct cache *c = &m->priv[core];
+	struct way *set = priv_set(m, core, ln), *w;
+
+	if (ln->core == core + 1) {
+		touch(c, &set[ln->pway]);
+		return;
+	}
+	if (ln->core)
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
+	priv_forget(ln);
+	w = victim(set, c->ways);
+	if (w->line != NO_LINE) {
+		struct mem_line *old = held(m, w->line);
+
+		priv_forget(old);
+		if (!(old->llc & (1u << s)))
+			ni_llc_put(m, s, w->line, old, 0, ni_core_ways(m, s));
+	}
+	w->line = line;
+	touch(c, w);
+	ln->core = (uint16_t)(core + 1);
+	ln->pway = (uint8_t)(w - set);
+}
+
+/* Where core (of socket s, node n) finds a line: as place_of(), and also
+ * in another core's L2 of the socket that the LLC has no copy of (the
+ * snoop filter sends the read there: MEM_LLC, at snoop_lat). */
+static enum mem_place ni_place_of(const struct mem *m,
+				  const struct mem_line *ln, int core, int s,
+				  int n)
+{
+	if (ln->core == core + 1 && (!ln->dirty || ln->dirty == s + 1))
+		return MEM_PRIV;
+	if (ln->dirty && ln->dirty != s + 1)
+		return MEM_RCACHE;
+	if ((ln->llc & (1u << s)) || ni_near(m, ln, core, s))
+		return MEM_LLC;
+	if (ni_sockets(m, ln))
+		return MEM_RCACHE;
+	if (ln->node == n)
+		return MEM_DRAM;
+	return m->node_socket[ln->node] == s ? MEM_NDRAM : MEM_RDRAM;
+}
+
+/* What the access costs there (cycles): a line on the socket that the
+ * LLC has no copy of comes from its holder's L2, modified or not. */
+static double ni_latency(const struct mem *m, const struct mem_line *ln,
+			 int core, int s, enum mem_place p)
+{
+	if (p == MEM_LLC && !(ln->llc & (1u << s)))
+		return m->snoop_cycles +
+		       (m->split && m->node[ln->core - 1] != m->node[core] ?
+			m->node_extra : 0);
+	return cpu_latency(m, ln, core, s, p);
+}
+
+/* A read's line to core's L2 after a miss there. */
+static void ni_fetch(struct mem *m, int core, int s, uint32_t line,
+		     struct mem_line *ln, enum mem_place p)
+{
+	int owner = 0;
+
+	if (p == MEM_RCACHE) {
+		m->st.qpi_bytes[s] += MEM_LINE;
+		owner = ln->dirty;	/* forwarded modified, as fetch() */
+		if (owner)
+			drop_from_socket(m, ln, owner - 1);
+	} else if (p == MEM_LLC) {
+		if (!ni_near(m, ln, core, s))
+			ni_llc_leave(m, s, ln);	/* moved, not copied: 4f */
+		else if (ln->llc & (1u << s))
+			llc_touch(m, s, ln);
+		else	/* two cores read it: the LLC keeps a copy, 4d */
+			ni_llc_put(m, s, line, ln, 0, ni_core_ways(m, s));
+	} else {	/* DRAM: into the L2 alone */
+		m->st.dram_bytes[ln->node] += MEM_LINE;
+		if (p == MEM_RDRAM)
+			m->st.qpi_bytes[s] += MEM_LINE;
+	}
+	ni_priv_fill(m, core, s, line, ln);
+	if (owner)
+		ln->dirty = (uint8_t)(s + 1);
+}
+
+static __attribute__((noinline)) double
+ni_cpu_read(struct mem *m, int core, int s, uint32_t line,
+	    struct mem_line *ln)
+{
+	enum mem_place p = ni_place_of(m, ln, core, s, m->node[core]);
+	double lat = ni_latency(m, ln, core, s, p);
+
+	m->st.cpu_reads[ln->kind][p]++;
+	m->st.last_kind = ln->kind;
+	m->st.last_place = (uint8_t)p;
+	if (p == MEM_PRIV)
+		priv_touch(m, core, ln);
+	else
+		ni_fetch(m, core, s, line, ln, p);
+	remember(m, core, line, false);
+	return lat;
+}
+
+/* A write: every other copy goes, the LLC's too (4c), and the line lives
+ * modified in the writer's L2. */
+static __attribute__((noinline)) double
+ni_cpu_write(struct mem *m, int core, int s, uint32_t line,
+	     struct mem_line *ln)
+{
+	enum mem_place p = ni_place_of(m, ln, core, s, m->node[core]);
+	double lat = ni_latency(m, ln, core, s, p);
+
+	m->st.cpu_writes[ln->kind][p]++;
+	m->st.last_place = (uint8_t)p;
+	for (unsigned int o = ni_sockets(m, ln) & ~(1u << s); o; o &= o - 1) {
+		int t = __builtin_ctz(o);
+
+		drop_from_socket(m, ln, t);
+		m->st.qpi_bytes[t] += MEM_LINE;
+	}
+	if (ln->llc & (1u << s))
+		ni_llc_leave(m, s, ln);
+	if (p == MEM_DRAM || p == MEM_NDRAM || p == MEM_RDRAM) {
+		m->st.dram_bytes[ln->node] += MEM_LINE;
+		if (p == MEM_RDRAM)
+			m->st.qpi_bytes[s] += MEM_LINE;
+	}
+	ni_priv_fill(m, core, s, line, ln);
+	ln->dirty = (uint8_t)(s + 1);
+	ln->flags |= LN_CORE_DIRTY;
+	return lat;
+}
+
+/* A DMA write: every copy in an L2 or another socket's LLC goes; DDIO
+ * updates the line where the NIC's LLC holds it, puts a line it took from
+ * an L2 into ways 0 and 1 (4e, "DDIO+"), and any other into DDIO's. */
+static __attribute__((noinline)) double
+ni_nic_write(struct mem *m, uint32_t line, struct mem_line *ln)
+{
+	int n = m->nic_socket, home = m->node_socket[ln->node];
+	uint32_t ways = m->llc[n].ways, ddio = (uint32_t)m->cfg.ddio_ways;
+	bool from_l2;
+	double extra = 0;
+
+	for (unsigned int o = ni_sockets(m, ln) & ~(1u << n); o; o &= o - 1) {
+		int t = __builtin_ctz(o);
+
+		drop_from_socket(m, ln, t);
+		m->st.nic_snoops++;
+		m->st.qpi_bytes[t] += MEM_LINE;
+		extra = 2 * m->cfg.qpi_lat;
+	}
+	from_l2 = ln->core;	/* of the NIC's socket, now */
+	if (from_l2) {
+		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
+		priv_forget(ln);
+	}
+	if (home == n && ddio) {
+		if (ln->llc & (1u << n)) {
+			llc_touch(m, n, ln);	/* write update */
+			m->st.nic_update++;
+		} else if (from_l2) {
+			ni_llc_put(m, n, line, ln, 0, MEM_DDIO_PLUS_WAYS);
+		} else {
+			ni_llc_put(m, n, line, ln, ways - ddio, ways);
+		}
+		ln->dirty = (uint8_t)(n + 1);
+		m->st.nic_ddio++;
+		return extra;
+	}
+	if (ln->llc & (1u << n))
+		drop_from_socket(m, ln, n);
+	m->st.dram_bytes[ln->node] += MEM_LINE;
+	if (home != n)
+		m->st.qpi_bytes[home] += MEM_LINE;
+	return extra;
+}
+
 double mem_cpu_read(struct mem *m, int core, uint32_t line)
 {
 	struct mem_line *ln;
@@ -529,7 +822,8 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 		return m->cfg.l2_cycles;
 	}
 	ln = state(m, line);
-	mind_clocks(m);
+	if (mind_clocks(m))
+		return ni_cpu_read(m, core, socket_of(m, core), line, ln);
 	s = socket_of(m, core);
 	p = place_of(m, ln, core, s, m->node[core]);
 	lat = cpu_latency(m, ln, core, s, p);
@@ -558,7 +852,8 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 		return m->cfg.l2_cycles;
 	}
 	remember(m, core, line, true);
-	mind_clocks(m);
+	if (mind_clocks(m))
+		return ni_cpu_write(m, core, s, line, ln);
 	p = place_of(m, ln, core, s, m->node[core]);
 	m->st.cpu_writes[ln->kind][p]++;
 	m->st.last_place = (uint8_t)p;
@@ -592,7 +887,8 @@ double mem_nic_write(struct mem *m, uint32_t line)
 
 	m->st.nic_writes[ln->kind]++;
 	m->last_line = NO_LINE;
-	mind_clocks(m);
+	if (mind_clocks(m))
+		return ni_nic_write(m, line, ln);
 	for (unsigned o = ln->llc & ~(1u << n); o; o &= o - 1) {
 		int t = __builtin_ctz(o);
 
@@ -645,6 +941,11 @@ double mem_nic_read(struct mem *m, uint32_t line)
 		return m->cfg.llc_lat + (m->split && ln->node != nic &&
 					 m->node_socket[ln->node] == n ?
 					 apart : 0);
+	/* non-inclusive: from an L2 of the socket, clean there, which the
+	 * snoop filter sends the read to */
+	if (m->nincl && ni_near(m, ln, -1, n))
+		return m->cfg.snoop_lat +
+		       (m->node[ln->core - 1] != nic ? apart : 0);
 	m->st.dram_bytes[ln->node] += MEM_LINE;
 	if (m->node_socket[ln->node] != n) {
 		m->st.qpi_bytes[n] += MEM_LINE;
@@ -660,6 +961,7 @@ void mem_set_clock(struct mem *m, uint32_t clock)
 	for (int c = 0; c < m->cfg.sockets * m->cfg.cores; c++)
 		m->priv[c].clock = clock;
 	m->review = 1;	/* at the next access */
+	m->ni_review = 1;
 }
 
 void mem_prefetch(const struct mem *m, uint32_t line)
@@ -677,6 +979,9 @@ enum mem_place mem_where(const struct mem *m, int core, uint32_t line)
 		return m->node_socket[node] == socket_of(m, core) ?
 		       MEM_NDRAM : MEM_RDRAM;
 	}
+	if (m->nincl)
+		return ni_place_of(m, held(m, line), core, socket_of(m, core),
+				   m->node[core]);
 	return place_of(m, held(m, line), core, socket_of(m, core),
 			m->node[core]);
 }

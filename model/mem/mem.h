@@ -2,10 +2,11 @@
  * The memory system: where every modelled cache line is, and what touching
  * it costs.
  *
- * Each socket has a shared, inclusive, set-associative LLC; each core a
- * private cache (L1 and L2 folded into one).  The NIC writes through DDIO:
- * a DMA write to memory of the NIC's own socket allocates into the top
- * ddio_ways ways of a set of that socket's LLC (the IIO LLC WAYS
+ * Each socket has a shared set-associative LLC, inclusive or not (enum
+ * mem_inclusion); each core a private cache (L1 and L2 folded into one).
+ * The NIC writes through DDIO: a DMA write to memory of the NIC's own
+ * socket allocates into the top ddio_ways ways of a set of that socket's
+ * LLC (the IIO LLC WAYS
  * register's default sets the top two of 11 on Skylake-SP, 0x600, and
  * two of the top three of 20 on Haswell-EP, 0x60000, ways 17 and 18,
  * where the model takes 18 and 19: FastClick's DDIOTune in
@@ -20,6 +21,9 @@
  * has it modified), the other socket's caches (a cache-to-cache transfer),
  * local DRAM, another node's of its socket or remote DRAM.  Lines are registered in regions (an object with a
  * home node and a kind), so that the costs can be explained per kind.
+ *
+ * The LLC is inclusive (Broadwell-EP) or not (Skylake-SP on, with a snoop
+ * filter: enum mem_inclusion, where each difference is sourced).
  *
  * No global state: one struct mem per simulated machine.
  */
@@ -52,7 +56,8 @@ enum mem_kind {
 /* Where an access was served. */
 enum mem_place {
 	MEM_PRIV,	/* the core's private cache */
-	MEM_LLC,	/* its socket's LLC */
+	MEM_LLC,	/* its socket's LLC, or another core's private
+			 * cache there (a snoop: snoop_lat) */
 	MEM_RCACHE,	/* the other socket's caches */
 	MEM_DRAM,	/* local DRAM: the core's own node */
 	MEM_NDRAM,	/* DRAM of another node of the core's socket (SNC,
@@ -80,6 +85,49 @@ enum mem_llc_policy {
 	MEM_LLC_NR,	/* how many: each has its ops table in cache.c */
 };
 
+/*
+ * Whether a socket's LLC holds every line its cores' private caches hold
+ * (cache.inclusive).  MEM_INCLUSIVE (yes): Broadwell-EP and before; a line
+ * a core reads fills the LLC and its L2, and a line the LLC evicts leaves
+ * the L2s too.  MEM_NON_INCLUSIVE (no): Skylake-SP, Cascade Lake, Ice
+ * Lake-SP, Sapphire Rapids, whose "shared non-inclusive" LLC (Intel
+ * support article 000027820) mostly holds what the L2s evicted, and whose
+ * snoop filter knows which L2 holds a line (Cornell Virtual Workshop,
+ * "Last Level Cache" of Skylake and Cascade Lake).  Measured on a Xeon
+ * Silver 4208, Cascade Lake-SP (Purnal et al., "Double Trouble", USENIX
+ * Security 2022; KULeuven-COSIC/Double-Trouble docs, figure 4):
+ *  - a read that misses goes to the core's L2 only, not the LLC;
+ *  - a core's read of a line the LLC holds and no other core does moves
+ *    it to the core's L2, and the LLC keeps no copy (4f; the model drops
+ *    it); a line two cores read is kept in the LLC too (4d);
+ *  - a core's write moves the line to its L2 (4c);
+ *  - a DMA write to a line in a core's L2 takes it from there into the
+ *    LLC (4e), into ways 0 and 1, not DDIO's (their "DDIO+" region,
+ *    section 5: two ways whatever DDIO has);
+ *  - any other DMA write allocates in DDIO's top ways, the IIO LLC WAYS
+ *    mask, as on Broadwell (section 5), or updates the line where the LLC
+ *    holds it.
+ * A line an L2 evicts goes to the LLC (the victim cache of both sources
+ * above), in the ways DDIO does not allocate: a packet line a core read
+ * leaves DDIO's ways for good (Park et al., "A4", arXiv 2506.11329, C1:
+ * DMA-written lines move out of the DCA ways once cores access them, into
+ * ways the model does not single out).  A line in another core's L2 of
+ * the socket, not in the LLC, is a snoop (snoop_lat); and an LLC eviction
+ * leaves the L2s alone.  Not modelled: the snoop filter's own evictions,
+ * which push a line out of its L2 (Double Trouble's figure 4 code evicts
+ * lines so; the filter's size is not published), and any choice the LLC
+ * makes not to keep a clean victim.
+ */
+enum mem_inclusion {
+	MEM_INCLUSIVE,
+	MEM_NON_INCLUSIVE,
+	MEM_INCLUSION_NR,	/* how many */
+};
+
+/* The ways a DMA write puts a line in that it took from a core's L2 on a
+ * non-inclusive LLC: 0 and 1 ("DDIO+", Double Trouble section 5). */
+#define MEM_DDIO_PLUS_WAYS	2
+
 /* The machine's caches and memory: the [cpu], [cache] and [mem] keys of a
  * scenario point into it (input/scenario.c). */
 struct mem_config {
@@ -97,6 +145,7 @@ struct mem_config {
 	int llc_ways;
 	int ddio_ways;		/* 0: DMA writes go to DRAM */
 	enum mem_llc_policy llc_policy;
+	enum mem_inclusion inclusion;	/* 0: inclusive */
 	/* Load-to-use latencies as measured, in s: the uncore, the
 	 * interconnect and DRAM do not run on the core's clock. */
 	double llc_lat;		/* s, a local LLC hit */

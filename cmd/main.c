@@ -82,6 +82,10 @@ static int simgrid_args(char **argv)
 	 * table, not the run: the files --out names are still written, and
 	 * the lost output is said at the end (exit 1), not a silent 141 */
 	signal(SIGPIPE, SIG_IGN);
+	/* past the file size limit (ulimit -f) a write fails (EFBIG) and
+	 * is said as a full disk's is, rather than ending ppsim with its
+	 * temporary files left */
+	signal(SIGXFSZ, SIG_IGN);
 	return 0;
 }
 

@@ -45,9 +45,10 @@ static mode_t new_file_mode(void)
 	return 0666 & ~mask;
 }
 
-/* What an interrupt (SIGINT, SIGTERM) removes before it ends ppsim as it
- * would have (status 130, 143): the temporary file being written, and a
- * directory --out made (rmdir leaves one that is not empty).  Each path is
+/* What an interrupt (SIGINT, SIGTERM, SIGHUP, SIGQUIT) removes before it
+ * ends ppsim as it would have (status 130, 143, 129, 131): the temporary
+ * files written, and a directory --out made (rmdir leaves one that is not
+ * empty).  Each path is
  * filled in before its flag is set, so a handler reads only whole paths. */
 #define MAX_MADE_DIRS	32	/* a run of more files leaves the rest */
 static char pending_tmp[PATH_MAX], made_dir[MAX_MADE_DIRS][PATH_MAX];
@@ -88,6 +89,8 @@ static void clean_up_on_signals(void)
 {
 	signal(SIGINT, clean_up);
 	signal(SIGTERM, clean_up);
+	signal(SIGHUP, clean_up);
+	signal(SIGQUIT, clean_up);
 }
 
 FILE *outfile_open(struct outfile *o, const char *path, const char *suffix,
@@ -271,6 +274,8 @@ void outfile_hold(sigset_t *was)
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGINT);
 	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
+	sigaddset(&stop, SIGQUIT);
 	sigprocmask(SIG_BLOCK, &stop, was);
 }
 

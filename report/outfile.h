@@ -53,9 +53,10 @@ const char *outfile_current(const char *path);
 int outfile_grouped(const char *dir, const char *ext, const char **names,
 		    int most);
 
-/* Holds the interrupts the handler serves (SIGINT, SIGTERM) until
- * outfile_release(was): across a step that makes what it must know of (a
- * temporary file, gnuplot's pid), lest one come between and leave it. */
+/* Holds the interrupts the handler serves (SIGINT, SIGTERM, SIGHUP,
+ * SIGQUIT) until outfile_release(was): across a step that makes what it
+ * must know of (a temporary file, gnuplot's pid), lest one come between
+ * and leave it. */
 void outfile_hold(sigset_t *was);
 void outfile_release(const sigset_t *was);
 

@@ -90,6 +90,8 @@ static int run_gnuplot(const char *const *argv, FILE *said)
 		/* ppsim's handlers are not gnuplot's: its own end, then */
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGQUIT, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);	/* ppsim's own choice (main) */
 		outfile_release(&was);
 		execv(GNUPLOT_PATH, (char *const *)argv);

@@ -199,6 +199,12 @@ check "sweep on a full disk: exit 1, the file named, none left" \
 blocks=30 full timeout 60 "$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full3"
 check "a plot cut by a full disk: exit 1, the image named, no file of the run left" \
 	sh -c "test $rc -eq 1 && grep -q 'full3/rates.png: gnuplot did not write it whole' '$tmp/out' && grep -q 'no file written there' '$tmp/out' && test -z \"\$(ls -A '$tmp/full3')\""
+# the file size limit without the caller's trap: ppsim itself takes
+# SIGXFSZ as a failed write, says it and leaves no temporary file
+{ sh -c 'ulimit -f 30; exec "$@"' lim "$ppsim" run "$tiny" --reps 1 --duration 1ms \
+	--case far-drop --out "$tmp/lim" >/dev/null 2>"$tmp/out"; echo $? >"$tmp/rc"; }
+check "past ulimit -f, no trap: exit 1, said, no temporary file left" \
+	sh -c "test \$(cat '$tmp/rc') -eq 1 && grep -q 'File too large\\|did not write it whole' '$tmp/out' && ! ls -A '$tmp/lim' 2>/dev/null | grep -q ppsim"
 # an earlier run's whole --out, then one that fails half way: the folder is
 # the earlier run's, every file of it, none half old, half new
 "$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>&1

@@ -348,14 +348,14 @@ static int write_outs(const struct cmd_opts *o, const struct run_file *rf,
 		status = write_out(dir, rows + rf[f].first, rf[f].nr,
 				   &rf[f].prov) || write_html(dir, &rf[f]);
 	}
-	if (outfile_group_end(!status, "ppsim run")) {
+	status = outfile_group_end(!status, "ppsim run");
+	if (status == -1) {
 		fprintf(stderr, "ppsim run: --out ");
 		datadir_put_line_text(stderr, o->out);
 		fprintf(stderr, ": no file written there (those of an earlier "
 			"run are as they were)\n");
-		return -1;
 	}
-	return 0;
+	return status ? -1 : 0;
 }
 
 /* --out's directory, and with several files each file's below it: -1

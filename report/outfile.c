@@ -199,7 +199,14 @@ int outfile_group_end(bool keep, const char *who)
 			if (!status) {
 				fprintf(stderr, "%s: %s: %s: not written\n", who,
 					group[i].path, strerror(errno));
-				status = -1;
+				/* a rename refused half way (an immutable
+				 * file): those before it stay replaced */
+				if (i)
+					fprintf(stderr, "%s: %d of %d files "
+						"replaced before it, the rest left "
+						"as they were\n", who, i,
+						nr_group);
+				status = i ? -2 : -1;
 			}
 			unlink(group[i].tmp);
 		}

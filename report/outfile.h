@@ -39,7 +39,8 @@ int outfile_commit(struct outfile *o, const char *who);
  * commit that succeeds keeps the written file under its temporary name;
  * outfile_group_end(keep) then renames them all (keep) or removes them,
  * and every file at their paths is left as it was.  An interrupt removes
- * them.  Returns 0, or -1 when not kept or a rename failed (said). */
+ * them.  Returns 0; -1 when not kept or the first rename failed, none
+ * done; -2 when a later one failed, those before it done (said). */
 void outfile_group_begin(void);
 int outfile_group_end(bool keep, const char *who);
 

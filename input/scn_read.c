@@ -281,10 +281,10 @@ static char *ini_reader_checked(char *str, int num, void *stream)
  * include = FILE: relative to the including file's directory, else to the
  * data directory's scenarios/ (where the shipped profiles and calibrations
  * are: a copy of a shipped scenario still finds hw/...), else to the data
- * directory, else, from a profile (a file under a hw/ directory), to the
- * data directory's scenarios/hw/ (a copy of a shipped profile still finds
- * the cost table it includes, hw/cost-broadwell.ini).  Writes the first
- * that exists into path, or the first.
+ * directory, else to the data directory's scenarios/hw/ (a copy of a
+ * shipped profile, wherever it is, still finds the cost table or the
+ * profile it includes: cost-broadwell.ini, xeon-8380-2s.ini).  Writes the
+ * first that exists into path, or the first.
  */
 static void include_path(const char *file, const char *value, char *path,
 			 size_t len)
@@ -304,7 +304,7 @@ static void include_path(const char *file, const char *value, char *path,
 	snprintf(alt, sizeof(alt), "%s/scenarios/%s", datadir_path(), value);
 	if (stat(alt, &st))
 		snprintf(alt, sizeof(alt), "%s/%s", datadir_path(), value);
-	if (stat(alt, &st) && scn_profile_part(file))
+	if (stat(alt, &st))
 		snprintf(alt, sizeof(alt), "%s/scenarios/hw/%s", datadir_path(),
 			 value);
 	if (!stat(alt, &st))

@@ -66,6 +66,14 @@ check "84 distinct includes are refused past 64 files, at the include's line" \
 check "... said once" sh -c "test \$(wc -l <'$tmp/out') -eq 1"
 
 # ---- 10: the shipped file stands in only for a name that names nothing ----
+# a copy of a shipped profile, outside any hw/ directory, finds the
+# profile it includes (the 6354's, the 8380's) and the cost table
+mkdir -p "$tmp/copy"
+cp "$src/scenarios/hw/xeon-6354-2s.ini" "$tmp/copy/mine.ini"
+printf '[global]\ninclude = mine.ini\nworkload = xdp_drop\n[case a]\n' >"$tmp/copy/u.ini"
+check "a copied profile finds what it includes in the data directory's hw/" \
+	sh -c "cd '$tmp/copy' && '$ppsim' run u.ini --dry-run >/dev/null 2>'$tmp/out'"
+
 mkdir -p "$tmp/fb/scenarios"
 ln -s "$tmp/nowhere.ini" "$tmp/fb/scenarios/mlx5-cx4-numa.ini"
 check "a dangling link is its own error, not the shipped scenario of that name" \

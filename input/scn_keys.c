@@ -257,6 +257,10 @@ int scn_explain_key(FILE *f, const char *key, char *hint, size_t len)
 	else if (!strcmp(k->section, "case"))
 		fprintf(f, "  set in:  [global], [case NAME], or --set %s=...\n",
 			k->name);
+	else if (scn_whole_machine(k))	/* one machine, every case's */
+		fprintf(f, "  set in:  [%s] as %s, or --set %s.%s=... (the "
+			"whole machine's: not in a [case])\n", k->section,
+			k->name, k->section, k->name);
 	else
 		fprintf(f, "  set in:  [%s] as %s, a [case NAME] as %s.%s, or "
 			"--set %s.%s=...\n", k->section, k->name, k->section,

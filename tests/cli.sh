@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..77"
+echo "1..78"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -125,6 +125,7 @@ expect 0 '^  hw/e5-2603v4-2s.ini: 23ns' "keys cache.llc_lat: the shipped value a
 expect 2 "unknown key 'nic.rx_rng' \(did you mean nic.rx_ring\?\)" "keys: an unknown key" -- "$ppsim" keys nic.rx_rng
 expect 2 "unknown key 'node_lat' \(did you mean mem.node_lat\?\)" "keys: a section's key by its bare name" -- "$ppsim" keys node_lat
 expect 2 "unknown key 'family' \(did you mean cpu.family or cost.family\?\)" "keys: a bare name two sections have, both said" -- "$ppsim" keys family
+expect 0 "set in:  \\[cpu\\] as family, or --set cpu.family=... \\(the whole machine's: not in a \\[case\\]\\)" "keys: a whole machine's key is not offered to a [case]" -- "$ppsim" keys cpu.family
 expect 2 "unknown key 'model.WIN_STACK' \(did you mean model.win_stack\?\)" "keys: a key in the wrong case is suggested in its own" -- "$ppsim" keys model.WIN_STACK
 
 # several files in one run: a section a file, a file column in CSV

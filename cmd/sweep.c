@@ -386,9 +386,13 @@ int sweep_build_points(struct sweep_opts *o, struct sweep_point *pts,
 			pt->borrowed[0] = '\0';
 		pt->prefix[0] = '\0';
 		for (int a = 0; a < o->nr_axes; a++) {
+			char field[sizeof(pt->prefix)];
+
+			/* a CSV field: a value may hold a comma (a name) */
+			rep_csv_field(field, sizeof(field), set[a].value);
 			snprintf(pt->prefix + strlen(pt->prefix),
 				 sizeof(pt->prefix) - strlen(pt->prefix),
-				 "%s,", set[a].value);
+				 "%s,", field);
 			pt->value[a] = set[a].value;
 		}
 		pt->first_row = *nr_rows;

@@ -102,6 +102,13 @@ static void note_value(struct csv_sweep *cs, int a, const char *v)
 	char *list = cs->values[a];
 	size_t n = strlen(v);
 
+	/* the machine's name: one value, commas and all (sweep_add_axis) */
+	if (!strcmp(cs->keys[a], "machine.name")) {
+		if (!cs->nr_values[a]++)
+			snprintf(list, sizeof(cs->values[a]), "%s", v);
+		cs->nr_values[a] = 1;
+		return;
+	}
 	for (const char *p = list; *p; p += strcspn(p, ",") + !!p[strcspn(p, ",")])
 		if (strcspn(p, ",") == n && !strncmp(p, v, n))
 			return;
@@ -160,11 +167,16 @@ static int read_sweep_csv(const char *path, struct csv_sweep *cs)
 		note_name(cs->names[1], &cs->nr_names[1], f[k + 1]);
 		cs->fig[cs->nr_runs] = (struct rep_figure){ strtod(f[k + 4],
 			NULL), *f[k + 5] ? strtod(f[k + 5], NULL) : NAN };
-		/* the key the points' prefixes make: values, case, policy */
+		/* the key the points' prefixes make: values (as CSV
+		 * fields, quoted where they hold a comma), case, policy */
 		key[0] = '\0';
-		for (int i = 0; i < k + 2; i++)
+		for (int i = 0; i < k + 2; i++) {
+			char field[2 * SWEEP_VALUE_MAX + 3];
+
+			rep_csv_field(field, sizeof(field), f[i]);
 			snprintf(key + strlen(key), sizeof(key) - strlen(key),
-				 "%s%s", i ? "," : "", f[i]);
+				 "%s%s", i ? "," : "", i < k ? field : f[i]);
+		}
 		if (!(cs->run[cs->nr_runs++] = strdup(key))) {
 			rc = -1;
 			fprintf(stderr, "ppsim: out of memory\n");

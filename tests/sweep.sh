@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..53"
+echo "1..54"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -187,6 +187,12 @@ printf '[global]\ninclude = %s\n[cpu]\nfamily = zen4\n' "$tiny" >"$tmp/zen.ini"
 check "a swept cpu.family with --case: the broadwell point borrows nothing" sh -c "
 	test \$(grep -c '^# costs borrowed' '$tmp/fam2.txt') -eq 1 &&
 	grep -q '^# costs borrowed at cpu.family=zen4 for a zen4 core' '$tmp/fam2.txt'"
+# a value with a comma (a machine's name) is one CSV field, quoted, and the
+# plot, which reads the CSV back, finds its rows
+"$ppsim" sweep "$tiny" --set 'machine.name=Rack 3, box 2' --set nic.rx_ring=512,1024 --case far-drop \
+	--reps 1 --duration 1ms --out "$tmp/named" >/dev/null 2>>"$tmp/out"
+check "a swept value with a comma: quoted in the CSV, the plot drawn" sh -c "
+	grep -q '^\"Rack 3, box 2\",512,far-drop,v5.4,rate,' '$tmp/named/sweep.csv' && test -s '$tmp/named/sweep.png'"
 # merge plots as the sweep does, from the merged CSV
 "$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --out "$tmp/ring-o" >/dev/null 2>>"$tmp/out"
 "$ppsim" merge "$tmp"/arr/sweep-*.csv --out "$tmp/merge-o" >"$tmp/m.csv" 2>>"$tmp/out"

@@ -1,4 +1,6 @@
+#include <dirent.h>
 #include <errno.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -326,6 +328,43 @@ static int write_html(const char *dir, const struct run_file *rf)
 	return status;
 }
 
+/* Says which files in dir an earlier run wrote and this one did not (a
+ * case since left out, its transient plot): they stay, the user's to
+ * remove, but dir is not this run's alone.  Before the group ends: the
+ * group names this run's. */
+static void note_stale(const char *dir)
+{
+	const char *mine[512];
+	int nr = outfile_grouped(dir, "", mine, 512), stale = 0;
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		bool ours = false, kind = false;
+
+		for (int i = 0; run_outputs[i] && !kind; i++)
+			kind = !fnmatch(run_outputs[i], e->d_name, 0);
+		for (int i = 0; i < nr && kind && !ours; i++)
+			ours = !strcmp(mine[i], e->d_name);
+		if (!kind || ours)
+			continue;
+		if (!stale++) {
+			fprintf(stderr, "ppsim run: note: ");
+			datadir_put_line_text(stderr, dir);
+			fprintf(stderr, " also holds what an earlier run wrote "
+				"and this one did not:");
+		}
+		if (stale <= 8) {
+			fputc(' ', stderr);
+			datadir_put_line_text(stderr, e->d_name);
+		}
+	}
+	if (stale)
+		fprintf(stderr, "%s\n", stale > 8 ? " ..." : "");
+	if (d)
+		closedir(d);
+}
+
 /* --out: DIR with one file, DIR/NAME for each of several, replaced
  * together or not at all: a write that fails (a full disk) or an
  * interrupt leaves every file there as it was, none half old, half new. */
@@ -347,6 +386,8 @@ static int write_outs(const struct cmd_opts *o, const struct run_file *rf,
 				 rf[f].name);
 		status = write_out(dir, rows + rf[f].first, rf[f].nr,
 				   &rf[f].prov) || write_html(dir, &rf[f]);
+		if (!status)
+			note_stale(dir);
 	}
 	status = outfile_group_end(!status, "ppsim run");
 	if (status == -1) {

@@ -214,9 +214,11 @@ check "a run failed half way leaves the earlier run's folder whole" \
 	sh -c "test $rc -eq 1 && (cd '$tmp/full4' && md5sum -c --quiet '$tmp/full4.md5') && test \"\$(ls -A '$tmp/full4' | wc -l)\" -eq \"\$(wc -l <'$tmp/full4.md5')\""
 # a plot an earlier run left is not this run's: the page shows this run's
 echo '<svg>stale</svg>' >"$tmp/full4/transient-gone.svg"
-"$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>&1
+"$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>"$tmp/out"
 check "index.html shows this run's plots only" \
 	sh -c "grep -q 'rates.svg' '$tmp/full4/index.html' && ! grep -q 'transient-gone' '$tmp/full4/index.html'"
+check "... and the run says the folder holds an earlier run's file, kept" \
+	sh -c "grep -q 'note: .*full4 also holds what an earlier run wrote and this one did not: transient-gone.svg' '$tmp/out' && test -e '$tmp/full4/transient-gone.svg'"
 check "calibrate --out /dev/full is refused before the fit, /dev/full kept" \
 	sh -c "! '$ppsim' calibrate '$src/tests/scenarios/fit.ini' --out /dev/full 2>'$tmp/out'; test \$? -eq 0 && test -c /dev/full && grep -q 'not a regular file' '$tmp/out' && ! grep -q iteration '$tmp/out'"
 

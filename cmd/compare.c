@@ -265,6 +265,14 @@ static int parse_args(int argc, char **argv, struct cmp_file *cf,
 				pair);
 			return 2;
 		}
+		/* one file's policy against itself: every change 0 */
+		if (nr_files == 1 && strlen(eq + 1) == (size_t)(eq - pair) &&
+		    !strncmp(pair, eq + 1, (size_t)(eq - pair))) {
+			fprintf(stderr, "ppsim compare: --pair %s: a policy "
+				"against itself in one file: nothing to "
+				"compare\n", pair);
+			return 2;
+		}
 		*eq = '\0';
 		cf[0].policy = pair;
 		cf[1].policy = eq + 1;

@@ -250,6 +250,8 @@ static void commit_table(FILE *f, const struct rep_row *rows, int nr_rows,
 void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 		      const struct rep_prov *p)
 {
+	bool any = false;
+
 	for (int b = 0; b < nr_rows; b++) {
 		struct commit_group g;
 		bool seen = false;
@@ -280,7 +282,12 @@ void rep_write_commit(FILE *f, const struct rep_row *rows, int nr_rows,
 			}
 		}
 		commit_table(f, rows, nr_rows, &g, p);
+		any = true;
 	}
+	/* --out's commit.txt of a run of one policy: said, not empty */
+	if (!any)
+		fprintf(f, "No before/after: no case ran its baseline policy "
+			"and another.\n");
 }
 
 void rep_change_text(char *buf, size_t len, double pct)

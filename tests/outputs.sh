@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..59"
+echo "1..61"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -48,6 +48,9 @@ check "--out writes explain.txt, the same lines" sh -c "
 check "--out writes every format of the one run: table.txt is the table printed" sh -c "
 	sed '/^# why/,\$d' '$tmp/x.txt' | diff - '$tmp/ex/table.txt' &&
 	grep -q '^far-drop *| ' '$tmp/ex/commit.txt' && grep -q '\"rows\": \\[' '$tmp/ex/results.json'"
+"$ppsim" run "$tiny" --reps 1 --duration 1ms --policy v5.4 --out "$tmp/one-pol" >/dev/null 2>&1
+check "--out of one policy: commit.txt says there is no before/after" \
+	grep -qx 'No before/after: no case ran its baseline policy and another.' "$tmp/one-pol/commit.txt"
 "$ppsim" run "$tiny" --reps 1 --case far-drop --format json >"$tmp/x.json" 2>"$tmp/out"
 check "... results.json is --format json's" sh -c "
 	sed 's/\"commit\": \"[^\"]*\"//' '$tmp/x.json' >'$tmp/x1' &&
@@ -172,6 +175,8 @@ check "compare --pair across two files pairs the policies" sh -c "
 	'$ppsim' compare '$tmp/a.csv' '$tmp/b2.csv' --pair v5.4=v5.5 | grep -c '^[a-z-]* v5.4 ' | grep -qx 3"
 check "compare --pair without '=': said, exit 2" \
 	fails 2 "--pair v5.4: not POLICY=POLICY" "$ppsim" compare "$tmp/a.csv" --pair v5.4
+check "compare --pair of a policy against itself in one file: said, exit 2" \
+	fails 2 "--pair v5.4=v5.4: a policy against itself in one file" "$ppsim" compare "$tmp/a.csv" --pair v5.4=v5.4
 check "compare --pair of a policy the file has not: its policies said, exit 2" \
 	fails 2 "--pair: .*a.csv has no rate of policy v9.9 \\(it has v5.4 v5.5\\)" "$ppsim" compare "$tmp/a.csv" --pair v9.9=v5.5
 row=$(($(grep -c '^#' "$tmp/a.csv") + 2))

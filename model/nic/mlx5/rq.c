@@ -348,7 +348,11 @@ static void mlx5_check(const struct rxq_config *cfg, key_say *say, void *ctx)
 		    "frame is modelled on driver.rq_type = striding",
 		    cfg->pkt_size, LEGACY_MAX_PKT);
 
-	if (fetch <= 0 || fetch & (fetch - 1) || fetch > cfg->rx_ring)
+	/* the legacy RQ's descriptors, fetched from the ring (a striding
+	 * RQ reads a WQE of its own at a time, its ring raised to 4) */
+	if (fetch <= 0 || fetch & (fetch - 1) ||
+	    (fetch > cfg->rx_ring &&
+	     mlx5_cfg(cfg)->rq_type == MLX5_RQ_LEGACY))
 		say(ctx, "nic.wqe_fetch", "wqe_fetch %d is not a power of 2 "
 		    "up to rx_ring %d", fetch, cfg->rx_ring);
 	mpwqe_check(cfg, say, ctx);

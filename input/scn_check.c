@@ -170,13 +170,17 @@ static void validate_machine(struct verdict *v)
 	CHECK(l->migrate_at < 0 || l->migrate_cpu < cpus, "case.migrate_cpu",
 	      "migrate_cpu %d does not exist: the machine has %d CPUs",
 	      l->migrate_cpu, cpus);
-	CHECK(l->irq_cpu + n <= cpus &&
-	      (l->migrate_at < 0 || l->migrate_cpu + n <= cpus),
-	      "case.queues", "%d %s CPU %d%s not fit the machine's %d "
-	      "CPUs", n, n == 1 ? "queue on" : "queues, one CPU each from",
+	/* the queues past the last CPU, when their first CPU exists (one
+	 * that does not is said above, once) */
+	CHECK(l->irq_cpu >= cpus ||
+	      (l->migrate_at >= 0 && l->migrate_cpu >= cpus) ||
+	      (l->irq_cpu + n <= cpus &&
+	       (l->migrate_at < 0 || l->migrate_cpu + n <= cpus)),
+	      "case.queues", "%d queues, one CPU each from CPU %d, do not "
+	      "fit the machine's %d CPUs", n,
 	      l->irq_cpu > l->migrate_cpu || l->migrate_at < 0 ? l->irq_cpu
 							       : l->migrate_cpu,
-	      n == 1 ? " does" : ", do", cpus);
+	      cpus);
 	CHECK(m->nic_node < mem_nr_nodes(m), "nic.node", "nic.node %d does "
 	      "not exist: the machine has %d nodes (%d sockets x %d)",
 	      m->nic_node, mem_nr_nodes(m), m->sockets,

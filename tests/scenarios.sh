@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..125"
+echo "1..126"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -74,9 +74,14 @@ bad missing-include.ini "^missing-include.ini:2: include missing.ini: No such fi
 bad no-case.ini "^no-case.ini:1: no \[case NAME\] section"
 bad no-section.ini "^no-section.ini:1: workload: set before any \[section\]"
 bad no-such-cpu.ini "^no-such-cpu.ini:5: irq_cpu 12 does not exist"
-grep -q "^no-such-cpu.ini:4: 1 queue on CPU 12 does not fit the machine's 12 CPUs" "$tmp/out" &&
-	ok "one queue, said in the singular" ||
-	not_ok "one queue, said in the singular: $(tr '\n' '|' <"$tmp/out")"
+# said once: the queue on that CPU is the same mistake
+test "$(grep -c 'no-such-cpu.ini' "$tmp/out")" -eq 1 &&
+	ok "a CPU that does not exist: said once, not again as its queue" ||
+	not_ok "a CPU that does not exist: said once: $(tr '\n' '|' <"$tmp/out")"
+"$ppsim" run "$tiny" --set irq_cpu=10 --set queues=4 --dry-run >"$tmp/out" 2>&1
+grep -q "^--set:2: 4 queues, one CPU each from CPU 10, do not fit the machine's 12 CPUs" "$tmp/out" &&
+	ok "queues past the last CPU: said at the queues' line" ||
+	not_ok "queues past the last CPU: $(tr '\n' '|' <"$tmp/out")"
 bad not-pow2.ini "^not-pow2.ini:2: rx_ring 1000 is not a power of 2"
 bad ring-too-big.ini "^ring-too-big.ini:4: 4096 pages per node cannot hold"
 bad syntax.ini "^syntax.ini:3: expected '\]'"

@@ -763,6 +763,18 @@ ni_cpu_write(struct mem *m, int core, int s, uint32_t line,
 	return lat;
 }
 
+/* A DMA write DDIO does not take: the socket's copy goes, and the line
+ * to its home's DRAM, across the interconnect from the other socket. */
+static void nic_write_memory(struct mem *m, struct mem_line *ln, int n,
+			     int home)
+{
+	if (ln->llc & (1u << n))
+		drop_from_socket(m, ln, n);
+	m->st.dram_bytes[ln->node] += MEM_LINE;
+	if (home != n)
+		m->st.qpi_bytes[home] += MEM_LINE;
+}
+
 /* A DMA write: every copy in an L2 or another socket's LLC goes; DDIO
  * updates the line where the NIC's LLC holds it, puts a line it took from
  * an L2 into ways 0 and 1 (4e, "DDIO+"), and any other into DDIO's. */
@@ -800,11 +812,7 @@ ni_nic_write(struct mem *m, uint32_t line, struct mem_line *ln)
 		m->st.nic_ddio++;
 		return extra;
 	}
-	if (ln->llc & (1u << n))
-		drop_from_socket(m, ln, n);
-	m->st.dram_bytes[ln->node] += MEM_LINE;
-	if (home != n)
-		m->st.qpi_bytes[home] += MEM_LINE;
+	nic_write_memory(m, ln, n, home);
 	return extra;
 }
 
@@ -914,11 +922,7 @@ double mem_nic_write(struct mem *m, uint32_t line)
 		m->st.nic_ddio++;
 		return extra;
 	}
-	if (ln->llc & (1u << n))
-		drop_from_socket(m, ln, n);
-	m->st.dram_bytes[ln->node] += MEM_LINE;
-	if (home != n)
-		m->st.qpi_bytes[home] += MEM_LINE;
+	nic_write_memory(m, ln, n, home);
 	return extra;
 }
 

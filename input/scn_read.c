@@ -14,9 +14,8 @@
 
 #define SCN_READ_MAX	1024	/* a line with its comment, before cutting */
 /* A scenario's bounds, includes of includes counted (ppsim-scenario(5)):
- * their bytes together (the files read: SCN_MAX_FILES), and the keys
- * they set.  The corpus's
- * largest reads 3 files and sets under 400 keys. */
+ * their bytes together (the files read: SCN_MAX_FILES), and the keys they
+ * set.  The corpus's largest reads 3 files and sets under 400 keys. */
 #define SCN_MAX_BYTES	(64L << 20)
 #define SCN_MAX_SETTINGS 65536
 /* characters of a section name libinih keeps (its MAX_SECTION, 50, with
@@ -402,7 +401,6 @@ void scn_check_include_over(struct loader *ld, const struct assignment *a,
 		return;
 	s = &ld->site[a->chain[was->depth]];
 	global = !strcmp(a->section, "global");
-
 	scn_error(ld, s->file, s->line, "include %s sets %s%s%s%s again "
 		 "(%s:%d) over %s:%d above it, whose value would be lost "
 		 "unseen: set it after the include", s->written, a->key,

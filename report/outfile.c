@@ -48,8 +48,8 @@ static mode_t new_file_mode(void)
 /* What an interrupt (SIGINT, SIGTERM, SIGHUP, SIGQUIT) removes before it
  * ends ppsim as it would have (status 130, 143, 129, 131): the temporary
  * files written, and a directory --out made (rmdir leaves one that is not
- * empty).  Each path is
- * filled in before its flag is set, so a handler reads only whole paths. */
+ * empty).  Each path is filled in before its flag is set, so a handler
+ * reads only whole paths. */
 #define MAX_MADE_DIRS	32	/* a run of more files leaves the rest */
 static char pending_tmp[PATH_MAX], made_dir[MAX_MADE_DIRS][PATH_MAX];
 static volatile sig_atomic_t have_tmp, have_dir;

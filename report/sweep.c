@@ -194,13 +194,15 @@ void sweep_write_json(FILE *f, const struct sweep_result *s)
 }
 
 /* The name of a row's line in the plot: case, policy, other keys. */
-static void series_name(const struct sweep_point *pt,
+static void series_name(const struct sweep_result *s,
+			const struct sweep_point *pt,
 			const struct rep_row *row, char *name, size_t len)
 {
-	const char *rest = strchr(pt->prefix, ',') + 1;
-
-	snprintf(name, len, "%s %s%s%.*s", row->c->name, row->policy->name,
-		 *rest ? " " : "", (int)strlen(rest) - (*rest ? 1 : 0), rest);
+	snprintf(name, len, "%s %s", row->c->name, row->policy->name);
+	/* the values as given (a CSV's quotes are the CSV's) */
+	for (int a = 1; a < s->nr_axes; a++)
+		snprintf(name + strlen(name), len - strlen(name), "%s%s",
+			 a == 1 ? " " : ",", pt->value[a]);
 }
 
 /* Whether name is one of the lines of series, whole (not a prefix: a
@@ -235,7 +237,7 @@ static bool rates_block(FILE *f, const struct sweep_result *s,
 			struct rep_figure fg;
 			double m, ci;
 
-			series_name(pt, &s->rows[k], other, sizeof(other));
+			series_name(s, pt, &s->rows[k], other, sizeof(other));
 			if (strcmp(name, other))
 				continue;
 			fg = s->figs ? s->figs[k] :
@@ -266,7 +268,7 @@ bool sweep_write_rates(FILE *f, const struct sweep_result *s, char *series,
 		     r++) {
 			char name[256];
 
-			series_name(pt, &s->rows[r], name, sizeof(name));
+			series_name(s, pt, &s->rows[r], name, sizeof(name));
 			if (has_series(series, name))
 				continue;
 			snprintf(series + strlen(series),

@@ -191,8 +191,9 @@ check "a swept cpu.family with --case: the broadwell point borrows nothing" sh -
 # plot, which reads the CSV back, finds its rows
 "$ppsim" sweep "$tiny" --set 'machine.name=Rack 3, box 2' --set nic.rx_ring=512,1024 --case far-drop \
 	--reps 1 --duration 1ms --out "$tmp/named" >/dev/null 2>>"$tmp/out"
-check "a swept value with a comma: quoted in the CSV, the plot drawn" sh -c "
-	grep -q '^\"Rack 3, box 2\",512,far-drop,v5.4,rate,' '$tmp/named/sweep.csv' && test -s '$tmp/named/sweep.png'"
+check "a swept value with a comma: quoted in the CSV, the plot drawn, its lines named" sh -c "
+	grep -q '^\"Rack 3, box 2\",512,far-drop,v5.4,rate,' '$tmp/named/sweep.csv' && test -s '$tmp/named/sweep.png' &&
+	grep -qx '# far-drop v5.4 512' '$tmp/named/sweep-rate.dat'"
 # merge plots as the sweep does, from the merged CSV
 "$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --out "$tmp/ring-o" >/dev/null 2>>"$tmp/out"
 "$ppsim" merge "$tmp"/arr/sweep-*.csv --out "$tmp/merge-o" >"$tmp/m.csv" 2>>"$tmp/out"

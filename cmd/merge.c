@@ -368,6 +368,8 @@ static int write_out(const char *dir, int argc, char **argv, char *header)
 	char path[4096];
 	struct outfile f;
 
+	bool plotted;
+
 	snprintf(path, sizeof(path), "%.4000s/sweep.csv", dir);
 	if (!outfile_open(&f, path, "", "ppsim merge"))
 		return 1;
@@ -376,9 +378,17 @@ static int write_out(const char *dir, int argc, char **argv, char *header)
 			outfile_abort(&f);
 			return 2;
 		}
-	if (outfile_commit(&f, "ppsim merge"))
+	/* the CSV and its plot replaced together (an interrupt leaves
+	 * neither), the CSV alone when the plot cannot be drawn */
+	outfile_group_begin();
+	if (outfile_commit(&f, "ppsim merge")) {
+		outfile_group_end(false, "ppsim merge");
 		return 1;
-	if (!sweep_plot_csv(path, NULL, dir))
+	}
+	plotted = !sweep_plot_csv(path, NULL, dir);
+	if (outfile_group_end(true, "ppsim merge"))
+		return 1;
+	if (plotted)
 		return 0;
 	/* the plot loads the scenario the provenance names, at each point:
 	 * merged elsewhere, it may not be there */

@@ -332,14 +332,26 @@ static int write_out(const struct sweep_opts *o, const struct sweep_point *pts,
 	struct outfile f;
 	struct sweep_result s = sweep_result_of(o, pts, nr_points, rows, NULL);
 
+	int status = -1;
+
+	/* the CSV and the plot replaced together, or neither (run's
+	 * --out) */
+	outfile_group_begin();
 	snprintf(path, sizeof(path), "%.2000s/sweep.csv", o->out);
-	if (!outfile_open(&f, path, "", "ppsim sweep"))
+	if (outfile_open(&f, path, "", "ppsim sweep")) {
+		sweep_write_csv(f.f, &s);
+		/* the plot from the CSV, as ppsim merge --out draws the
+		 * jobs' */
+		if (!outfile_commit(&f, "ppsim sweep"))
+			status = sweep_plot_csv(path, o->file, o->out);
+	}
+	if (outfile_group_end(!status, "ppsim sweep") == -1) {
+		fprintf(stderr, "ppsim sweep: --out %s: no file written there "
+			"(those of an earlier sweep are as they were)\n",
+			o->out);
 		return -1;
-	sweep_write_csv(f.f, &s);
-	if (outfile_commit(&f, "ppsim sweep"))
-		return -1;
-	/* from the CSV, as ppsim merge --out plots the jobs' */
-	return sweep_plot_csv(path, o->file, o->out);
+	}
+	return status;
 }
 
 int sweep_build_points(struct sweep_opts *o, struct sweep_point *pts,

@@ -122,7 +122,7 @@ static void note_value(struct csv_sweep *cs, int a, const char *v)
 static int read_sweep_csv(const char *path, struct csv_sweep *cs)
 {
 	char line[CSV_LINE_MAX + 2], key[CSV_LINE_MAX + 2], *f[64];
-	FILE *in = fopen(path, "r");
+	FILE *in = fopen(outfile_current(path), "r");	/* as written */
 	int nr = 0, rc, k = -1;
 
 	if (!in) {

@@ -212,6 +212,12 @@ check "past ulimit -f, no trap: exit 1, said, no temporary file left" \
 blocks=30 full timeout 60 "$ppsim" run "$tiny" --reps 2 --duration 1ms --case far-drop --out "$tmp/full4"
 check "a run failed half way leaves the earlier run's folder whole" \
 	sh -c "test $rc -eq 1 && (cd '$tmp/full4' && md5sum -c --quiet '$tmp/full4.md5') && test \"\$(ls -A '$tmp/full4' | wc -l)\" -eq \"\$(wc -l <'$tmp/full4.md5')\""
+# the same for a sweep: its CSV and plot go together
+"$ppsim" sweep "$tiny" --case far-drop --set nic.rx_ring=256,512 --reps 1 --duration 1ms --out "$tmp/sw4" >/dev/null 2>&1
+(cd "$tmp/sw4" && md5sum *) >"$tmp/sw4.md5"
+blocks=30 full timeout 60 "$ppsim" sweep "$tiny" --case far-drop --set nic.rx_ring=256,512 --reps 1 --duration 1ms --seed 7 --out "$tmp/sw4"
+check "a sweep failed half way leaves the earlier sweep's folder whole" \
+	sh -c "test $rc -eq 1 && (cd '$tmp/sw4' && md5sum -c --quiet '$tmp/sw4.md5') && test \"\$(ls -A '$tmp/sw4' | wc -l)\" -eq \"\$(wc -l <'$tmp/sw4.md5')\""
 # a plot an earlier run left is not this run's: the page shows this run's
 echo '<svg>stale</svg>' >"$tmp/full4/transient-gone.svg"
 "$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>"$tmp/out"

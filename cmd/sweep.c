@@ -354,6 +354,16 @@ static int write_out(const struct sweep_opts *o, const struct sweep_point *pts,
 	return status;
 }
 
+/* Where a value that is not a number stands on the plot's x axis: its
+ * place among the axis's values (the plot names it there). */
+static int value_index(const struct axis *a, const char *v)
+{
+	for (int i = 0; i < a->nr_values; i++)
+		if (!strcmp(a->values[i], v))
+			return i;
+	return 0;
+}
+
 int sweep_build_points(struct sweep_opts *o, struct sweep_point *pts,
 		       int nr_points, struct rep_row *rows, int *nr_rows)
 {
@@ -414,7 +424,7 @@ int sweep_build_points(struct sweep_opts *o, struct sweep_point *pts,
 			if (!wanted(c->name, &o->cl, o->cases))
 				continue;
 			if (scn_case_get(c, o->axes[0].key, &pt->x))
-				pt->x = p;	/* not numeric: the index */
+				pt->x = value_index(&o->axes[0], pt->value[0]);
 			for (int k = 0; k < c->nr_policies; k++) {
 				if (!cmd_wants_policy(&o->cl,
 						      c->policies[k]->name))

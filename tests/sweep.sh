@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..54"
+echo "1..55"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -194,6 +194,12 @@ check "a swept cpu.family with --case: the broadwell point borrows nothing" sh -
 check "a swept value with a comma: quoted in the CSV, the plot drawn, its lines named" sh -c "
 	grep -q '^\"Rack 3, box 2\",512,far-drop,v5.4,rate,' '$tmp/named/sweep.csv' && test -s '$tmp/named/sweep.png' &&
 	grep -qx '# far-drop v5.4 512' '$tmp/named/sweep-rate.dat'"
+# a key of words first: its points at its values' places, 0 and 1 on
+# every line of the plot, not at the points' numbers
+"$ppsim" sweep "$tiny" --case far-drop --set xdp_touch=read,write --set nic.rx_ring=512,1024 \
+	--reps 1 --duration 1ms --out "$tmp/words" >/dev/null 2>>"$tmp/out"
+check "a swept key of words: each line's points at x = 0, 1" sh -c "
+	test \"\$(grep -v '^#' '$tmp/words/sweep-rate.dat' | awk 'NF { print \$1 }' | tr '\n' ' ')\" = '0 1 0 1 0 1 0 1 '"
 # merge plots as the sweep does, from the merged CSV
 "$ppsim" sweep "$tiny" ring --reps 2 --duration 2ms --out "$tmp/ring-o" >/dev/null 2>>"$tmp/out"
 "$ppsim" merge "$tmp"/arr/sweep-*.csv --out "$tmp/merge-o" >"$tmp/m.csv" 2>>"$tmp/out"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cmd.h"
+#include "../report/outfile.h"
 #include "../report/compare.h"
 #include "../input/csv.h"
 #include "../io/datadir.h"
@@ -265,8 +266,11 @@ static int parse_args(int argc, char **argv, struct cmp_file *cf,
 				pair);
 			return 2;
 		}
-		/* one file's policy against itself: every change 0 */
-		if (nr_files == 1 && strlen(eq + 1) == (size_t)(eq - pair) &&
+		/* one file's policy against itself: every change 0 (the
+		 * same file named twice, under any name, is one) */
+		if ((nr_files == 1 ||
+		     outfile_same_file(cf[0].path, cf[1].path)) &&
+		    strlen(eq + 1) == (size_t)(eq - pair) &&
 		    !strncmp(pair, eq + 1, (size_t)(eq - pair))) {
 			fprintf(stderr, "ppsim compare: --pair %s: a policy "
 				"against itself in one file: nothing to "

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..61"
+echo "1..62"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -177,6 +177,8 @@ check "compare --pair without '=': said, exit 2" \
 	fails 2 "--pair v5.4: not POLICY=POLICY" "$ppsim" compare "$tmp/a.csv" --pair v5.4
 check "compare --pair of a policy against itself in one file: said, exit 2" \
 	fails 2 "--pair v5.4=v5.4: a policy against itself in one file" "$ppsim" compare "$tmp/a.csv" --pair v5.4=v5.4
+check "... and in one file named twice" \
+	fails 2 "--pair v5.4=v5.4: a policy against itself in one file" "$ppsim" compare "$tmp/a.csv" "$tmp/a.csv" --pair v5.4=v5.4
 check "compare --pair of a policy the file has not: its policies said, exit 2" \
 	fails 2 "--pair: .*a.csv has no rate of policy v9.9 \\(it has v5.4 v5.5\\)" "$ppsim" compare "$tmp/a.csv" --pair v9.9=v5.5
 row=$(($(grep -c '^#' "$tmp/a.csv") + 2))

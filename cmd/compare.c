@@ -25,6 +25,7 @@ struct cmp_file {
 	const char *as;		/* matched as this one's; NULL: every row */
 	char header[CSV_LINE_MAX + 2];
 	char machine[SCN_MACHINE_MAX + 1];	/* its "# machine:" line's */
+	char borrowed[256];	/* its "# costs borrowed for" line's, or "" */
 	struct cmp_row *rows;
 	int nr, room;
 	struct cmp_row **sorted;	/* rows by key: matched by bsearch */
@@ -44,6 +45,15 @@ static void seen_policy(struct cmp_file *cf, const char *policy)
 	if (n + 1 + len < sizeof(cf->policies))
 		snprintf(cf->policies + n, sizeof(cf->policies) - n, "%s%s",
 			 n ? " " : "", policy);
+}
+
+/* Whether s is printable ASCII. */
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s > '~')
+			return false;
+	return true;
 }
 
 /* One data line: its rate row, if it is one.  Returns 0 or -1 (said). */
@@ -177,6 +187,13 @@ static int read_file(struct cmp_file *cf)
 					     sizeof(cf->machine),
 					     &machine_line) < 0)
 				rc = -1;
+			/* what its figures rest on, said again: as ppsim
+			 * writes it, printable ASCII (no escape sequence
+			 * reaches a terminal) */
+			if (!strncmp(line, "# costs borrowed for ", 21) &&
+			    printable(line + 21))
+				snprintf(cf->borrowed, sizeof(cf->borrowed),
+					 "%.255s", line + 21);
 			continue;	/* provenance */
 		} else if (!nf) {
 			nf = csv_split(line, NULL, 0);
@@ -361,7 +378,9 @@ int compare_main(int argc, char **argv)
 	memcpy(names_line, cf[0].header, sizeof(names_line));
 	head = (struct cmp_head){ label[0], label[1],
 		cf[0].machine[0] ? cf[0].machine : NULL,
-		cf[1].machine[0] ? cf[1].machine : NULL, (const char **)names,
+		cf[1].machine[0] ? cf[1].machine : NULL,
+		cf[0].borrowed[0] ? cf[0].borrowed : NULL,
+		cf[1].borrowed[0] ? cf[1].borrowed : NULL, (const char **)names,
 		csv_split(names_line, names, CMP_MAX_FIELDS) - 7 };
 	if (format == CMD_CSV)
 		cmp_write_csv(stdout, &head, pairs, nr);

@@ -44,6 +44,15 @@ static void put_pair(FILE *f, int w, const struct cmp_row *a,
 		vb, delta, beyond);
 }
 
+/* The sides whose costs are another core's, as their CSVs say. */
+static void put_borrowed(FILE *f, const struct cmp_head *h)
+{
+	if (h->borrowed_a)
+		fprintf(f, "# A: costs borrowed for %s\n", h->borrowed_a);
+	if (h->borrowed_b)
+		fprintf(f, "# B: costs borrowed for %s\n", h->borrowed_b);
+}
+
 void cmp_write_table(FILE *f, const struct cmp_head *h,
 		     const struct cmp_pair *pairs, int nr)
 {
@@ -60,6 +69,7 @@ void cmp_write_table(FILE *f, const struct cmp_head *h,
 		h->machine_a ? h->machine_a : "", h->label_b,
 		h->machine_b ? ", machine: " : "",
 		h->machine_b ? h->machine_b : "");
+	put_borrowed(f, h);
 	fprintf(f, "%-*s %-4s %14s %14s %7s  %s\n", w, "rate of", "unit", "A",
 		"B", "delta%", "beyond CIs");
 	for (int i = 0; i < nr; i++)
@@ -88,6 +98,7 @@ void cmp_write_csv(FILE *f, const struct cmp_head *h,
 	if (h->machine_b)
 		fprintf(f, ", machine: %s", h->machine_b);
 	fputc('\n', f);
+	put_borrowed(f, h);
 	for (int k = 0; k < h->nr_names; k++) {
 		rep_csv_text(f, h->names[k]);
 		fputc(',', f);
@@ -142,6 +153,14 @@ void cmp_write_json(FILE *f, const struct cmp_head *h,
 	if (h->machine_b) {
 		fputs(", \"machine_b\": ", f);
 		rep_json_text(f, h->machine_b);
+	}
+	if (h->borrowed_a) {
+		fputs(", \"costs_borrowed_a\": ", f);
+		rep_json_text(f, h->borrowed_a);
+	}
+	if (h->borrowed_b) {
+		fputs(", \"costs_borrowed_b\": ", f);
+		rep_json_text(f, h->borrowed_b);
 	}
 	fputs(", \"rows\": [\n", f);
 	for (int i = 0; i < nr; i++) {

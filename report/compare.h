@@ -31,6 +31,8 @@ struct cmp_head {
 	const char *label_a, *label_b;	/* file, ", policy P" with --pair */
 	const char *machine_a, *machine_b;	/* its "# machine:"; NULL:
 						 * none */
+	const char *borrowed_a, *borrowed_b;	/* its "# costs borrowed
+						 * for ..."; NULL: none */
 	const char *const *names;	/* the CSV's: swept keys, case, policy */
 	int nr_names;
 };

@@ -6,7 +6,7 @@
 # terminal.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..62"
+echo "1..63"
 
 time_limit=60	# fails (tests/tap.sh): each command within 60 s
 # rate CSV CASE POLICY FIELD: a rate line's field (5 value, 6 ci95,
@@ -175,6 +175,10 @@ check "compare --pair across two files pairs the policies" sh -c "
 	'$ppsim' compare '$tmp/a.csv' '$tmp/b2.csv' --pair v5.4=v5.5 | grep -c '^[a-z-]* v5.4 ' | grep -qx 3"
 check "compare --pair without '=': said, exit 2" \
 	fails 2 "--pair v5.4: not POLICY=POLICY" "$ppsim" compare "$tmp/a.csv" --pair v5.4
+"$ppsim" run "$tiny" --set cpu.family=zen4 --reps 1 --duration 1ms --case far-drop --format csv >"$tmp/zen.csv" 2>/dev/null
+check "compare says a side's costs are borrowed, as its CSV does" sh -c "
+	'$ppsim' compare '$tmp/a.csv' '$tmp/zen.csv' | grep -qx '# B: costs borrowed for a zen4 core: broadwell.s cost table' &&
+	! '$ppsim' compare '$tmp/a.csv' '$tmp/zen.csv' | grep -q '^# A: costs borrowed'"
 check "compare --pair of a policy against itself in one file: said, exit 2" \
 	fails 2 "--pair v5.4=v5.4: a policy against itself in one file" "$ppsim" compare "$tmp/a.csv" --pair v5.4=v5.4
 check "... and in one file named twice" \

@@ -389,6 +389,10 @@ static int write_outs(const struct cmd_opts *o, const struct run_file *rf,
 		if (!status)
 			note_stale(dir);
 	}
+	/* several files write below DIR: what stands in DIR itself is an
+	 * earlier run's of one file */
+	if (!status && nr_files > 1)
+		note_stale(o->out);
 	status = outfile_group_end(!status, "ppsim run");
 	if (status == -1) {
 		fprintf(stderr, "ppsim run: --out ");

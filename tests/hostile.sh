@@ -223,6 +223,11 @@ echo '<svg>stale</svg>' >"$tmp/full4/transient-gone.svg"
 "$ppsim" run "$tiny" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>"$tmp/out"
 check "index.html shows this run's plots only" \
 	sh -c "grep -q 'rates.svg' '$tmp/full4/index.html' && ! grep -q 'transient-gone' '$tmp/full4/index.html'"
+# two files into the folder of a run of one: its top files are noted
+sed "s|^include = \.\./|include = $src/tests/|" "$tiny" >"$tmp/tiny-b.ini"
+"$ppsim" run "$tiny" "$tmp/tiny-b.ini" --reps 1 --duration 1ms --case far-drop --out "$tmp/full4" >/dev/null 2>"$tmp/out2"
+check "a run of two files into one file's folder: the top files noted" \
+	grep -q 'note: .*full4 also holds what an earlier run wrote and this one did not: .*results.csv' "$tmp/out2"
 check "... and the run says the folder holds an earlier run's file, kept" \
 	sh -c "grep -q 'note: .*full4 also holds what an earlier run wrote and this one did not: transient-gone.svg' '$tmp/out' && test -e '$tmp/full4/transient-gone.svg'"
 check "calibrate --out /dev/full is refused before the fit, /dev/full kept" \

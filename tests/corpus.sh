@@ -154,14 +154,7 @@ target xdp-redirect-e5-1650v4 15 15 ""
 
 # V1's shapes: every trend step in the measured direction, and the size
 # of its changes
-mm=$(sed -n 's/^# [0-9]* of [0-9]* figures over the tolerance, [0-9]* of [0-9]* changes over the effect tolerance, \([0-9]*\) direction mismatches.*/\1/p' \
-	"$tmp/xdp-paper-e5-1650v4.out")
-if [ -z "$mm" ]; then
-	not_ok "xdp-paper-e5-1650v4: no direction count to judge"
-else
-	point "$mm" "xdp-paper-e5-1650v4: every trend step in the measured direction ($mm mismatches)" "ring 1024 -> 512 flat where the model gains 4 %, read/1024 and XDP_TX from 3 to 4 queues (design memo 8, 12)"
-	grep MISMATCH "$tmp/xdp-paper-e5-1650v4.out" | sed 's/^/# /'
-fi
+mismatches xdp-paper-e5-1650v4 "every trend step in the measured direction" "ring 1024 -> 512 flat where the model gains 4 %, read/1024 and XDP_TX from 3 to 4 queues (design memo 8, 12)"
 eff=$(sed -n 's/^# changes, .*xdp-paper-e5-1650v4.ini: mean |error| \([0-9.]*\) points, .*/\1/p' \
 	"$tmp/xdp-paper-e5-1650v4.out")
 if [ -z "$eff" ]; then

@@ -327,6 +327,23 @@ static void drop_from_socket(struct mem *m, struct mem_line *ln, int s)
 	}
 }
 
+/* Every copy in the sockets of held but s goes, each across the
+ * interconnect (a write's ownership, a DMA write's snoops); returns how
+ * many sockets had one. */
+static inline int drop_elsewhere(struct mem *m, struct mem_line *ln,
+				 unsigned int held, int s)
+{
+	int dropped = 0;
+
+	for (unsigned int o = held & ~(1u << s); o; o &= o - 1, dropped++) {
+		int t = __builtin_ctz(o);
+
+		drop_from_socket(m, ln, t);
+		m->st.qpi_bytes[t] += MEM_LINE;
+	}
+	return dropped;
+}
+
 static void writeback(struct mem *m, const struct mem_line *ln, int from)
 {
 	int home = m->node_socket[ln->node];
@@ -744,12 +761,7 @@ ni_cpu_write(struct mem *m, int core, int s, uint32_t line,
 
 	m->st.cpu_writes[ln->kind][p]++;
 	m->st.last_place = (uint8_t)p;
-	for (unsigned int o = ni_sockets(m, ln) & ~(1u << s); o; o &= o - 1) {
-		int t = __builtin_ctz(o);
-
-		drop_from_socket(m, ln, t);
-		m->st.qpi_bytes[t] += MEM_LINE;
-	}
+	drop_elsewhere(m, ln, ni_sockets(m, ln), s);
 	if (ln->llc & (1u << s))
 		ni_llc_leave(m, s, ln);
 	if (p == MEM_DRAM || p == MEM_NDRAM || p == MEM_RDRAM) {
@@ -783,17 +795,12 @@ ni_nic_write(struct mem *m, uint32_t line, struct mem_line *ln)
 {
 	int n = m->nic_socket, home = m->node_socket[ln->node];
 	uint32_t ways = m->llc[n].ways, ddio = (uint32_t)m->cfg.ddio_ways;
+	int snoops = drop_elsewhere(m, ln, ni_sockets(m, ln), n);
+	/* a copy in another socket: a snoop there and back */
+	double extra = snoops ? 2 * m->cfg.qpi_lat : 0;
 	bool from_l2;
-	double extra = 0;
 
-	for (unsigned int o = ni_sockets(m, ln) & ~(1u << n); o; o &= o - 1) {
-		int t = __builtin_ctz(o);
-
-		drop_from_socket(m, ln, t);
-		m->st.nic_snoops++;
-		m->st.qpi_bytes[t] += MEM_LINE;
-		extra = 2 * m->cfg.qpi_lat;
-	}
+	m->st.nic_snoops += snoops;
 	from_l2 = ln->core;	/* of the NIC's socket, now */
 	if (from_l2) {
 		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
@@ -872,12 +879,7 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	}
 	lat = cpu_latency(m, ln, core, s, p);
 	/* read for ownership: every other socket's copy goes */
-	for (unsigned o = ln->llc & ~(1u << s); o; o &= o - 1) {
-		int t = __builtin_ctz(o);
-
-		drop_from_socket(m, ln, t);
-		m->st.qpi_bytes[t] += MEM_LINE;
-	}
+	drop_elsewhere(m, ln, ln->llc, s);
 	if (p == MEM_PRIV)
 		priv_touch(m, core, ln);
 	else
@@ -891,20 +893,16 @@ double mem_nic_write(struct mem *m, uint32_t line)
 {
 	struct mem_line *ln = state(m, line);
 	int n = m->nic_socket, home = m->node_socket[ln->node];
-	double extra = 0;
+	double extra;
+	int snoops;
 
 	m->st.nic_writes[ln->kind]++;
 	m->last_line = NO_LINE;
 	if (mind_clocks(m))
 		return ni_nic_write(m, line, ln);
-	for (unsigned o = ln->llc & ~(1u << n); o; o &= o - 1) {
-		int t = __builtin_ctz(o);
-
-		drop_from_socket(m, ln, t);
-		m->st.nic_snoops++;
-		m->st.qpi_bytes[t] += MEM_LINE;
-		extra = 2 * m->cfg.qpi_lat;
-	}
+	snoops = drop_elsewhere(m, ln, ln->llc, n);
+	m->st.nic_snoops += snoops;
+	extra = snoops ? 2 * m->cfg.qpi_lat : 0;	/* a snoop there and back */
 	if (ln->core) {	/* a private copy on the NIC's socket */
 		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);

@@ -56,15 +56,27 @@ static uint32_t set_index(const struct cache *c, uint32_t h)
  * packet lines of a ring of pages, all at the same offset (the driver's
  * headroom), share nsets / 64 sets of the cache, not all of them.
  *
+ * The page's hash must look random in its low bits, which pick its
+ * group of 64 sets: a product by a constant alone (Fibonacci hashing)
+ * is random only in its high bits, and put 4 of a CQ's 16 consecutive
+ * pages in one group of sets, a conflict DDIO's 2 ways could not hold
+ * (a quarter of the seed's completions then came from DRAM).  The
+ * mixer is MurmurHash3's finalizer, fmix32 (A. Appleby, MurmurHash3,
+ * public domain): every input bit moves every output bit.
+ *
  * Every cache of a kind has the same sets, so a line learns its set
  * once (mem.c, learn).
  */
 uint32_t mem_cache_set_of(const struct cache *c, uint32_t line)
 {
-	uint32_t h = (line / MEM_PAGE_LINES) * 0x9e3779b1u;
+	uint32_t h = line / MEM_PAGE_LINES;
 
-	h = (h ^ (h >> 15)) * MEM_PAGE_LINES + line % MEM_PAGE_LINES;
-	return set_index(c, h);
+	h ^= h >> 16;
+	h *= 0x85ebca6bu;
+	h ^= h >> 13;
+	h *= 0xc2b2ae35u;
+	h ^= h >> 16;
+	return set_index(c, h * MEM_PAGE_LINES + line % MEM_PAGE_LINES);
 }
 
 /* Before the clock wraps (a long run makes billions of touches): each

@@ -15,7 +15,7 @@ const struct mem_config mcfg = {
 	.sockets = 2, .cores = 2,
 	.l2_size = 256 * 1024, .l2_ways = 8,
 	.llc_size = 2 * 1024 * 1024, .llc_ways = 16,
-	.ddio_ways = 2, .nic_node = 0, .llc_policy = MEM_LLC_QLRU,
+	.nic_node = 0, .llc_policy = MEM_LLC_QLRU,
 	.freq = 2e9, .l2_cycles = 10, .llc_lat = 40e-9, .snoop_lat = 70e-9,
 	.rllc_lat = 110e-9,
 	.dram_lat = 85e-9, .rdram_lat = 135e-9, .qpi_lat = 50e-9,
@@ -43,6 +43,7 @@ int ring_size = 64;
 int mtu = 1500;
 int pkt_bytes;
 int nodes_per_socket = 1;
+int ddio_ways = 2;
 
 static struct rxq_config qcfg(const struct workload_ops *w, int page_cache)
 {
@@ -82,6 +83,7 @@ void open_queue(const char *era, const struct workload_ops *w, int pc)
 	const char *err = NULL;
 
 	mc.nodes = nodes_per_socket;
+	mc.ddio_ways = ddio_ways;
 	unit_machine_init(&um, mem_nr_nodes(&mc), 8192, 0);
 	m = mem_create(&mc, &err);
 	ck_assert_msg(m, "mem_create: %s", err);

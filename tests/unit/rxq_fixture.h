@@ -44,6 +44,8 @@ extern int pkt_bytes;
 /* NUMA nodes a socket of mcfg's machine has (cpu.nodes; 1 unless a test
  * says): with 2, each of its cores is a node of its own. */
 extern int nodes_per_socket;
+/* LLC ways DDIO writes into (mcfg's 2 unless a test says). */
+extern int ddio_ways;
 
 /* Opens era's queue for workload w (pc: the driver's page cache). */
 void open_queue(const char *era, const struct workload_ops *w, int pc);

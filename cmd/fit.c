@@ -6,6 +6,7 @@
 #include <string.h>
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
 #include <gsl/gsl_multifit_nlinear.h>
 #include "cmd.h"
 #include "fit.h"
@@ -159,7 +160,16 @@ static int apply_params(struct fit *f, const gsl_vector *u)
 static int residuals(const gsl_vector *u, void *data, gsl_vector *r)
 {
 	struct fit *f = data;
+	bool same = f->memo;
 
+	for (int k = 0; k < f->nr_params && same; k++)
+		same = gsl_vector_get(u, k) == f->memo_u[k];
+	if (same) {
+		for (int i = 0; i < f->nr_rows; i++)
+			gsl_vector_set(r, i, f->memo_r[i]);
+		return GSL_SUCCESS;
+	}
+	f->memo = false;
 	if (apply_params(f, u)) {
 		f->sim_failed = true;
 		return GSL_EFAILED;
@@ -177,6 +187,11 @@ static int residuals(const gsl_vector *u, void *data, gsl_vector *r)
 	}
 	cmd_free_results(f->rows, f->nr_rows);
 	f->evaluations++;
+	for (int k = 0; k < f->nr_params; k++)
+		f->memo_u[k] = gsl_vector_get(u, k);
+	for (int i = 0; i < f->nr_rows; i++)
+		f->memo_r[i] = gsl_vector_get(r, i);
+	f->memo = true;
 	return GSL_SUCCESS;
 }
 
@@ -238,8 +253,16 @@ static void take_result(struct fit *f, gsl_multifit_nlinear_workspace *ws)
 		p->se = rep_fit_se(chisq, f->nr_rows, f->nr_params,
 				   gsl_matrix_get(covar, k, k), dv);
 	}
-	for (int i = 0; i < f->nr_rows; i++)
+	for (int i = 0; i < f->nr_rows; i++) {
 		f->resid[i] = gsl_vector_get(r, i);
+		for (int k = 0; k < f->nr_params; k++)
+			f->jac[i][k] = gsl_matrix_get(
+				gsl_multifit_nlinear_jac(ws), (size_t)i,
+				(size_t)k);
+	}
+	for (int k = 0; k < f->nr_params; k++)
+		f->u[k] = gsl_vector_get(u, k);
+	f->has_jac = true;
 	f->iterations = gsl_multifit_nlinear_niter(ws);
 	/* the last evaluation may have been a trial or a difference step */
 	apply_params(f, u);
@@ -280,6 +303,7 @@ int fit_run(struct fit *f)
 	int info, status = -1;
 
 	f->converged = true;
+	f->memo = false;	/* the caller may have moved a prior */
 	if (!f->nr_params)
 		return 0;
 	u0 = gsl_vector_alloc(f->nr_params);
@@ -304,6 +328,116 @@ int fit_run(struct fit *f)
 	}
 	gsl_multifit_nlinear_free(ws);
 	gsl_vector_free(u0);
+	return status;
+}
+
+#define FIT_CHORD_STEPS	5
+/* A chord step this small (logit units) is done: a hundredth of the
+ * Jacobian's difference step, a change of the predictions well below
+ * the 0.1 % a table shows. */
+#define FIT_CHORD_TOL	(FIT_STEP / 100)
+
+/* The step du solving J du = -r in least squares (J: the held Jacobian).
+ * Returns 0, or -1 if J has not full rank. */
+static int chord_step(const struct fit *f, const gsl_vector *r,
+		      gsl_vector *du)
+{
+	size_t n = (size_t)f->nr_rows, p = (size_t)f->nr_params;
+	gsl_matrix *qr = gsl_matrix_alloc(n, p);
+	gsl_vector *tau = gsl_vector_alloc(p), *res = gsl_vector_alloc(n);
+	int rc = -1;
+
+	if (qr && tau && res) {
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; k < p; k++)
+				gsl_matrix_set(qr, i, k, f->jac[i][k]);
+		if (!gsl_linalg_QR_decomp(qr, tau) &&
+		    !gsl_linalg_QR_lssolve(qr, tau, r, du, res)) {
+			gsl_vector_scale(du, -1);
+			rc = 0;
+			for (size_t k = 0; k < p; k++)
+				rc |= isfinite(gsl_vector_get(du, k)) ? 0 : -1;
+		}
+	}
+	gsl_matrix_free(qr);
+	gsl_vector_free(tau);
+	gsl_vector_free(res);
+	return rc;
+}
+
+/* Keeps u and r as the fit's result, its parameters set in the cases. */
+static int take_point(struct fit *f, const gsl_vector *u, const gsl_vector *r)
+{
+	for (int k = 0; k < f->nr_params; k++)
+		f->p[k].value = to_param(&f->p[k], gsl_vector_get(u, k));
+	for (int i = 0; i < f->nr_rows; i++)
+		f->resid[i] = gsl_vector_get(r, i);
+	return apply_params(f, u);
+}
+
+/* fit_run(), keeping the point and Jacobian held for fit_rerun(). */
+static int run_keeping_jac(struct fit *f)
+{
+	double u[FIT_MAX_PARAMS], jac[FIT_MAX_ROWS][FIT_MAX_PARAMS];
+	int status;
+
+	memcpy(u, f->u, sizeof(u));
+	memcpy(jac, f->jac, sizeof(jac));
+	status = fit_run(f);
+	memcpy(f->u, u, sizeof(u));
+	memcpy(f->jac, jac, sizeof(jac));
+	return status;
+}
+
+int fit_rerun(struct fit *f)
+{
+	size_t p = (size_t)f->nr_params, n = (size_t)f->nr_rows;
+	gsl_vector *u = gsl_vector_alloc(p), *du = gsl_vector_alloc(p);
+	gsl_vector *r = gsl_vector_alloc(n);
+	gsl_vector *best_u = gsl_vector_alloc(p), *best_r = gsl_vector_alloc(n);
+	double best = INFINITY;
+	int status = -1, step;
+
+	if (!f->has_jac || !p)
+		return fit_run(f);
+	f->converged = false;
+	f->memo = false;
+	for (size_t k = 0; k < p; k++)
+		gsl_vector_set(u, k, f->u[k]);
+	for (step = 0; step < FIT_CHORD_STEPS; step++) {
+		double norm, largest = 0;
+
+		if (residuals(u, f, r))
+			goto out;	/* sim_failed says it */
+		norm = gsl_blas_dnrm2(r);
+		if (!(norm < best)) {
+			/* no better: the predictions' own graininess */
+			f->converged = true;
+			break;
+		}
+		best = norm;
+		gsl_vector_memcpy(best_u, u);
+		gsl_vector_memcpy(best_r, r);
+		if (chord_step(f, r, du)) {	/* J has not full rank */
+			status = run_keeping_jac(f);
+			goto out;
+		}
+		for (size_t k = 0; k < p; k++)
+			largest = fmax(largest, fabs(gsl_vector_get(du, k)));
+		if (largest <= FIT_CHORD_TOL) {
+			f->converged = true;
+			break;
+		}
+		gsl_vector_add(u, du);
+	}
+	f->iterations = (size_t)step;
+	status = take_point(f, best_u, best_r);
+out:
+	gsl_vector_free(u);
+	gsl_vector_free(du);
+	gsl_vector_free(r);
+	gsl_vector_free(best_u);
+	gsl_vector_free(best_r);
 	return status;
 }
 

@@ -44,6 +44,16 @@ struct fit {
 	int gsl_status;		/* what GSL said of a failed fit */
 	bool converged;		/* met the tolerances; else it ran out of
 				 * iterations and holds the best point seen */
+	/* The last evaluation, whose point GSL asks for again (the
+	 * Jacobian's base after a trial step): the same seeds give the same
+	 * residuals, so it is not simulated twice. */
+	double memo_u[FIT_MAX_PARAMS], memo_r[FIT_MAX_ROWS];
+	bool memo;
+	/* The last fit_run's point (logit) and Jacobian there, for
+	 * fit_rerun; has_jac once there is one. */
+	double u[FIT_MAX_PARAMS];
+	double jac[FIT_MAX_ROWS][FIT_MAX_PARAMS];
+	bool has_jac;
 };
 
 /* Whether a case's name can be a [fitted] key: inih ends a key at its
@@ -72,6 +82,17 @@ int fit_init(struct fit *f, struct scenario *scn, const char *file,
  * stderr; else GSL's gsl_status); the caller says it, with fit_why().
  */
 int fit_run(struct fit *f);
+/*
+ * Fits again after the caller changed what the rows predict (a prior
+ * moved), from the last fit_run()'s point with its Jacobian held: each
+ * step the least-squares solution of J du = -r, until a step is below
+ * the fit's tolerance (the chord method, Gauss-Newton without a new
+ * Jacobian).  A move that leaves the fit near its point settles in two
+ * or three evaluations where a trust-region fit spends twenty; steps
+ * that do not settle fall back to fit_run().  Sets what fit_run() sets
+ * but p[].se, and returns as it does.
+ */
+int fit_rerun(struct fit *f);
 /* Why a fit failed, for a message: ": a simulation failed", ": GSL: ...". */
 const char *fit_why(const struct fit *f, char *buf, size_t len);
 

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..65"
+echo "1..66"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -254,6 +254,12 @@ check "--sensitivity --param: a row more, the largest movement first" sh -c "
 		END { exit unsorted || NR != 2 || !seen[\"model.win_ring\"] ||
 			    !seen[\"cost.xdp\"] }' &&
 	grep -Eq '^model.win_ring +102 +[0-9.]+ +[0-9.]+ .* far-drop v5.5\$' '$tmp/out'"
+# a prior the cases read but never use (no ring put in XDP_DROP) moves
+# nothing: the baseline's predictions are a refit as every move's are
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
+	--param cost.pp_ring >"$tmp/out" 2>>"$tmp/err"
+check "--sensitivity: a prior no case uses moves nothing, either way" \
+	grep -Eq '^cost.pp_ring +44.5 +0.0 +0.0 +\+0.0 +\+0.0 +-$' "$tmp/out"
 # a whole number moves by one at least: 2 x 0.75 rounds back to 2
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cache.ddio_ways >"$tmp/out" 2>>"$tmp/err"

@@ -54,7 +54,7 @@ struct sens {
 	int nr_rows;
 	double *base;		/* their baseline predictions */
 	double base_mae;
-	bool base_rough;	/* a baseline refit ran out of iterations */
+	bool base_rough;	/* the baseline did not settle */
 	char unread[1024];	/* given priors no case reads: "a, b" */
 };
 
@@ -382,7 +382,7 @@ static void progress(int step, int total, const char *what)
 
 /* Refits the files changed (all with changed NULL), then predicts their
  * out-of-fit figures into pred (the others keep the baseline's); *rough
- * when a refit ran out of iterations.  Returns 0, or -1 after saying what
+ * when a refit did not settle.  Returns 0, or -1 after saying what
  * failed. */
 static int predict(struct sens *s, const bool *changed, double *pred,
 		   const char *what, bool *rough)

@@ -151,13 +151,13 @@ void sens_write_table(FILE *f, const struct sens_result *r)
 	for (int k = 0; k < r->nr_params; k++)
 		for (int d = 0; d < 2; d++)
 			if (r->params[k].rough[d])
-				fprintf(f, "# %s x%.2f: a refit ran out of "
-					"iterations; its best point was "
+				fprintf(f, "# %s x%.2f: a refit did not "
+					"settle; its best point was "
 					"kept\n", r->params[k].key,
 					r->factor[d]);
 	if (r->base_rough)
-		fprintf(f, "# the baseline: a refit ran out of iterations; "
-			"its best point was kept\n");
+		fprintf(f, "# the baseline: a fit did not settle; its best "
+			"point was kept\n");
 }
 
 void sens_write_csv(FILE *f, const struct sens_result *r)

@@ -35,7 +35,7 @@ struct sens_param {
 	bool named;		/* by --param */
 	bool failed[2];		/* its refit or simulations failed, or */
 	char refused[2][640];	/* the scenario's checks refuse the move: why */
-	bool rough[2];		/* a refit ran out of iterations */
+	bool rough[2];		/* a refit did not settle */
 	double *pred[2];	/* every out-of-fit figure's prediction */
 };
 
@@ -49,7 +49,7 @@ struct sens_result {
 	int nr_rows;
 	const double *base;	/* their baseline predictions */
 	double base_mae;	/* and its mean |error|, % */
-	bool base_rough;	/* a baseline refit ran out of iterations */
+	bool base_rough;	/* the baseline did not settle */
 	double factor[2];	/* the moves: x0.75, x1.25 */
 	const struct rep_prov *prov;	/* seed, replications, overrides */
 	const char *unread;	/* priors no case of their file reads, not

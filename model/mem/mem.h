@@ -403,14 +403,31 @@ static inline void mem_work_copy(struct mem_work *w, uint32_t first, int n,
 	}
 }
 
-/* A store: the core waits for a fraction of its miss. */
-static inline void mem_work_store(struct mem_work *w, uint32_t line)
+/* A store whose line was asked for win cycles of work and wait before
+ * (a prefetch for writing): the core waits for a fraction of what of its
+ * miss that did not hide. */
+static inline void mem_work_store_after(struct mem_work *w, uint32_t line,
+					double win)
 {
 	double lat = mem_cpu_write(w->m, w->core, line);
 
-	if (lat > w->hit)
+	if (lat > w->hit + win)
 		mem_work_wait(w, w->st->last_kind, w->st->last_place,
-			      (lat - w->hit) * w->ov->store_exposure / w->freq);
+			      (lat - w->hit - win) * w->ov->store_exposure /
+			      w->freq);
+}
+
+/* A store: the core waits for a fraction of its miss. */
+static inline void mem_work_store(struct mem_work *w, uint32_t line)
+{
+	mem_work_store_after(w, line, 0);
+}
+
+/* The core's work and wait so far, in cycles: what a miss asked for now
+ * has to hide behind by the time the core needs it. */
+static inline double mem_work_spent(const struct mem_work *w)
+{
+	return w->cycles + w->stall * w->freq;
 }
 
 #endif

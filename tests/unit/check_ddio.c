@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include "unit.h"
+#include "model/mem/cache.h"
 #include "model/mem/mem.h"
 
 /*
@@ -253,11 +254,41 @@ START_TEST(v3_cores_curve)
 }
 END_TEST
 
+/* A ring's consecutive pages fall into the groups of 64 sets as random
+ * pages do: of 16 pages in 192 groups (a 15 MB, 20-way LLC), 0.625 pairs
+ * share a group on average and rarely 3 one group.  The golden-ratio
+ * product, random only in its high bits, put 8 of 16 in one group and
+ * 6.2 pairs in each 16, and a CQ's 16 pages overflowed DDIO's 2 ways. */
+START_TEST(consecutive_pages_spread)
+{
+	struct cache c;
+	int worst = 0, pairs = 0;
+
+	ck_assert_int_eq(mem_cache_init(&c, 15u << 20, 20, &mem_llc_lru), 0);
+	ck_assert_int_eq(c.nsets, 192 * MEM_PAGE_LINES);
+	for (uint32_t w = 0; w < 256; w++) {
+		int in[192] = { 0 };
+
+		for (uint32_t p = w * 16; p < w * 16 + 16; p++) {
+			int g = (int)(mem_cache_set_of(&c, p * MEM_PAGE_LINES) /
+				      MEM_PAGE_LINES);
+
+			pairs += in[g]++;
+			worst = in[g] > worst ? in[g] : worst;
+		}
+	}
+	mem_cache_fini(&c);
+	ck_assert_int_le(worst, 3);
+	ck_assert_msg(pairs < 256 * 1.25, "%.2f pairs a window", pairs / 256.0);
+}
+END_TEST
+
 int main(void)
 {
 	const struct unit_test tests[] = {
 		{ v3_ring_size, ARRAY_SIZE(v3_rings) },
 		{ v3_cores_curve, ARRAY_SIZE(v3_cores) },
+		{ consecutive_pages_spread, UNIT_ONCE },
 	};
 
 	return unit_main("ddio", tests, ARRAY_SIZE(tests), NULL, NULL);

@@ -213,10 +213,12 @@ static const struct {
 	{ "drop, none", &workload_xdp_drop, RXQ_TOUCH_NONE, 0, 0 },
 	{ "drop, read", &workload_xdp_drop, RXQ_TOUCH_READ, 64, 0 },
 	{ "drop, write", &workload_xdp_drop, RXQ_TOUCH_WRITE, 64, 64 },
-	{ "tx, none", &workload_xdp_tx, RXQ_TOUCH_NONE, 0, 0 },
-	{ "tx, write", &workload_xdp_tx, RXQ_TOUCH_WRITE, 64, 64 },
-	/* a redirect writes the xdp_frame into the headroom, and the
-	 * completion reads it back */
+	/* XDP_TX makes each an xdp_frame in its headroom (6.1 en/xdp.c
+	 * mlx5e_xmit_xdp_buff), a line of its own */
+	{ "tx, none", &workload_xdp_tx, RXQ_TOUCH_NONE, 0, 64 },
+	{ "tx, write", &workload_xdp_tx, RXQ_TOUCH_WRITE, 64, 128 },
+	/* a redirect writes the xdp_frame too, and the completion reads it
+	 * back */
 	{ "redirect, none", &workload_xdp_redirect, RXQ_TOUCH_NONE, 64, 64 },
 };
 

@@ -152,6 +152,11 @@ struct mlx5_rq {
 	u32 *tx_cqe_end;	/* per tx CQE: descriptors it completes up to */
 	u32 tx_cqe_prod, tx_cqe_cons;
 
+	/* mem_work_spent() when the driver asked for the packet's
+	 * xdp_frame line for writing (6.1 en_rx.c, the linear paths:
+	 * net_prefetchw(va), before the XDP program runs) */
+	double frame_asked;
+
 	struct page **pc;	/* mlx5e page cache: a FIFO */
 	u32 pc_mask, pc_head, pc_tail;
 

@@ -85,16 +85,22 @@ static void poll_tx_cq(struct rxq *q, struct rxq_poll *out)
 
 /*
  * A frame onto the XDP SQ.  XDP_TX sends the rx page as it is mapped,
- * synced for the device (6.1 en/xdp.c mlx5e_xmit_xdp_buff); a redirected
- * frame was unmapped for rx and is mapped again (mlx5e_xdp_xmit).  A full
- * SQ drops it: XDP_TX releases the page as an rx page, a redirect returns
- * the frame to page_pool from NAPI (xdp_return_frame_rx_napi, direct).
+ * synced for the device, once it made the buffer an xdp_frame in the
+ * packet's headroom (6.1 en/xdp.c mlx5e_xmit_xdp_buff:
+ * xdp_convert_buff_to_frame, before it looks at the SQ); a redirected
+ * frame was one already (mlx5_redirect_frame), unmapped for rx and mapped
+ * again (mlx5e_xdp_xmit).  A full SQ drops it: XDP_TX releases the page
+ * as an rx page, a redirect returns the frame to page_pool from NAPI
+ * (xdp_return_frame_rx_napi, direct).
  */
 void mlx5_xmit(struct rxq *q, struct page *page, bool frame)
 {
 	struct mlx5_rq *rq = rq_of(q);
 	u32 i = rq->tx_prod & rq->tx_mask;
 
+	if (!frame)	/* XDP is linear here: the headroom is before it */
+		mem_work_store_after(q->cpu, q->rx_line - XDP_HEADROOM / MEM_LINE,
+				     mem_work_spent(q->cpu) - rq->frame_asked);
 	if (rq->tx_prod - rq->tx_cons == rq->tx_mask + 1) {
 		q->st.rx_xdp_tx_full++;
 		if (frame)
@@ -180,6 +186,7 @@ static void poll_rx_cq(struct rxq *q, int budget, struct rxq_poll *out)
 		q->cpu->cycles += q->cfg.cost.dma_sync;
 		if (rq->mp)
 			mpwqe_rx_start(q, page, rq->rx_line[i]);
+		rq->frame_asked = mem_work_spent(q->cpu);
 		rxq_rx(q, page, rq->rx_line[i]);
 		if (rq->mp)
 			mpwqe_rx_end(q);

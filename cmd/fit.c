@@ -392,14 +392,17 @@ static int run_keeping_jac(struct fit *f)
 int fit_rerun(struct fit *f)
 {
 	size_t p = (size_t)f->nr_params, n = (size_t)f->nr_rows;
-	gsl_vector *u = gsl_vector_alloc(p), *du = gsl_vector_alloc(p);
-	gsl_vector *r = gsl_vector_alloc(n);
-	gsl_vector *best_u = gsl_vector_alloc(p), *best_r = gsl_vector_alloc(n);
+	gsl_vector *u, *du, *r, *best_u, *best_r;
 	double best = INFINITY;
 	int status = -1, step;
 
 	if (!f->has_jac || !p)
 		return fit_run(f);
+	u = gsl_vector_alloc(p);
+	du = gsl_vector_alloc(p);
+	r = gsl_vector_alloc(n);
+	best_u = gsl_vector_alloc(p);
+	best_r = gsl_vector_alloc(n);
 	f->converged = false;
 	f->memo = false;
 	for (size_t k = 0; k < p; k++)

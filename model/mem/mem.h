@@ -404,8 +404,8 @@ static inline void mem_work_copy(struct mem_work *w, uint32_t first, int n,
 }
 
 /* A store whose line was asked for win cycles of work and wait before
- * (a prefetch for writing): the core waits for a fraction of what of its
- * miss that did not hide. */
+ * (a prefetch for writing): the core waits for a fraction of the part of
+ * its miss those did not hide. */
 static inline void mem_work_store_after(struct mem_work *w, uint32_t line,
 					double win)
 {

@@ -196,6 +196,14 @@ static bool is_calibration(const char *path)
 	return written || empty;
 }
 
+/* Whether path's name is a calibration's: NAME.cal.ini. */
+static bool is_cal_name(const char *path)
+{
+	size_t n = strlen(path), e = strlen(".cal.ini");
+
+	return n > e && !strcmp(path + n - e, ".cal.ini");
+}
+
 /* Whether path is one of the files the scenario read (under any name). */
 static bool included(const struct scenario *scn, const char *path)
 {
@@ -291,8 +299,11 @@ int calibrate_main(int argc, char **argv)
 		goto done;
 	/* a bad --out is found now, not after the fit: it may replace no
 	 * file the scenario reads (a hardware profile two includes down)
-	 * but a calibration, which calibrate wrote to be replaced */
-	if (o.update || (o.out && is_calibration(out)))
+	 * but a calibration, which calibrate wrote to be replaced; --update
+	 * a .cal.ini, which is one by its name, where a link does not lead
+	 * elsewhere (to the scenario itself) */
+	if ((o.out || o.update) &&
+	    (is_calibration(out) || (o.update && is_cal_name(out))))
 		outfile_may_replace(out);
 	if ((o.out || o.update) &&
 	    outfile_check_file(out, o.out ? "ppsim calibrate: --out" :

@@ -233,6 +233,10 @@ static void report_iteration(const size_t iter, void *data,
 	fputc('\n', stderr);
 }
 
+static int chord_step(const struct fit *f, const gsl_vector *r,
+		      gsl_vector *du);
+static bool chord_settled(const gsl_vector *du);
+
 /* The fitted values, their standard errors (the delta method through the
  * logistic transform) and the residuals, from the workspace. */
 static void take_result(struct fit *f, gsl_multifit_nlinear_workspace *ws)
@@ -262,7 +266,15 @@ static void take_result(struct fit *f, gsl_multifit_nlinear_workspace *ws)
 	}
 	for (int k = 0; k < f->nr_params; k++)
 		f->u[k] = gsl_vector_get(u, k);
-	f->has_jac = true;
+	/* held for fit_rerun where it agrees that this is the minimum: a
+	 * step by it from here is nil (where the fit stopped on the
+	 * predictions' grain away from it, its steps would not be) */
+	{
+		gsl_vector *du = gsl_vector_alloc((size_t)f->nr_params);
+
+		f->has_jac = !chord_step(f, r, du) && chord_settled(du);
+		gsl_vector_free(du);
+	}
 	f->iterations = gsl_multifit_nlinear_niter(ws);
 	/* the last evaluation may have been a trial or a difference step */
 	apply_params(f, u);
@@ -304,6 +316,7 @@ int fit_run(struct fit *f)
 
 	f->converged = true;
 	f->memo = false;	/* the caller may have moved a prior */
+	f->sim_failed = false;
 	if (!f->nr_params)
 		return 0;
 	u0 = gsl_vector_alloc(f->nr_params);
@@ -365,6 +378,15 @@ static int chord_step(const struct fit *f, const gsl_vector *r,
 	return rc;
 }
 
+/* Whether a chord step is nil: below FIT_CHORD_TOL in every parameter. */
+static bool chord_settled(const gsl_vector *du)
+{
+	for (size_t k = 0; k < du->size; k++)
+		if (fabs(gsl_vector_get(du, k)) > FIT_CHORD_TOL)
+			return false;
+	return true;
+}
+
 /* Keeps u and r as the fit's result, its parameters set in the cases. */
 static int take_point(struct fit *f, const gsl_vector *u, const gsl_vector *r)
 {
@@ -393,7 +415,7 @@ int fit_rerun(struct fit *f)
 {
 	size_t p = (size_t)f->nr_params, n = (size_t)f->nr_rows;
 	gsl_vector *u, *du, *r, *best_u, *best_r;
-	double best = INFINITY;
+	double best;
 	int status = -1, step;
 
 	if (!f->has_jac || !p)
@@ -403,36 +425,45 @@ int fit_rerun(struct fit *f)
 	r = gsl_vector_alloc(n);
 	best_u = gsl_vector_alloc(p);
 	best_r = gsl_vector_alloc(n);
-	f->converged = false;
+	f->converged = true;
 	f->memo = false;
+	f->sim_failed = false;
 	for (size_t k = 0; k < p; k++)
 		gsl_vector_set(u, k, f->u[k]);
+	if (residuals(u, f, r))
+		goto out;	/* sim_failed says it */
+	best = gsl_blas_dnrm2(r);
+	gsl_vector_memcpy(best_u, u);
+	gsl_vector_memcpy(best_r, r);
 	for (step = 0; step < FIT_CHORD_STEPS; step++) {
-		double norm, largest = 0;
+		double largest = 0;
 
-		if (residuals(u, f, r))
-			goto out;	/* sim_failed says it */
-		norm = gsl_blas_dnrm2(r);
-		if (!(norm < best)) {
-			/* no better: the predictions' own graininess */
-			f->converged = true;
-			break;
-		}
-		best = norm;
-		gsl_vector_memcpy(best_u, u);
-		gsl_vector_memcpy(best_r, r);
-		if (chord_step(f, r, du)) {	/* J has not full rank */
-			status = run_keeping_jac(f);
-			goto out;
-		}
+		if (chord_step(f, best_r, du))
+			break;	/* J has not full rank */
+		if (chord_settled(du))
+			goto settled;
 		for (size_t k = 0; k < p; k++)
 			largest = fmax(largest, fabs(gsl_vector_get(du, k)));
-		if (largest <= FIT_CHORD_TOL) {
-			f->converged = true;
+		gsl_vector_memcpy(u, best_u);
+		gsl_vector_add(u, du);
+		if (residuals(u, f, r))
+			goto out;
+		if (!(gsl_blas_dnrm2(r) < best)) {
+			/* a step within the Jacobian's own difference step
+			 * that does no better met the predictions' grain;
+			 * a longer one, the held Jacobian's limits */
+			if (largest <= FIT_STEP)
+				goto settled;
 			break;
 		}
-		gsl_vector_add(u, du);
+		best = gsl_blas_dnrm2(r);
+		gsl_vector_memcpy(best_u, u);
+		gsl_vector_memcpy(best_r, r);
 	}
+	/* the steps did not settle: a whole fit, from the best point */
+	status = apply_params(f, best_u) ? -1 : run_keeping_jac(f);
+	goto out;
+settled:
 	f->iterations = (size_t)step;
 	status = take_point(f, best_u, best_r);
 out:

@@ -50,7 +50,7 @@ struct fit {
 	double memo_u[FIT_MAX_PARAMS], memo_r[FIT_MAX_ROWS];
 	bool memo;
 	/* The last fit_run's point (logit) and Jacobian there, for
-	 * fit_rerun; has_jac once there is one. */
+	 * fit_rerun; has_jac when a step by it from there is nil. */
 	double u[FIT_MAX_PARAMS];
 	double jac[FIT_MAX_ROWS][FIT_MAX_PARAMS];
 	bool has_jac;
@@ -85,12 +85,17 @@ int fit_run(struct fit *f);
 /*
  * Fits again after the caller changed what the rows predict (a prior
  * moved), from the last fit_run()'s point with its Jacobian held: each
- * step the least-squares solution of J du = -r, until a step is below
- * the fit's tolerance (the chord method, Gauss-Newton without a new
- * Jacobian).  A move that leaves the fit near its point settles in two
- * or three evaluations where a trust-region fit spends twenty; steps
- * that do not settle fall back to fit_run().  Sets what fit_run() sets
- * but p[].se, and returns as it does.
+ * step the least-squares solution of J du = -r (the chord method,
+ * Gauss-Newton without a new Jacobian), taken while it lowers the error,
+ * until a step is nil or no better within the Jacobian's difference
+ * step.  A move that leaves the fit near its point settles in two or
+ * three evaluations where a trust-region fit spends twenty.  It is
+ * fit_run() from the best point where a longer step does no better or
+ * the steps do not settle, and fit_run() from the scenario's values
+ * where the Jacobian was not held: one whose step from the fitted point
+ * was not nil (the fit stopped on the predictions' grain, away from the
+ * minimum the Jacobian sees).  Sets what fit_run() sets but p[].se, and
+ * returns as it does.
  */
 int fit_rerun(struct fit *f);
 /* Why a fit failed, for a message: ": a simulation failed", ": GSL: ...". */

@@ -9,9 +9,10 @@
  * predicted again, all of them in one worker pool.  The baseline is a
  * fit as ppsim calibrate does it; each refit starts there with its
  * Jacobian held (fit_rerun: two to five evaluations, where a fit takes
- * fifteen to forty).  The baseline's predictions are that same refit
- * with nothing moved, so that a move shows what the prior does, not what
- * a refit does: a prior no fit case reads moves nothing.
+ * fifteen to forty), and is a whole fit again where the held Jacobian
+ * does not agree with the baseline's minimum or its steps do not
+ * settle.  A refit with nothing moved stays at the baseline, so that a
+ * move shows what the prior does, not what a refit does.
  */
 #include <math.h>
 #include <stdio.h>
@@ -404,8 +405,8 @@ static int predict(struct sens *s, const bool *changed, double *pred,
 				pred[i] = s->base[i];
 			continue;
 		}
-		/* the baseline fits; it and every move refit from there */
-		if ((!changed && fit_run(&sf->fit)) || fit_rerun(&sf->fit)) {
+		/* the baseline fits; every move refits from there */
+		if (changed ? fit_rerun(&sf->fit) : fit_run(&sf->fit)) {
 			char why[80];
 
 			fprintf(stderr, "ppsim validate: --sensitivity: %s: "
@@ -458,8 +459,11 @@ static void summarize(struct sens *s, struct sens_param *sp)
 		if (sp->failed[d])
 			continue;
 		for (int i = 0; i < s->nr_rows; i++) {
-			double m = fabs(move_pct(s, sp->pred[d], i));
+			double m;
 
+			if (s->base[i] == 0)	/* no per cent (noted) */
+				continue;
+			m = fabs(move_pct(s, sp->pred[d], i));
 			sp->move[d] = fmax(sp->move[d], m);
 			if (m > best) {
 				best = m;
@@ -513,6 +517,7 @@ static int write_outputs(const struct sens *s)
 	} else if (o->format == CMD_CSV) {
 		sens_write_csv(stdout, &r);
 		sens_write_refused(stderr, "ppsim validate: ", &r);
+		sens_write_unsure(stderr, "ppsim validate: note: ", &r);
 		if (*s->unread)
 			fprintf(stderr, "ppsim validate: note: not moved, "
 				"read by no case of a file that gives them: "

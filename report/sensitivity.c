@@ -36,6 +36,25 @@ void sens_write_refused(FILE *f, const char *lead,
 					r->params[k].refused[d]);
 }
 
+void sens_write_unsure(FILE *f, const char *lead,
+		       const struct sens_result *r)
+{
+	for (int k = 0; k < r->nr_params; k++)
+		for (int d = 0; d < 2; d++)
+			if (r->params[k].rough[d])
+				fprintf(f, "%s%s x%.2f: a refit did not "
+					"settle; its best point was kept\n",
+					lead, r->params[k].key, r->factor[d]);
+	if (r->base_rough)
+		fprintf(f, "%sthe baseline: a fit did not settle; its best "
+			"point was kept\n", lead);
+	for (int i = 0; i < r->nr_rows; i++)
+		if (r->base[i] == 0)
+			fprintf(f, "%s%s %s: predicted 0 at the baseline, so "
+				"no move of it is a per cent of it\n", lead,
+				r->rows[i].c->name, r->rows[i].policy->name);
+}
+
 void sens_write_unread(FILE *f, const struct sens_result *r)
 {
 	if (*r->unread)
@@ -148,16 +167,7 @@ void sens_write_table(FILE *f, const struct sens_result *r)
 	}
 	sens_write_refused(f, "# ", r);
 	sens_write_unread(f, r);
-	for (int k = 0; k < r->nr_params; k++)
-		for (int d = 0; d < 2; d++)
-			if (r->params[k].rough[d])
-				fprintf(f, "# %s x%.2f: a refit did not "
-					"settle; its best point was "
-					"kept\n", r->params[k].key,
-					r->factor[d]);
-	if (r->base_rough)
-		fprintf(f, "# the baseline: a fit did not settle; its best "
-			"point was kept\n");
+	sens_write_unsure(f, "# ", r);
 }
 
 void sens_write_csv(FILE *f, const struct sens_result *r)
@@ -177,11 +187,14 @@ void sens_write_csv(FILE *f, const struct sens_result *r)
 				rep_csv_text(f, file_of(r, i)->path);
 				fputc(',', f);
 				rep_csv_text(f, row->c->name);
-				fprintf(f, ",%s,%.6g,%.6g,%.6g,%.6g\n",
+				fprintf(f, ",%s,%.6g,%.6g,%.6g,",
 					row->policy->name, row->measured,
-					r->base[i], sp->pred[d][i],
-					(sp->pred[d][i] - r->base[i]) /
-					r->base[i] * 100);
+					r->base[i], sp->pred[d][i]);
+				if (r->base[i] != 0)	/* else empty */
+					fprintf(f, "%.6g",
+						(sp->pred[d][i] - r->base[i]) /
+						r->base[i] * 100);
+				fputc('\n', f);
 			}
 		}
 	}

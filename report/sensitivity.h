@@ -70,6 +70,10 @@ void sens_write_refused(FILE *f, const char *lead,
 /* The priors given but read by no case, not moved: a '#' line, or
  * nothing. */
 void sens_write_unread(FILE *f, const struct sens_result *r);
+/* What a figure rests on that is less than it seems, a line each after
+ * lead: a refit that did not settle, a baseline prediction of 0. */
+void sens_write_unsure(FILE *f, const char *lead,
+		       const struct sens_result *r);
 /* --dry-run: the priors that would move, each way moved or refused, and
  * the count of refits; nothing run. */
 void sens_write_dry(FILE *f, const struct sens_result *r);

@@ -298,5 +298,14 @@ check "a read-only calibration is not replaced: said, exit 2, before the fit" \
 check "... left as it was, mode and all" sh -c "
 	test \"\$(cat '$tmp/cal/r.cal.ini')\" = '; not fitted yet' && test \$(stat -c %a '$tmp/cal/r.cal.ini') = 400"
 
+# a .cal.ini that links to the scenario itself (or to any file that is no
+# calibration) is not written through: the scenario would be lost
+grep -v 'c\.cal\.ini' "$tmp/cal/c.ini" >"$tmp/cal/s.ini"	# not included yet
+cp "$tmp/cal/s.ini" "$tmp/cal/s.ini.orig"
+ln -s s.ini "$tmp/cal/s.cal.ini"
+check "calibrate --update through a link to the scenario: refused, exit 2" \
+	fails 2 'that is s.ini, a file this run reads' sh -c "cd '$tmp/cal' && '$ppsim' calibrate s.ini --reps 1 --update"
+check "... the scenario as it was" cmp -s "$tmp/cal/s.ini" "$tmp/cal/s.ini.orig"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..66"
+echo "1..67"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -260,6 +260,16 @@ check "--sensitivity --param: a row more, the largest movement first" sh -c "
 	--param cost.pp_ring >"$tmp/out" 2>>"$tmp/err"
 check "--sensitivity: a prior no case uses moves nothing, either way" \
 	grep -Eq '^cost.pp_ring +44.5 +0.0 +0.0 +\+0.0 +\+0.0 +-$' "$tmp/out"
+# a figure predicted 0 has no move in per cent: an empty CSV cell and a
+# note, never nan or inf, and the table's largest move is another's
+cp "$src/tests/scenarios/sens.ini" "$tmp/zero.ini"
+printf '[case trickle]\nworkload = xdp_drop\nrate = 100\nmeasured = v5.5:0.0001\n' >>"$tmp/zero.ini"
+"$ppsim" validate --sensitivity "$tmp/zero.ini" --reps 1 -j 2 --format csv \
+	>"$tmp/zero.csv" 2>"$tmp/zero.err"
+check "--sensitivity: a figure predicted 0 moves by no per cent, said so" sh -c "
+	grep -q '^cost.xdp,0.75,.*,trickle,v5.5,0.0001,0,0,\$' '$tmp/zero.csv' &&
+	! grep -qi 'nan\|inf' '$tmp/zero.csv' &&
+	grep -q 'note: trickle v5.5: predicted 0 at the baseline' '$tmp/zero.err'"
 # a whole number moves by one at least: 2 x 0.75 rounds back to 2
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cache.ddio_ways >"$tmp/out" 2>>"$tmp/err"

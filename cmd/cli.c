@@ -1,5 +1,6 @@
 /* The command line: every option of every command, once; each command's
  * spec and --help; the parser (cmd_parse). */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -698,7 +699,9 @@ static int refuse(const struct cmd_spec *spec, int ch, char **argv)
 	if (ch == ':')
 		fprintf(stderr, "ppsim %s: %s needs a value\n", spec->name,
 			what);
-	else if (optopt && optopt != '-' && strncmp(what, "--", 2))
+	else if (isalnum(optopt))	/* a short one: a long one's is its
+					 * index, and what may be the option
+					 * before a cluster (--dry-run -da) */
 		fprintf(stderr, "ppsim %s: unknown option '-%c'\n", spec->name,
 			optopt);
 	else

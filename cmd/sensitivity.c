@@ -354,15 +354,17 @@ static int find_params(struct sens *s)
 	return 0;
 }
 
-/* Step step of total on a terminal, with the time the steps left take at
- * the pace so far (every step a refit and a run, alike in cost). */
-static void progress(int step, int total, const char *what)
+/* Step step of total on a terminal (not with --quiet), with the time the
+ * steps left take at the pace so far (every step a refit and a run,
+ * alike in cost). */
+static void progress(const struct sens *s, int step, int total,
+		     const char *what)
 {
 	static struct timespec start;
 	struct timespec ts;
 	FILE *tty = datadir_raw_stderr ? datadir_raw_stderr : stderr;
 
-	if (!isatty(STDERR_FILENO))
+	if (s->o->rc.quiet || !isatty(STDERR_FILENO))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	if (!step)
@@ -594,7 +596,7 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 	s.base = calloc((size_t)s.nr_rows, sizeof(*s.base));
 	if (!s.base)
 		goto done;
-	progress(0, 2 * s.nr_params + 1, "baseline");
+	progress(&s, 0, 2 * s.nr_params + 1, "baseline");
 	apply_move(&s, NULL, 1, changed);
 	if (predict(&s, NULL, s.base, "baseline", &s.base_rough))
 		goto done;
@@ -610,7 +612,7 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 
 			snprintf(what, sizeof(what), "%s x%.2f", sp->key,
 				 sens_factor[d]);
-			progress(++step, 2 * s.nr_params + 1, what);
+			progress(&s, ++step, 2 * s.nr_params + 1, what);
 			sp->pred[d] = calloc((size_t)s.nr_rows,
 					     sizeof(*sp->pred[d]));
 			if (!sp->pred[d])
@@ -626,7 +628,7 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 		}
 		summarize(&s, sp);
 	}
-	progress(2 * s.nr_params + 1, 2 * s.nr_params + 1, "");
+	progress(&s, 2 * s.nr_params + 1, 2 * s.nr_params + 1, "");
 	qsort(s.params, (size_t)s.nr_params, sizeof(*s.params), by_move);
 	status = write_outputs(&s) || failed ? 1 : 0;
 done:

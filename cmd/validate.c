@@ -365,9 +365,11 @@ static int refuse_sensitivity(const struct cmd_opts *o)
 			"--sensitivity\n");
 		return -1;
 	}
-	if (o->sensitivity && o->format == CMD_JSON) {
+	if (o->sensitivity && (o->format == CMD_JSON ||
+			       o->format == CMD_COMMIT)) {
 		fprintf(stderr, "ppsim validate: --sensitivity prints a table "
-			"or CSV, not JSON\n");
+			"or CSV, not %s\n",
+			o->format == CMD_JSON ? "JSON" : "a commit's table");
 		return -1;
 	}
 	if (o->sensitivity && (o->nr_cases || o->nr_policies)) {

@@ -25,7 +25,7 @@ expect() {
 	fi
 }
 
-echo "1..78"
+echo "1..79"
 expect 0 '^Usage: ppsim' "--help" -- "$ppsim" --help
 expect 0 '^ppsim [0-9]+\.[0-9]+' "--version" -- "$ppsim" --version
 expect 2 '^Usage: ppsim' "no command" -- "$ppsim"
@@ -96,6 +96,7 @@ expect 0 '^\[machine\]$' "keys: the first section on the first line" -- sh -c "'
 expect 0 "^Usage: ppsim \[--help\]" "help help: the commands" -- "$ppsim" help help
 expect 2 "ppsim help: unknown command 'frob'" "help of an unknown command" -- "$ppsim" help frob
 expect 2 "^ppsim run: unknown option '--frob'" "an unknown option" -- "$ppsim" run "$tiny" --frob
+expect 2 "^ppsim run: unknown option '-z'" "an unknown short option in a cluster after a long one" -- "$ppsim" run --dry-run -zq "$tiny"
 expect 2 "^ppsim validate: --reps needs a value" "an option without its value" -- "$ppsim" validate "$tiny" --reps
 expect 2 "^ppsim run: --out needs a value \('--dry-run' is an option; --out=--dry-run if it is meant\)" \
 	"an option taken for a value: refused, nothing written" -- sh -c "

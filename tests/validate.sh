@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..67"
+echo "1..69"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -270,6 +270,18 @@ check "--sensitivity: a figure predicted 0 moves by no per cent, said so" sh -c 
 	grep -q '^cost.xdp,0.75,.*,trickle,v5.5,0.0001,0,0,\$' '$tmp/zero.csv' &&
 	! grep -qi 'nan\|inf' '$tmp/zero.csv' &&
 	grep -q 'note: trickle v5.5: predicted 0 at the baseline' '$tmp/zero.err'"
+check "--sensitivity --format commit: refused, exit 2" \
+	fails 2 "--sensitivity prints a table or CSV, not a commit's table" \
+	"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --format commit
+# its progress line on a terminal, none with --quiet (script gives a tty)
+if command -v script >/dev/null; then
+	script -qc "'$ppsim' validate --sensitivity '$src/tests/scenarios/sens.ini' --reps 1 --quiet >/dev/null" \
+		/dev/null >"$tmp/tty" 2>&1
+	check "--sensitivity --quiet draws no progress on a terminal" sh -c "
+		test -f '$tmp/tty' && ! grep -q 'baseline' '$tmp/tty'"
+else
+	ok "--sensitivity --quiet draws no progress on a terminal # SKIP no script(1)"
+fi
 # a whole number moves by one at least: 2 x 0.75 rounds back to 2
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cache.ddio_ways >"$tmp/out" 2>>"$tmp/err"

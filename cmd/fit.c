@@ -10,6 +10,7 @@
 #include <gsl/gsl_multifit_nlinear.h>
 #include "cmd.h"
 #include "fit.h"
+#include "../model/workload/workload.h"
 #include "../io/datadir.h"
 
 #define FIT_STEP	0.05	/* finite-difference step, in logit units */
@@ -106,6 +107,8 @@ int fit_init(struct fit *f, struct scenario *scn, const char *file,
 	*f = (struct fit){ .scn = scn, .file = file, .rc = rc };
 	if (parse_free(f))
 		return -1;
+	if (!f->nr_params)	/* nothing to fit, no cases to fit on */
+		return 0;
 	f->nr_rows = cmd_measured_rows(scn, f->rows, true);
 	if (!*cal->cases) {
 		datadir_error(free_file, cal->free_line, "free: [calibrate] "
@@ -117,6 +120,23 @@ int fit_init(struct fit *f, struct scenario *scn, const char *file,
 			      "figures in the cases '%s' cannot fit %d "
 			      "parameter%s", f->nr_rows, cal->cases,
 			      f->nr_params, f->nr_params == 1 ? "" : "s");
+		return -1;
+	}
+	/* a key no fit case reads moves nothing: the fit would keep its
+	 * start and call it exact */
+	for (int k = 0; k < f->nr_params; k++) {
+		bool read = false;
+		char readers[200];
+
+		for (int i = 0; i < f->nr_rows && !read; i++)
+			read = workload_reads(f->rows[i].c->sim.rxq.workload,
+					      f->p[k].key);
+		if (read)
+			continue;
+		workload_readers(f->p[k].key, readers, sizeof(readers));
+		datadir_error(free_file, cal->free_line, "free: '%s': no case "
+			      "of '%s' reads it (%s cases do): the fit could "
+			      "not move it", f->p[k].key, cal->cases, readers);
 		return -1;
 	}
 	return 0;

@@ -107,6 +107,9 @@ check "free without cases: said at free's line" \
 check "cases with no measured figure: said at free's line" \
 	calib_edit 's|^cases = .*|cases = far-tx|' \
 	"c.ini:6: free: 0 measured figures in the cases 'far-tx' cannot fit 1 parameter$"
+check "free: a key no fit case reads (it would stay, said exact)" \
+	calib 'cost.rx_pkt:5:400 cost.stack:100:3000' \
+	"c.ini:6: free: 'cost.stack': no case of '.*' reads it \(tcp cases do\)"
 # a time key's bounds in ns and its start value (40ns) in the same unit:
 # the fit's first point is the scenario's value, not the lower bound
 sed "s|^free = .*|free = cache.llc_lat:10ns:100ns|; s|^include = tiny.ini|include = $tiny|" \

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..69"
+echo "1..70"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -282,6 +282,13 @@ if command -v script >/dev/null; then
 else
 	ok "--sensitivity --quiet draws no progress on a terminal # SKIP no script(1)"
 fi
+# a file that fits nothing (no [calibrate]) moves its priors all the same
+"$ppsim" validate --sensitivity "$src/tests/scenarios/tiny.ini" --reps 1 -j 2 \
+	--param model.win_ring >"$tmp/out" 2>>"$tmp/err"
+rc=$?
+check "--sensitivity on a file with no [calibrate]: its priors moved, nothing refitted" sh -c "
+	test $rc -eq 0 && grep -q 'no \[calibrate\] free: nothing refitted' '$tmp/out' &&
+	grep -Eq '^cost.rx_pkt +100 +[1-9]' '$tmp/out'"
 # a whole number moves by one at least: 2 x 0.75 rounds back to 2
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cache.ddio_ways >"$tmp/out" 2>>"$tmp/err"

@@ -174,8 +174,8 @@ static int read_file(struct cmp_file *cf)
 	int nr = 0, nf = 0, rc = 0, machine_line = 0;
 
 	if (!f) {
-		fprintf(stderr, "%s: cannot open: %s\n", cf->path,
-			datadir_strerror(errno));
+		datadir_error(cf->path, 0, "cannot open: %s",
+			      datadir_strerror(errno));
 		return -1;
 	}
 	while (!rc && (rc = csv_getline(cf->path, f, line, &nr)) > 0) {

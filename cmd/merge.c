@@ -259,8 +259,8 @@ static int merge_file(const char *path, char *header, FILE *out,
 	bool head = false;	/* the header was read */
 
 	if (!f) {
-		fprintf(stderr, "%s: cannot open: %s\n", path,
-			datadir_strerror(errno));
+		datadir_error(path, 0, "cannot open: %s",
+			      datadir_strerror(errno));
 		return -1;
 	}
 	while (!rc && (rc = csv_getline(path, f, line, &nr)) > 0) {

@@ -258,8 +258,8 @@ int results_read(struct run_results *r, const char *path)
 	*r = (struct run_results){ .path = path };
 	f = datadir_open_regular(path);
 	if (!f) {
-		fprintf(stderr, "%s: cannot open: %s\n", r->path,
-			strerror(errno));
+		datadir_error(r->path, 0, "cannot open: %s",
+			      strerror(errno));
 		return -1;
 	}
 	while (!rc && (got = csv_getline(r->path, f, line, &nr)) > 0) {

@@ -329,8 +329,11 @@ static int find_params(struct sens *s)
 		int rc;
 
 		if (strlen(key) >= SCN_KEY_MAX || scn_case_get(c0, key, &v)) {
-			fprintf(stderr, "ppsim validate: --param %s: not a "
-				"numeric key (ppsim keys lists them)\n", key);
+			/* anything the user typed: a line of its own */
+			fputs("ppsim validate: --param ", stderr);
+			datadir_put_line_text(stderr, key);
+			fputs(": not a numeric key (ppsim keys lists them)\n",
+			      stderr);
 			return -1;
 		}
 		rc = add_param(s, key, true);

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "sweep.h"
 #include "../input/csv.h"
+#include "../io/datadir.h"
 #include "../report/outfile.h"
 #include "../report/plot.h"
 
@@ -126,7 +127,7 @@ static int read_sweep_csv(const char *path, struct csv_sweep *cs)
 	int nr = 0, rc, k = -1;
 
 	if (!in) {
-		fprintf(stderr, "%s: cannot open: %s\n", path, strerror(errno));
+		datadir_error(path, 0, "cannot open: %s", strerror(errno));
 		return -1;
 	}
 	while ((rc = csv_getline(path, in, line, &nr)) > 0) {

@@ -444,8 +444,8 @@ int scn_load_file(struct loader *ld, const char *path, const char *value,
 			scn_error(ld, from, from_line, "include %s: %s", value,
 				 datadir_strerror(errno));
 		else {
-			fprintf(stderr, "%s: cannot open: %s\n", path,
-				datadir_strerror(errno));
+			datadir_error(path, 0, "cannot open: %s",
+				      datadir_strerror(errno));
 			ld->errors++;
 		}
 		return -1;

@@ -136,12 +136,14 @@ static void table_line(FILE *f, const struct sens_result *r,
 				"failed");
 		else
 			fprintf(f, " %+8.1f", sp->mae[d] - r->base_mae);
-	if (sp->most >= 0 && sens_largest_move(sp) > 0)
-		fprintf(f, "  %s %s %s\n", file_of(r, sp->most)->path,
-			r->rows[sp->most].c->name,
+	if (sp->most >= 0 && sens_largest_move(sp) > 0) {
+		fputs("  ", f);
+		datadir_put_line_text(f, file_of(r, sp->most)->path);
+		fprintf(f, " %s %s\n", r->rows[sp->most].c->name,
 			r->rows[sp->most].policy->name);
-	else
+	} else {
 		fprintf(f, "  -\n");
+	}
 }
 
 void sens_write_table(FILE *f, const struct sens_result *r)

@@ -447,5 +447,17 @@ printf '[case a]\nworkload = bogus\n' >"$nl"
 check "a newline in the scenario's name: its error one FILE:LINE line" \
 	sh -c "test \$(wc -l <'$tmp/out') -eq 1 && grep -q '/nl\\\\x0ax.ini:2: workload' '$tmp/out'"
 
+# ... in the --sensitivity table's "moved most" column, and a file that
+# cannot be opened: the name one line, \x0a
+cp "$src/tests/scenarios/sens.ini" "$nl"
+t "$ppsim" validate --sensitivity "$nl" --reps 1 -j 2 >"$tmp/nl.out" 2>/dev/null
+check "a newline in the scenario's name: the sensitivity's rows one line each" \
+	sh -c "grep -q '^cost.xdp .*/nl\\\\x0ax.ini far-drop v5.5\$' '$tmp/nl.out' && ! grep -q '^x.ini' '$tmp/nl.out'"
+rm -f "$nl"
+check "a newline in a missing file's name: said on one line" \
+	fails 2 "/nl\\\\x0ax.ini: cannot open" "$ppsim" calibrate "$nl"
+check "... and in a --param that is no key" \
+	fails 2 "--param cost.x\\\\x0adp: not a numeric key" "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --param "$(printf 'cost.x\ndp')"
+
 # the plan last: TAP allows it, and no count to keep by hand
 echo "1..$n"

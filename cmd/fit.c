@@ -16,6 +16,7 @@
 #define FIT_STEP	0.05	/* finite-difference step, in logit units */
 #define FIT_MAX_ITER	40
 #define FIT_XTOL	1e-4	/* a step this small, relative, has converged */
+#define FIT_INSIDE	0.05	/* a start at a bound moves this far in */
 
 /* One bound of KEY:MIN:MAX, as a file writes the key's value (a bare
  * number in the key's unit, or with a suffix: 20ns), into base units;
@@ -341,8 +342,24 @@ int fit_run(struct fit *f)
 		return 0;
 	u0 = gsl_vector_alloc(f->nr_params);
 	for (int k = 0; k < f->nr_params; k++) {
-		scn_case_get(&f->scn->cases[0], f->p[k].key, &f->p[k].start);
-		gsl_vector_set(u0, k, to_logit(&f->p[k], f->p[k].start));
+		struct fit_param *fp = &f->p[k];
+		double v;
+
+		scn_case_get(&f->scn->cases[0], fp->key, &fp->start);
+		/* from a bound or beyond, the logistic's slope is nil: the
+		 * fit would never leave it; it starts a twentieth inside */
+		v = fp->start;
+		if (v <= fp->lo || v >= fp->hi) {
+			double in = FIT_INSIDE * (fp->hi - fp->lo);
+
+			v = v <= fp->lo ? fp->lo + in : fp->hi - in;
+			if (f->verbose)
+				fprintf(stderr, "%s: %s = %g is at or beyond "
+					"a bound of [%g, %g]: the fit starts "
+					"at %g\n", f->file, fp->key, fp->start,
+					fp->lo, fp->hi, v);
+		}
+		gsl_vector_set(u0, k, to_logit(fp, v));
 	}
 	ws = gsl_multifit_nlinear_alloc(gsl_multifit_nlinear_trust, &params,
 					fdf.n, fdf.p);

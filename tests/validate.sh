@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..70"
+echo "1..71"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -390,6 +390,10 @@ sed 's/^include = tiny.ini$/include = huge.ini/' "$tmp/h/fit.ini" >"$tmp/h/bound
 check "a fit stopped at a bound is no fit: exit 1, said, nothing written" sh -c "
 	test $? -eq 1 && test ! -e '$tmp/h/bound.cal.ini' &&
 	grep -q '^ppsim calibrate: cost.rx_pkt stopped at 5, at a bound of \[5, 400\]' '$tmp/out'"
+(cd "$tmp/h" && "$ppsim" calibrate fit.ini --set cost.rx_pkt=5 --reps 1) >"$tmp/cal" 2>"$tmp/out"
+check "a fit whose start is at a bound starts inside it, said, and leaves it" sh -c "
+	test $? -eq 0 && grep -q 'cost.rx_pkt = 5 is at or beyond a bound of \[5, 400\]: the fit starts at 24.75' '$tmp/out' &&
+	awk '/^rx_pkt = / { exit !(\$3 > 20) }' '$tmp/cal'"
 nl='
 '
 cp "$tmp/h/fit.ini" "$tmp/h/inj${nl}[model]${nl}jitter = 0.9${nl};.ini"

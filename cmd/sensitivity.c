@@ -206,6 +206,12 @@ static void check_moves(struct sens *s)
 							 "by no factor: set "
 							 "another to see its "
 							 "sensitivity");
+					else if (v < 0)	/* migrate_at's never */
+						snprintf(why, sizeof(why),
+							 "a value below 0 "
+							 "means 'never' (or "
+							 "none): no factor "
+							 "moves it");
 					else if (!move_key(&probe, sp->key,
 							   sens_factor[d],
 							   &moved, why,
@@ -308,6 +314,21 @@ static void describe_value(const struct sens *s, struct sens_param *sp)
 				 sp->moved[d], sizeof(sp->moved[d]));
 }
 
+/* Whether key is the measurement's window (warmup, duration, sample):
+ * moving it moves no figure of the machine or the case. */
+static bool is_window(const char *key)
+{
+	static const char *const windows[] = { "warmup", "duration",
+					       "sample" };
+
+	if (!strncmp(key, "case.", 5))
+		key += 5;
+	for (size_t i = 0; i < sizeof(windows) / sizeof(*windows); i++)
+		if (!strcmp(key, windows[i]))
+			return true;
+	return false;
+}
+
 /* The priors: [cost] and [model] in the key table's order, then every
  * --param not among them.  Returns 0, or -1 after saying why. */
 static int find_params(struct sens *s)
@@ -334,6 +355,12 @@ static int find_params(struct sens *s)
 			datadir_put_line_text(stderr, key);
 			fputs(": not a numeric key (ppsim keys lists them)\n",
 			      stderr);
+			return -1;
+		}
+		if (is_window(key)) {
+			fprintf(stderr, "ppsim validate: --param %s: how long "
+				"the run measures, not a figure a prediction "
+				"rests on\n", key);
 			return -1;
 		}
 		rc = add_param(s, key, true);

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..71"
+echo "1..73"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -289,6 +289,13 @@ rc=$?
 check "--sensitivity on a file with no [calibrate]: its priors moved, nothing refitted" sh -c "
 	test $rc -eq 0 && grep -q 'no \[calibrate\] free: nothing refitted' '$tmp/out' &&
 	grep -Eq '^cost.rx_pkt +100 +[1-9]' '$tmp/out'"
+check "--param of the measurement's window: refused, exit 2" \
+	fails 2 "--param duration: how long the run measures" \
+	"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --param duration
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
+	--param migrate_at >"$tmp/out" 2>&1
+check "--param migrate_at: the close case's 'never' is not moved, said" sh -c "
+	test $? -eq 1 && grep -q \"migrate_at = .* in case close-drop: a value below 0 means 'never'\" '$tmp/out'"
 # a whole number moves by one at least: 2 x 0.75 rounds back to 2
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cache.ddio_ways >"$tmp/out" 2>>"$tmp/err"

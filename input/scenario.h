@@ -30,6 +30,9 @@
  * 1190 Mpps at 64 bytes (IEEE 802.3df); 10000 is eight times that, and
  * a figure above it is a typo that would also break the table. */
 #define SCN_MEASURED_MAX 10000.0
+/* the least: a packet a second in Mpps; below it a relative error (the
+ * fit's residual) overflows */
+#define SCN_MEASURED_MIN 1e-6
 
 struct scn_measured {
 	const struct pp_policy *policy;

@@ -183,6 +183,12 @@ int scn_parse_policy_words(const char *text, const struct pp_policy **pols,
 				 colon + 1);
 			return -1;
 		}
+		if (v < SCN_MEASURED_MIN) {
+			snprintf(why, len, "%s: %s is less than a packet a "
+				 "second (at least %g Mpps or Gbps)",
+				 pol->name, colon + 1, SCN_MEASURED_MIN);
+			return -1;
+		}
 		if (v > SCN_MEASURED_MAX) {
 			snprintf(why, len, "%s: %s is more than any NIC "
 				 "carries (at most %g Mpps or Gbps)", pol->name,

@@ -18,7 +18,7 @@ bad() {
 	fi
 }
 
-echo "1..126"
+echo "1..127"
 bad bad-policy.ini "^bad-policy.ini:2: policies: unknown policy 'v9.9': this ppsim has v5.4 v5.5 v6.1 v6.12( |$)"
 bad bad-unit.ini "^bad-unit.ini:2: duration: '10parsecs': unknown unit"
 bad cycle-a.ini "cycle-b.ini:2: include cycle-a.ini: includes itself"
@@ -122,6 +122,7 @@ bad fitted-hex.ini "^fitted-hex.ini:3: a: '0xB' is not a positive number"
 bad measured-five.ini "^measured-five.ini:5: measured: at most 4 POLICY:VALUE figures"
 bad free-in-fit-case.ini "^free-in-fit-case.ini:6: cost.rx_pkt: set in \[case a\], which \[calibrate\] fits it on: the calibration sets it for every case"
 bad measured-huge.ini "^measured-huge.ini:5: measured: v5.5: 1e300 is more than any NIC carries \(at most 10000 Mpps or Gbps\)"
+bad measured-tiny.ini "^measured-tiny.ini:5: measured: v5.5: 1e-307 is less than a packet a second \(at least 1e-06 Mpps or Gbps\)"
 bad cases-twice.ini "^cases-twice.ini:3: cases: a named twice"
 bad fitted-duplicate.ini "^fitted-duplicate.ini:4: duplicate key 'a' in \[fitted\] \(first set at line 3\)"
 bad fitted-typo.ini "^fitted-typo.ini:2: unknown section \[fited\] \(did you mean \[fitted\]\?\)"

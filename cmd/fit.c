@@ -17,6 +17,13 @@
 #define FIT_MAX_ITER	40
 #define FIT_XTOL	1e-4	/* a step this small, relative, has converged */
 #define FIT_INSIDE	0.05	/* a start at a bound moves this far in */
+#define FIT_CHORD_STEPS	5	/* fit_rerun's steps before a whole fit */
+/* A chord step this small (logit units) is nil: a tenth of the
+ * Jacobian's difference step.  Where a fit stops is as grainy as the
+ * simulation: on the seed's XDP file the step from there was 0.0002 at
+ * 3 replications of 50 ms and up to 0.0024 at one of 5-10 ms; an
+ * ill-posed fit's was 0.36. */
+#define FIT_CHORD_TOL	(FIT_STEP / 10)
 
 /* One bound of KEY:MIN:MAX, as a file writes the key's value (a bare
  * number in the key's unit, or with a suffix: 20ns), into base units;
@@ -256,7 +263,7 @@ static void report_iteration(const size_t iter, void *data,
 
 static int chord_step(const struct fit *f, const gsl_vector *r,
 		      gsl_vector *du);
-static bool chord_settled(const gsl_vector *du);
+static double chord_size(const gsl_vector *du);
 
 /* The fitted values, their standard errors (the delta method through the
  * logistic transform) and the residuals, from the workspace. */
@@ -293,7 +300,8 @@ static void take_result(struct fit *f, gsl_multifit_nlinear_workspace *ws)
 	{
 		gsl_vector *du = gsl_vector_alloc((size_t)f->nr_params);
 
-		f->has_jac = !chord_step(f, r, du) && chord_settled(du);
+		f->has_jac = !chord_step(f, r, du) &&
+			     chord_size(du) <= FIT_CHORD_TOL;
 		gsl_vector_free(du);
 	}
 	f->iterations = gsl_multifit_nlinear_niter(ws);
@@ -381,13 +389,6 @@ int fit_run(struct fit *f)
 	return status;
 }
 
-#define FIT_CHORD_STEPS	5
-/* A chord step this small (logit units) is nil: a tenth of the
- * Jacobian's difference step.  Where a fit stops is as grainy as the
- * simulation: on the seed's XDP file the step from there was 0.0002 at
- * 3 replications of 50 ms and up to 0.0024 at one of 5-10 ms; an
- * ill-posed fit's was 0.36. */
-#define FIT_CHORD_TOL	(FIT_STEP / 10)
 
 /* The step du solving J du = -r in least squares (J: the held Jacobian).
  * Returns 0, or -1 if J has not full rank. */
@@ -417,13 +418,14 @@ static int chord_step(const struct fit *f, const gsl_vector *r,
 	return rc;
 }
 
-/* Whether a chord step is nil: below FIT_CHORD_TOL in every parameter. */
-static bool chord_settled(const gsl_vector *du)
+/* A chord step's size: its largest move of a parameter (logit units). */
+static double chord_size(const gsl_vector *du)
 {
+	double largest = 0;
+
 	for (size_t k = 0; k < du->size; k++)
-		if (fabs(gsl_vector_get(du, k)) > FIT_CHORD_TOL)
-			return false;
-	return true;
+		largest = fmax(largest, fabs(gsl_vector_get(du, k)));
+	return largest;
 }
 
 /* Keeps u and r as the fit's result, its parameters set in the cases. */
@@ -475,14 +477,13 @@ int fit_rerun(struct fit *f)
 	gsl_vector_memcpy(best_u, u);
 	gsl_vector_memcpy(best_r, r);
 	for (step = 0; step < FIT_CHORD_STEPS; step++) {
-		double largest = 0;
+		double size;
 
 		if (chord_step(f, best_r, du))
 			break;	/* J has not full rank */
-		if (chord_settled(du))
+		size = chord_size(du);
+		if (size <= FIT_CHORD_TOL)
 			goto settled;
-		for (size_t k = 0; k < p; k++)
-			largest = fmax(largest, fabs(gsl_vector_get(du, k)));
 		gsl_vector_memcpy(u, best_u);
 		gsl_vector_add(u, du);
 		if (residuals(u, f, r))
@@ -491,7 +492,7 @@ int fit_rerun(struct fit *f)
 			/* a step within the Jacobian's own difference step
 			 * that does no better met the predictions' grain;
 			 * a longer one, the held Jacobian's limits */
-			if (largest <= FIT_STEP)
+			if (size <= FIT_STEP)
 				goto settled;
 			break;
 		}

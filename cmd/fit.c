@@ -261,9 +261,43 @@ static void report_iteration(const size_t iter, void *data,
 	fputc('\n', stderr);
 }
 
+/* The step du solving J du = -r in least squares (J: the held Jacobian).
+ * Returns 0, or -1 if J has not full rank. */
 static int chord_step(const struct fit *f, const gsl_vector *r,
-		      gsl_vector *du);
-static double chord_size(const gsl_vector *du);
+		      gsl_vector *du)
+{
+	size_t n = (size_t)f->nr_rows, p = (size_t)f->nr_params;
+	gsl_matrix *qr = gsl_matrix_alloc(n, p);
+	gsl_vector *tau = gsl_vector_alloc(p), *res = gsl_vector_alloc(n);
+	int rc = -1;
+
+	if (qr && tau && res) {
+		for (size_t i = 0; i < n; i++)
+			for (size_t k = 0; k < p; k++)
+				gsl_matrix_set(qr, i, k, f->jac[i][k]);
+		if (!gsl_linalg_QR_decomp(qr, tau) &&
+		    !gsl_linalg_QR_lssolve(qr, tau, r, du, res)) {
+			gsl_vector_scale(du, -1);
+			rc = 0;
+			for (size_t k = 0; k < p; k++)
+				rc |= isfinite(gsl_vector_get(du, k)) ? 0 : -1;
+		}
+	}
+	gsl_matrix_free(qr);
+	gsl_vector_free(tau);
+	gsl_vector_free(res);
+	return rc;
+}
+
+/* A chord step's size: its largest move of a parameter (logit units). */
+static double chord_size(const gsl_vector *du)
+{
+	double largest = 0;
+
+	for (size_t k = 0; k < du->size; k++)
+		largest = fmax(largest, fabs(gsl_vector_get(du, k)));
+	return largest;
+}
 
 /* The fitted values, their standard errors (the delta method through the
  * logistic transform) and the residuals, from the workspace. */
@@ -389,45 +423,6 @@ int fit_run(struct fit *f)
 	return status;
 }
 
-
-/* The step du solving J du = -r in least squares (J: the held Jacobian).
- * Returns 0, or -1 if J has not full rank. */
-static int chord_step(const struct fit *f, const gsl_vector *r,
-		      gsl_vector *du)
-{
-	size_t n = (size_t)f->nr_rows, p = (size_t)f->nr_params;
-	gsl_matrix *qr = gsl_matrix_alloc(n, p);
-	gsl_vector *tau = gsl_vector_alloc(p), *res = gsl_vector_alloc(n);
-	int rc = -1;
-
-	if (qr && tau && res) {
-		for (size_t i = 0; i < n; i++)
-			for (size_t k = 0; k < p; k++)
-				gsl_matrix_set(qr, i, k, f->jac[i][k]);
-		if (!gsl_linalg_QR_decomp(qr, tau) &&
-		    !gsl_linalg_QR_lssolve(qr, tau, r, du, res)) {
-			gsl_vector_scale(du, -1);
-			rc = 0;
-			for (size_t k = 0; k < p; k++)
-				rc |= isfinite(gsl_vector_get(du, k)) ? 0 : -1;
-		}
-	}
-	gsl_matrix_free(qr);
-	gsl_vector_free(tau);
-	gsl_vector_free(res);
-	return rc;
-}
-
-/* A chord step's size: its largest move of a parameter (logit units). */
-static double chord_size(const gsl_vector *du)
-{
-	double largest = 0;
-
-	for (size_t k = 0; k < du->size; k++)
-		largest = fmax(largest, fabs(gsl_vector_get(du, k)));
-	return largest;
-}
-
 /* Keeps u and r as the fit's result, its parameters set in the cases. */
 static int take_point(struct fit *f, const gsl_vector *u, const gsl_vector *r)
 {
@@ -477,7 +472,7 @@ int fit_rerun(struct fit *f)
 	gsl_vector_memcpy(best_u, u);
 	gsl_vector_memcpy(best_r, r);
 	for (step = 0; step < FIT_CHORD_STEPS; step++) {
-		double size;
+		double size, norm;
 
 		if (chord_step(f, best_r, du))
 			break;	/* J has not full rank */
@@ -488,7 +483,8 @@ int fit_rerun(struct fit *f)
 		gsl_vector_add(u, du);
 		if (residuals(u, f, r))
 			goto out;
-		if (!(gsl_blas_dnrm2(r) < best)) {
+		norm = gsl_blas_dnrm2(r);
+		if (!(norm < best)) {
 			/* a step within the Jacobian's own difference step
 			 * that does no better met the predictions' grain;
 			 * a longer one, the held Jacobian's limits */
@@ -496,7 +492,7 @@ int fit_rerun(struct fit *f)
 				goto settled;
 			break;
 		}
-		best = gsl_blas_dnrm2(r);
+		best = norm;
 		gsl_vector_memcpy(best_u, u);
 		gsl_vector_memcpy(best_r, r);
 	}

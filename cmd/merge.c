@@ -367,7 +367,6 @@ static int write_out(const char *dir, int argc, char **argv, char *header)
 {
 	char path[4096];
 	struct outfile f;
-
 	bool plotted;
 
 	snprintf(path, sizeof(path), "%.4000s/sweep.csv", dir);

@@ -331,7 +331,6 @@ static int write_out(const struct sweep_opts *o, const struct sweep_point *pts,
 	char path[4096];
 	struct outfile f;
 	struct sweep_result s = sweep_result_of(o, pts, nr_points, rows, NULL);
-
 	int status = -1;
 
 	/* the CSV and the plot replaced together, or neither (run's

@@ -344,6 +344,18 @@ static inline int drop_elsewhere(struct mem *m, struct mem_line *ln,
 	return dropped;
 }
 
+/* A DMA write's snoops: every copy in the sockets of held but the NIC's
+ * (n) goes; returns the wait a copy somewhere adds, a snoop there and
+ * back. */
+static inline double nic_snoop_elsewhere(struct mem *m, struct mem_line *ln,
+					 unsigned int held, int n)
+{
+	int snoops = drop_elsewhere(m, ln, held, n);
+
+	m->st.nic_snoops += snoops;
+	return snoops ? 2 * m->cfg.qpi_lat : 0;
+}
+
 static void writeback(struct mem *m, const struct mem_line *ln, int from)
 {
 	int home = m->node_socket[ln->node];
@@ -795,13 +807,9 @@ ni_nic_write(struct mem *m, uint32_t line, struct mem_line *ln)
 {
 	int n = m->nic_socket, home = m->node_socket[ln->node];
 	uint32_t ways = m->llc[n].ways, ddio = (uint32_t)m->cfg.ddio_ways;
-	int snoops = drop_elsewhere(m, ln, ni_sockets(m, ln), n);
-	/* a copy in another socket: a snoop there and back */
-	double extra = snoops ? 2 * m->cfg.qpi_lat : 0;
-	bool from_l2;
+	double extra = nic_snoop_elsewhere(m, ln, ni_sockets(m, ln), n);
+	bool from_l2 = ln->core;	/* of the NIC's socket, now */
 
-	m->st.nic_snoops += snoops;
-	from_l2 = ln->core;	/* of the NIC's socket, now */
 	if (from_l2) {
 		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);
@@ -894,15 +902,12 @@ double mem_nic_write(struct mem *m, uint32_t line)
 	struct mem_line *ln = state(m, line);
 	int n = m->nic_socket, home = m->node_socket[ln->node];
 	double extra;
-	int snoops;
 
 	m->st.nic_writes[ln->kind]++;
 	m->last_line = NO_LINE;
 	if (mind_clocks(m))
 		return ni_nic_write(m, line, ln);
-	snoops = drop_elsewhere(m, ln, ln->llc, n);
-	m->st.nic_snoops += snoops;
-	extra = snoops ? 2 * m->cfg.qpi_lat : 0;	/* a snoop there and back */
+	extra = nic_snoop_elsewhere(m, ln, ln->llc, n);
 	if (ln->core) {	/* a private copy on the NIC's socket */
 		vacate(&priv_set(m, ln->core - 1, ln)[ln->pway]);
 		priv_forget(ln);

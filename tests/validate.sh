@@ -255,11 +255,16 @@ check "--sensitivity --param: a row more, the largest movement first" sh -c "
 			    !seen[\"cost.xdp\"] }' &&
 	grep -Eq '^model.win_ring +102 +[0-9.]+ +[0-9.]+ .* far-drop v5.5\$' '$tmp/out'"
 # a prior the cases read but never use (no ring put in XDP_DROP) moves
-# nothing: the baseline's predictions are a refit as every move's are
+# nothing, to the digit: a move's refit starts where the baseline's fit
+# stopped, and its simulations are the baseline's
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cost.pp_ring >"$tmp/out" 2>>"$tmp/err"
-check "--sensitivity: a prior no case uses moves nothing, either way" \
-	grep -Eq '^cost.pp_ring +44.5 +0.0 +0.0 +\+0.0 +\+0.0 +-$' "$tmp/out"
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
+	--param cost.pp_ring --format csv >"$tmp/ring.csv" 2>>"$tmp/err"
+check "--sensitivity: a prior no case uses moves nothing, either way" sh -c "
+	grep -Eq '^cost.pp_ring +44.5 +0.0 +0.0 +\+0.0 +\+0.0 +-\$' '$tmp/out' &&
+	awk -F, '\$1 == \"cost.pp_ring\" { n++; if (\$7 != \$8 || \$9 != 0) bad = 1 }
+		END { exit bad || n != 2 }' '$tmp/ring.csv'"
 # a figure predicted 0 has no move in per cent: an empty CSV cell and a
 # note, never nan or inf, and the table's largest move is another's
 cp "$src/tests/scenarios/sens.ini" "$tmp/zero.ini"

@@ -118,6 +118,10 @@ int fit_init(struct fit *f, struct scenario *scn, const char *file,
 	if (!f->nr_params)	/* nothing to fit, no cases to fit on */
 		return 0;
 	f->nr_rows = cmd_measured_rows(scn, f->rows, true);
+	/* a fit differences nearby points: a window that ends at another
+	 * sample at each would be noise in its slopes */
+	for (int i = 0; i < f->nr_rows; i++)
+		f->rows[i].c->sim.load.precision = 0;
 	if (!*cal->cases) {
 		datadir_error(free_file, cal->free_line, "free: [calibrate] "
 			      "has no 'cases =', the cases to fit on");

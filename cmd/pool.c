@@ -25,6 +25,13 @@ struct rep_row cmd_row(struct scn_case *c, const struct pp_policy *policy,
 
 	scn_format_value("duration", c->sim.load.duration, row.duration,
 			 sizeof(row.duration));
+	if (c->sim.load.precision > 0) {	/* "50ms,0.2%": the most, and
+						 * the precision it ends at */
+		size_t n = strlen(row.duration);
+
+		snprintf(row.duration + n, sizeof(row.duration) - n, ",%g%%",
+			 c->sim.load.precision);
+	}
 	return row;
 }
 

@@ -29,15 +29,13 @@ bool rep_altered(const struct rep_prov *p)
 	return false;
 }
 
-/* The simulated time measured per case, as a file writes it; "varies"
- * when the cases differ. */
+/* The simulated time measured per case, as a file writes it (and the
+ * precision it ends at, cmd_row); "varies" when the cases differ. */
 void rep_duration_text(const struct rep_row *rows, int nr_rows, char *buf,
 		       size_t len)
 {
-	double d = rows[0].c->sim.load.duration;
-
 	for (int i = 1; i < nr_rows; i++)
-		if (rows[i].c->sim.load.duration != d) {
+		if (strcmp(rows[i].duration, rows[0].duration)) {
 			snprintf(buf, len, "varies");
 			return;
 		}

@@ -69,6 +69,9 @@ struct sim_load {
 	double warmup;		/* s after the migration before measuring */
 	double duration;	/* s measured */
 	double sample;		/* s between transient samples */
+	double precision;	/* %: the window the run's own, ended once
+				 * the rates are known to this (monitor.c);
+				 * 0: warmup and duration */
 };
 
 /*

@@ -1,0 +1,58 @@
+#!/bin/sh
+# A case's precision (ppsim-scenario(5)): the run ends its window once
+# the rates are known to it, starting where the transient ends; a run
+# that never gets there, and a calibration's fit cases, measure warmup
+# and duration as without one.  Speaks TAP.
+. "$(dirname "$0")/tap.sh"
+seed=$src/scenarios/mlx5-cx4-numa.ini
+tiny=$src/tests/scenarios/tiny.ini
+one="--case far-drop --policy v5.5 --reps 1"
+echo "1..8"
+
+# figures CSV: the figures of a run's CSV, their values and intervals
+# (no provenance; error_pct is left empty under a --set)
+figures() { grep -v '^#' "$1" | cut -d, -f1-6; }
+# rate CSV: its rate
+rate() { grep '^far-drop,v5.5,rate,' "$1" | cut -d, -f5; }
+
+t "$ppsim" run "$seed" $one --format csv --out "$tmp/early" \
+	>"$tmp/early.csv" 2>"$tmp/out"
+t "$ppsim" run "$seed" $one --format csv --set precision=0 \
+	--out "$tmp/whole" >"$tmp/whole.csv" 2>>"$tmp/out"
+# the samples a run took: one a millisecond until its window ended
+samples() { grep -c '^far-drop,' "$1/transient.csv"; }
+check "a steady case ends its window early (the shipped 0.1 %)" \
+	test "$(samples "$tmp/early")" -lt "$(samples "$tmp/whole")"
+check "its rate is the whole window's within 0.1 %" \
+	awk -v a="$(rate "$tmp/early.csv")" -v b="$(rate "$tmp/whole.csv")" \
+	'BEGIN { d = a / b - 1; exit !(a > 0 && d < 0.001 && d > -0.001) }'
+check "the table says the precision: 'duration 50ms,0.1%'" \
+	grep -q '^# seed 1  reps 1  duration 50ms,0\.1%  set ' "$tmp/early.csv"
+check "report reads that run back" \
+	t "$ppsim" report "$tmp/early/results.csv" "$seed"
+
+# a precision no run reaches: the run measures warmup and duration
+t "$ppsim" run "$seed" $one --format csv --set precision=0.0001 \
+	>"$tmp/never.csv" 2>"$tmp/out"
+t "$ppsim" run "$tiny" --reps 1 --format csv >"$tmp/none.csv" 2>>"$tmp/out"
+t "$ppsim" run "$tiny" --reps 1 --format csv --set precision=0 \
+	>"$tmp/zero.csv" 2>>"$tmp/out"
+for f in never whole none zero; do figures "$tmp/$f.csv" >"$tmp/$f.fig"; done
+check "a precision never reached: the figures of warmup and duration" \
+	cmp "$tmp/never.fig" "$tmp/whole.fig"
+check "precision = 0 is no precision, byte for byte" \
+	cmp "$tmp/zero.fig" "$tmp/none.fig"
+
+# the fit's cases measure warmup and duration whatever the precision
+cal="calibrate $seed --reps 1 --duration 5ms --quiet"
+# shellcheck disable=SC2086
+t "$ppsim" $cal --set precision=0 >"$tmp/cal0" 2>"$tmp/out"
+# shellcheck disable=SC2086
+t "$ppsim" $cal --set precision=5 >"$tmp/cal5" 2>>"$tmp/out"
+check "a calibration fits the same at any precision" \
+	sh -c "sed 's/precision=[0-9]*//' '$tmp/cal0' >'$tmp/a'; sed 's/precision=[0-9]*//' '$tmp/cal5' >'$tmp/b'; cmp '$tmp/a' '$tmp/b'"
+
+printf '[global]\ninclude = %s\nprecision = 51\n[case c]\n' \
+	"$src/scenarios/hw/e5-2603v4-2s.ini" >"$tmp/bad.ini"
+check "a precision above 50 % is refused at its line, exit 2" \
+	fails 2 "bad.ini:3: .*precision" "$ppsim" run "$tmp/bad.ini"

@@ -106,6 +106,15 @@ static int parse_free(struct fit *f)
 	return bad ? -1 : 0;
 }
 
+/* A fit differences nearby points: a window that ends at another sample
+ * at each (a case's precision) would be noise in its slopes, so the fit's
+ * cases measure their whole duration. */
+void fit_whole_windows(const struct fit *f)
+{
+	for (int i = 0; i < f->nr_rows; i++)
+		f->rows[i].c->sim.load.precision = 0;
+}
+
 int fit_init(struct fit *f, struct scenario *scn, const char *file,
 	     const struct rep_opts *rc)
 {
@@ -118,10 +127,7 @@ int fit_init(struct fit *f, struct scenario *scn, const char *file,
 	if (!f->nr_params)	/* nothing to fit, no cases to fit on */
 		return 0;
 	f->nr_rows = cmd_measured_rows(scn, f->rows, true);
-	/* a fit differences nearby points: a window that ends at another
-	 * sample at each would be noise in its slopes */
-	for (int i = 0; i < f->nr_rows; i++)
-		f->rows[i].c->sim.load.precision = 0;
+	fit_whole_windows(f);
 	if (!*cal->cases) {
 		datadir_error(free_file, cal->free_line, "free: [calibrate] "
 			      "has no 'cases =', the cases to fit on");

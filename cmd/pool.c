@@ -29,7 +29,7 @@ struct rep_row cmd_row(struct scn_case *c, const struct pp_policy *policy,
 						 * the precision it ends at */
 		size_t n = strlen(row.duration);
 
-		snprintf(row.duration + n, sizeof(row.duration) - n, ",%g%%",
+		snprintf(row.duration + n, sizeof(row.duration) - n, ",%.10g%%",
 			 c->sim.load.precision);
 	}
 	return row;

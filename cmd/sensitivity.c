@@ -158,6 +158,7 @@ static void apply_move(struct sens *s, const struct sens_param *sp,
 		struct sfile *sf = &s->files[f];
 
 		*sf->work = *sf->base;
+		fit_whole_windows(&sf->fit);
 		changed[f] = false;
 		if (!sp || !is_prior(sf, sp))
 			continue;
@@ -318,15 +319,12 @@ static void describe_value(const struct sens *s, struct sens_param *sp)
  * moving it moves no figure of the machine or the case. */
 static bool is_window(const char *key)
 {
-	static const char *const windows[] = { "warmup", "duration",
-					       "sample" };
+	char dotted[SCN_KEY_MAX];
 
-	if (!strncmp(key, "case.", 5))
-		key += 5;
-	for (size_t i = 0; i < sizeof(windows) / sizeof(*windows); i++)
-		if (!strcmp(key, windows[i]))
-			return true;
-	return false;
+	if (strchr(key, '.'))
+		return scn_key_measures(key);
+	snprintf(dotted, sizeof(dotted), "case.%s", key);
+	return scn_key_measures(dotted);
 }
 
 /* The priors: [cost] and [model] in the key table's order, then every

@@ -241,7 +241,8 @@ const struct scn_fitted *scn_fitted_case(const struct scenario *scn,
 int scn_explain_key(FILE *f, const char *key, char *hint, size_t len);
 
 /* Whether key says only how long or how finely a run measures (warmup,
- * duration, sample), not what: the same figure is measured at any value. */
+ * duration, sample, precision), not what: the same figure is measured at
+ * any value. */
 bool scn_key_measures(const char *key);
 
 /* The unit scn_case_get() reads a numeric key in ("s", "B", "cycles",

@@ -281,7 +281,8 @@ bool scn_key_measures(const char *key)
 
 	return k && (k == scn_find_key("case", "warmup") ||
 		     k == scn_find_key("case", "duration") ||
-		     k == scn_find_key("case", "sample"));
+		     k == scn_find_key("case", "sample") ||
+		     k == scn_find_key("case", "precision"));
 }
 
 const char *scn_key_unit(const char *key)

@@ -14,7 +14,7 @@ bool rep_altered(const struct rep_prov *p)
 	 * the measured figures still hold (a patch's before and after
 	 * beside the eras that were measured) */
 	static const char *const same_machine[] = {
-		"duration", "policies", "baseline",
+		"duration", "precision", "policies", "baseline",
 	};
 
 	for (int i = 0; i < p->nr_set; i++) {

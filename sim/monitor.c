@@ -62,46 +62,33 @@ static void take_snap(struct monitor *m, struct snap *s)
 }
 
 /*
- * With a precision (the case's key), the window is the run's own: it
- * starts where the transient ends and ends once the rates are known.
- * Each sample since the migration (or the start) is a batch: its rates
- * (the packets, the bytes, the consumer's packets) and the counters at
- * its start are kept.  After each sample the transient's end is the
- * batch d that MSER picks among the first half, the d whose later
- * batches' mean has the least standard error (White, "An effective
- * truncation heuristic for bias reduction in simulation output",
- * Simulation 69(6), 1997; Hoad, Robinson and Davies, JORS 61, 2010, found
- * it among the best of the published rules); the rates are known when
- * each one's 95 % confidence half-width over the batches from d on,
- * t(n - 1) s / sqrt n of batch means (Law, Simulation Modeling and
- * Analysis, 5th ed., 9.5.3), is within the precision of its mean, over
- * BATCHES_MIN batches at least, and the batches are not correlated (a
- * lag-1 autocorrelation below the one-sided 5 % bound of independent
- * ones, 1.645 / sqrt n: batches shorter than the rate's wander would
- * understate its error).  A run that never gets there measures its
- * warmup and duration as without a precision.
+ * With a precision (the case's key), the run ends its window once the
+ * rates are known to it.  Each sample of the window is a batch, `sample`
+ * long (the window starts at a sample's end), whose rates (the packets,
+ * the bytes, the consumer's packets) are kept.  The rates are
+ * known, after BATCHES_MIN batches at least, when for each of them
+ *  - its 95 % confidence half-width, t(n - 1) s / sqrt n of the batch
+ *    means (Law, Simulation Modeling and Analysis, 5th ed., 9.5.3), is
+ *    within the precision of its mean;
+ *  - the window's two halves agree within the precision: a transient
+ *    still in the window, a drift, a rate that wanders slower than the
+ *    batches (whose spread then understates its error) end nothing;
+ *  - the counts resolve it: packets are counted a poll at a time, so the
+ *    window's count is uncertain by a budget a queue at either end, and
+ *    a run of batches alike (a zero variance, a rate of nothing) says
+ *    nothing finer than that.
+ * A run that never gets there measures its whole duration.
  */
 #define BATCHES_MIN	10
 #define NR_RATES	3
 
 struct batches {
 	int n, cap;
-	struct snap *at;	/* the counters at each batch's start */
 	double (*x)[NR_RATES];	/* each batch's rates */
-	double (*cum)[2];	/* sums of the packet rate and its square
-				 * over the batches before each */
+	u64 packets;		/* in them all */
 };
 
-static void batches_free(struct batches *b)
-{
-	free(b->at);
-	free(b->x);
-	free(b->cum);
-}
-
-/* The batch from p to q; false out of memory (the window then ends as
- * without a precision). */
-static bool batch_add(struct batches *b, const struct snap *p,
+static void batch_add(struct batches *b, const struct snap *p,
 		      const struct snap *q)
 {
 	double dt = q->t - p->t;
@@ -109,90 +96,48 @@ static bool batch_add(struct batches *b, const struct snap *p,
 
 	if (b->n == b->cap) {
 		int cap = b->cap ? 2 * b->cap : 64;
-		struct snap *at = realloc(b->at, (size_t)cap * sizeof(*at));
 
-		if (!at)
-			return false;
-		b->at = at;
 		x = realloc(b->x, (size_t)cap * sizeof(*b->x));
 		if (!x)
-			return false;
+			return;	/* the window then runs its duration */
 		b->x = (double (*)[NR_RATES])x;
-		x = realloc(b->cum, (size_t)(cap + 1) * sizeof(*b->cum));
-		if (!x)
-			return false;
-		b->cum = (double (*)[2])x;
 		b->cap = cap;
 	}
-	if (!b->n)
-		b->cum[0][0] = b->cum[0][1] = 0;
-	b->at[b->n] = *p;
-	x = b->x[b->n];
+	x = b->x[b->n++];
 	x[0] = (double)(q->q.rx_packets - p->q.rx_packets) / dt;
 	x[1] = (double)(q->q.bytes_read - p->q.bytes_read) / dt;
 	x[2] = (double)(q->q.consumed - p->q.consumed) / dt;
-	b->cum[b->n + 1][0] = b->cum[b->n][0] + x[0];
-	b->cum[b->n + 1][1] = b->cum[b->n][1] + x[0] * x[0];
-	b->n++;
-	return true;
+	b->packets += q->q.rx_packets - p->q.rx_packets;
 }
 
-/* MSER's truncation point among the first half of the batches. */
-static int mser(const struct batches *b)
+/* The mean of rate i over batches from to from + k - 1. */
+static double mean_of(const struct batches *b, int i, int from, int k)
 {
-	int best = 0;
-	double least = INFINITY;
+	double s = 0;
 
-	for (int d = 0; d <= b->n / 2; d++) {
-		double k = b->n - d;
-		double s1 = b->cum[b->n][0] - b->cum[d][0];
-		double s2 = b->cum[b->n][1] - b->cum[d][1];
-		double se = (s2 - s1 * s1 / k) / (k * k);
-
-		if (se < least) {
-			least = se;
-			best = d;
-		}
-	}
-	return best;
+	for (int j = from; j < from + k; j++)
+		s += b->x[j][i];
+	return s / k;
 }
 
-/* The lag-1 autocorrelation of rate i over the batches from d on. */
-static double lag1(const struct batches *b, int d, int i, double mean)
+static bool known(const struct batches *b, double precision, double grain)
 {
-	double num = 0, den = 0;
-
-	for (int j = d; j < b->n; j++) {
-		double e = b->x[j][i] - mean;
-
-		den += e * e;
-		if (j > d)
-			num += e * (b->x[j - 1][i] - mean);
-	}
-	return den > 0 ? num / den : 0;
-}
-
-/* Whether the rates of the batches from d on are known to precision. */
-static bool known(const struct batches *b, int d, double precision)
-{
-	int k = b->n - d;
+	int k = b->n, h = k / 2;
 	double t;
 
-	if (k < BATCHES_MIN)
+	if (k < BATCHES_MIN || grain > precision * (double)b->packets)
 		return false;
 	t = gsl_cdf_tdist_Pinv(0.975, k - 1);
 	for (int i = 0; i < NR_RATES; i++) {
-		double s1 = 0, s2 = 0, mean, var;
+		double mean = mean_of(b, i, 0, k), ss = 0;
 
-		for (int j = d; j < b->n; j++) {
-			s1 += b->x[j][i];
-			s2 += b->x[j][i] * b->x[j][i];
-		}
-		mean = s1 / k;
-		var = fmax(s2 - k * mean * mean, 0) / (k - 1);
-		if (t * sqrt(var / k) > precision * fabs(mean))
+		for (int j = 0; j < k; j++)
+			ss += (b->x[j][i] - mean) * (b->x[j][i] - mean);
+		if (t * sqrt(ss / (k - 1) / k) > precision * fabs(mean))
 			return false;
-		if (lag1(b, d, i, mean) > 1.645 / sqrt(k))
+
+		if (fabs(mean_of(b, i, 0, h) - mean_of(b, i, k - h, h)) >
+		    precision * fabs(mean))
 			return false;
 	}
 	return true;
@@ -203,7 +148,8 @@ void monitor_actor(int argc, char **argv)
 	struct monitor *m = sg_actor_self_get_data();
 	struct sim_result *r = m->res;
 	double step = m->c->load.sample, precision = m->c->load.precision / 100;
-	double settle = fmax(m->c->load.migrate_at, 0);
+	/* a poll's packets a queue, at either end of the window */
+	double grain = 2.0 * m->nic->nq * m->c->rxq.budget;
 	struct batches b = { 0 };
 	struct snap prev, now;
 
@@ -231,22 +177,15 @@ void monitor_actor(int argc, char **argv)
 			s->local = n ? (now.q.pkts_local - prev.q.pkts_local) / n
 				     : NAN;
 		}
-		if (precision > 0 && prev.t >= settle - 1e-12 &&
-		    now.t > prev.t) {
-			int d;
-
-			if (!batch_add(&b, &prev, &now))
-				precision = 0;
-			else if (known(&b, d = mser(&b), precision)) {
-				m->start = b.at[d];
-				prev = now;
-				break;
-			}
-		}
+		if (precision > 0 && prev.t >= m->t_start - 1e-12 &&
+		    now.t > prev.t)
+			batch_add(&b, &prev, &now);
 		prev = now;
+		if (precision > 0 && known(&b, precision, grain))
+			break;
 	}
 	m->end = prev;
-	batches_free(&b);
+	free(b.x);
 }
 
 /* ---- the figures ---- */

@@ -121,7 +121,7 @@ static inline void qlru_set_mask(struct way *set, int k, uint64_t v)
 /* The bits of a set's ways. */
 static inline uint64_t qlru_ways(uint32_t ways)
 {
-	return ways >= 64 ? UINT64_MAX : (UINT64_C(1) << ways) - 1;
+	return UINT64_MAX >> (64 - ways);	/* 1..64 ways: no branch */
 }
 
 /* After an access by a requester that may fill the ways of mask: when

@@ -5,21 +5,42 @@
  * made here once, for every format.
  */
 #include <stdio.h>
+#include "../model/workload/workload.h"
 #include "scenario.h"
 
-/* Whether c's driver cycles were fitted on another core than its own. */
-static bool fit_elsewhere(const struct scn_case *c)
+const char *const scn_driver_costs[CPU_NR_DRIVER_COSTS] = {
+	[CPU_RX_PKT] = "cost.rx_pkt", [CPU_TX_PKT] = "cost.tx_pkt",
+	[CPU_STACK] = "cost.stack",
+};
+
+/* The core (enum cpu_family + 1) a driver cost c reads was fitted on
+ * when that is another than its own; 0 if none is. */
+static int fit_elsewhere(const struct scn_case *c)
 {
 	const struct cpu_config *cpu = &c->sim.cpu;
 
-	return cpu->fit_family && cpu->fit_family - 1 != (int)cpu->family;
+	for (int d = 0; d < CPU_NR_DRIVER_COSTS; d++)
+		if (workload_reads(c->sim.rxq.workload, scn_driver_costs[d]) &&
+		    cpu->fit_of[d] > 0 && cpu->fit_of[d] - 1 != (int)cpu->family)
+			return cpu->fit_of[d];
+	return 0;
+}
+
+/* Whether a driver cost c reads is a profile's prior, fitted on nothing. */
+static bool unfitted(const struct scn_case *c)
+{
+	for (int d = 0; d < CPU_NR_DRIVER_COSTS; d++)
+		if (workload_reads(c->sim.rxq.workload, scn_driver_costs[d]) &&
+		    c->sim.cpu.fit_of[d] == CPU_FIT_PRIOR)
+			return true;
+	return false;
 }
 
 bool scn_case_costs_borrowed(const struct scn_case *c, char *buf, size_t len)
 {
 	const struct cpu_config *cpu = &c->sim.cpu;
 	bool table = cpu->cost_family != cpu->family;
-	bool fit = fit_elsewhere(c);
+	int fit = fit_elsewhere(c);
 
 	*buf = '\0';
 	if (!table && !fit)
@@ -29,17 +50,25 @@ bool scn_case_costs_borrowed(const struct scn_case *c, char *buf, size_t len)
 		 table ? cpu_family_words[cpu->cost_family] : "",
 		 table ? "'s cost table" : "", table && fit ? ", " : "",
 		 fit ? "driver cycles fitted on " : "",
-		 fit ? cpu_fit_family_words[cpu->fit_family] : "");
+		 fit ? cpu_fit_family_words[fit] : "");
 	return true;
 }
 
 const char *scn_costs_borrowed(const struct scenario *scn, char *buf,
 			       size_t len)
 {
-	for (int i = 0; i < scn->nr_cases; i++)
+	const char *said = NULL;
+
+	/* a case whose driver cycles were fitted elsewhere says the most */
+	for (int i = 0; i < scn->nr_cases; i++) {
+		if (said && !fit_elsewhere(&scn->cases[i]))
+			continue;
 		if (scn_case_costs_borrowed(&scn->cases[i], buf, len))
-			return buf;
-	return NULL;
+			said = buf;
+		if (said && fit_elsewhere(&scn->cases[i]))
+			break;
+	}
+	return said;
 }
 
 bool scn_uncalibrated(const struct scenario *scn)
@@ -47,7 +76,7 @@ bool scn_uncalibrated(const struct scenario *scn)
 	if (scn_uncalibrated_profile(scn))
 		return true;
 	for (int i = 0; i < scn->nr_cases; i++)
-		if (fit_elsewhere(&scn->cases[i]))
+		if (fit_elsewhere(&scn->cases[i]) || unfitted(&scn->cases[i]))
 			return true;
 	return false;
 }

@@ -218,16 +218,20 @@ const char *scn_uncalibrated_profile(const struct scenario *scn);
 
 /* Whether a case runs on cycles of another core than its [cpu]'s: a
  * [cost] table of another family (cost.family), or driver cycles fitted
- * on another (cost.fit_family).  Writes what into buf, "a zen4 core:
+ * on another (the fit_family of the .cal.ini a driver cost it reads came
+ * from).  Writes what into buf, "a zen4 core:
  * broadwell's cost table, driver cycles fitted on broadwell" (the
  * outputs put "costs borrowed for " before it), or "" and false. */
 bool scn_case_costs_borrowed(const struct scn_case *c, char *buf, size_t len);
-/* The first of the scenario's cases that does: its text in buf, or NULL. */
+/* What the scenario's cases borrow, in buf (one whose driver cycles were
+ * fitted on another core says the most, else the first that borrows a
+ * table), or NULL. */
 const char *scn_costs_borrowed(const struct scenario *scn, char *buf,
 			       size_t len);
 /* Whether its driver cycles were fitted on no figure of its core: a
  * profile read without a calibration (scn_uncalibrated_profile), or a
- * calibration of another core (a case's cost.fit_family). */
+ * calibration of another core, or a driver cost a case reads that is a
+ * profile's prior. */
 bool scn_uncalibrated(const struct scenario *scn);
 
 /* Whether case name is one [calibrate] cases fits on. */
@@ -239,6 +243,9 @@ const struct scn_fitted *scn_fitted_case(const struct scenario *scn,
  * where it is set.  Returns 0, or -1 when there is no such key, with the
  * nearest known name in hint ("" if none is near). */
 int scn_explain_key(FILE *f, const char *key, char *hint, size_t len);
+
+/* The driver costs' keys, "cost.rx_pkt" ..., by enum cpu_driver_cost. */
+extern const char *const scn_driver_costs[CPU_NR_DRIVER_COSTS];
 
 /* Whether key says only how long or how finely a run measures (warmup,
  * duration, sample, precision), not what: the same figure is measured at

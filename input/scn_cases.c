@@ -340,6 +340,43 @@ static void check_free_in_case(struct loader *ld, const struct scn_case *c,
 	}
 }
 
+/* The fit_family the file sets (enum cpu_family + 1), 0 if none. */
+static int file_fit_family(const struct loader *ld, const char *file)
+{
+	for (int i = ld->nr_as - 1; i >= 0; i--) {
+		const struct assignment *a = &ld->as[i];
+
+		if (strcmp(a->file, file) || strcmp(a->section, "cost") ||
+		    strcmp(a->key, "fit_family"))
+			continue;
+		for (int w = 1; cpu_fit_family_words[w]; w++)
+			if (!strcmp(a->value, cpu_fit_family_words[w]))
+				return w;
+		return 0;
+	}
+	return 0;
+}
+
+/* The core each driver cost of c was fitted on (cpu_config.fit_of), by
+ * the file its value came from: the fit_family of that file (a .cal.ini
+ * fits some of them, and says on which core); a hardware profile's
+ * value is a prior, fitted on nothing; a file that says nothing (a
+ * scenario's own [cost], --set) is taken as this machine's, as
+ * fit_family's "any" is. */
+static void driver_fits(const struct loader *ld, struct scn_case *c,
+			const struct origin *org)
+{
+	for (int d = 0; d < CPU_NR_DRIVER_COSTS; d++) {
+		const struct key *k = scn_find_key("cost",
+						   scn_driver_costs[d] + 5);
+		const char *file = org[k - scn_registry].file;
+
+		c->sim.cpu.fit_of[d] = !file ? 0 :
+				       scn_profile_part(file) ? CPU_FIT_PRIOR :
+				       file_fit_family(ld, file);
+	}
+}
+
 static void build_cases(struct loader *ld, const struct scn_override *set,
 			int nr_set)
 {
@@ -396,6 +433,7 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 		 * it would give errors of values nobody wrote */
 		scn_fit_sample(c, org);
 		drop_unrun_measured(c, org);
+		driver_fits(ld, c, org);
 		if (!base_errors && ld->errors == errors)
 			scn_validate(ld, c, org, NULL, 0);
 	}

@@ -6,7 +6,7 @@
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
 zen4=$src/tests/scenarios/zen4.ini
-echo "1..24"
+echo "1..27"
 
 # rate CSV: the one rate of a one-row run
 rate() { awk -F, '$3 == "rate" { print $5 }' "$1"; }
@@ -125,3 +125,33 @@ check "validate, commit: run's Machine:, Rests on and Costs borrowed lines" test
 "$ppsim" run "$seed" --case close-drop --reps 1 --duration 1ms --format json >"$tmp/n.json" 2>>"$tmp/out"
 check "the seed on its own core: nothing borrowed, calibrated" sh -c "
 	! grep -q costs_borrowed '$tmp/n.json' && grep -q '\"uncalibrated\": false' '$tmp/n.json'"
+
+# ---- each driver cost by the calibration it came from ----
+# an 8380 of one's own: the profile, the Sunny Cove fit of rx_pkt
+# (pagecache-8380.cal.ini), XDP_DROP alone: rx_pkt is fitted on its core
+sc=$src/scenarios
+printf '[global]\ninclude = %s\ninclude = %s\npolicies = v6.12\nirq_cpu = 0\n[case drop]\nworkload = xdp_drop\n' \
+	"$sc/hw/xeon-8380-2s.ini" "$sc/pagecache-8380.cal.ini" >"$tmp/drop8380.ini"
+"$ppsim" run "$tmp/drop8380.ini" --reps 1 --duration 1ms --format json \
+	>"$tmp/d8.json" 2>>"$tmp/out"
+check "XDP_DROP on rx_pkt fitted on its core: calibrated (the table borrowed)" \
+	sh -c "grep -q '\"uncalibrated\": false' '$tmp/d8.json' &&
+	       grep -q 'broadwell.s cost table\"' '$tmp/d8.json'"
+# a TCP case beside it reads cost.stack, the profile's prior
+printf '[case tcp]\nworkload = tcp\npkt_size = 1514\n' >>"$tmp/drop8380.ini"
+"$ppsim" run "$tmp/drop8380.ini" --reps 1 --duration 1ms --format json \
+	>"$tmp/t8.json" 2>>"$tmp/out"
+check "a TCP case on the profile's stack cycles: uncalibrated" \
+	grep -q '"uncalibrated": true' "$tmp/t8.json"
+# the seed's TCP fit of cost.stack (Broadwell's) before or after the
+# Sunny Cove fit of rx_pkt: fitted on broadwell either way
+for order in "pagecache-8380 mlx5-cx4-tcp" "mlx5-cx4-tcp pagecache-8380"; do
+	set -- $order
+	printf '[global]\ninclude = %s\ninclude = %s.cal.ini\ninclude = %s.cal.ini\npolicies = v6.12\nirq_cpu = 0\n[case tcp]\nworkload = tcp\npkt_size = 1514\n' \
+		"$sc/hw/xeon-8380-2s.ini" "$sc/$1" "$sc/$2" >"$tmp/$1.ini"
+	"$ppsim" run "$tmp/$1.ini" --reps 1 --duration 1ms 2>>"$tmp/out" |
+		grep '^# costs borrowed' >"$tmp/$1.said"
+done
+check "the stack fitted on broadwell is said whatever the includes' order" \
+	sh -c "grep -q 'driver cycles fitted on broadwell' '$tmp/pagecache-8380.said' &&
+	       grep -q 'driver cycles fitted on broadwell' '$tmp/mlx5-cx4-tcp.said'"

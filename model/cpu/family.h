@@ -24,6 +24,11 @@ enum cpu_srso {
 	CPU_SRSO_DEFAULT, CPU_SRSO_SAFE_RET, CPU_SRSO_IBPB, CPU_SRSO_OFF,
 };
 
+/* The cycles no datasheet gives, which ppsim calibrate fits: cost.rx_pkt,
+ * cost.tx_pkt, cost.stack. */
+enum cpu_driver_cost { CPU_RX_PKT, CPU_TX_PKT, CPU_STACK, CPU_NR_DRIVER_COSTS };
+#define CPU_FIT_PRIOR	(-1)
+
 struct cpu_config {
 	enum cpu_family family;		/* the [cpu]'s core */
 	enum cpu_srso srso;		/* its SRSO mitigation */
@@ -33,6 +38,10 @@ struct cpu_config {
 	int fit_family;			/* the core the driver cycles were
 					 * fitted on, enum cpu_family + 1;
 					 * 0: not recorded */
+	/* each driver cost's, by the file its value came from (input/):
+	 * the core it was fitted on, enum cpu_family + 1; 0 not recorded
+	 * (taken as this core's); CPU_FIT_PRIOR a profile's prior */
+	int fit_of[CPU_NR_DRIVER_COSTS];
 };
 
 /* NULL-ended, in the enum's order; cpu_fit_family_words has "any" (0,

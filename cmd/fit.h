@@ -70,12 +70,12 @@ static inline bool fit_name_is_key(const char *name)
  * hardware key with fractions, named twice, bounds it cannot take), or
  * fewer figures than parameters.
  */
+int fit_init(struct fit *f, struct scenario *scn, const char *file,
+	     const struct rep_opts *rc);
+
 /* Sets the fit's cases to measure their whole duration (no precision):
  * fit_init() does, and a copy of the scenario over the fit's undoes. */
 void fit_whole_windows(const struct fit *f);
-
-int fit_init(struct fit *f, struct scenario *scn, const char *file,
-	     const struct rep_opts *rc);
 
 /*
  * Fits the free parameters from the values the cases hold, and leaves the

@@ -65,8 +65,8 @@ static void take_snap(struct monitor *m, struct snap *s)
  * With a precision (the case's key), the run ends its window once the
  * rates are known to it.  Each sample of the window is a batch, `sample`
  * long (the window starts at a sample's end), whose rates (the packets,
- * the bytes, the consumer's packets) are kept.  The rates are
- * known, after BATCHES_MIN batches at least, when for each of them
+ * the bytes, the consumer's packets) are kept.  The rates are known,
+ * after BATCHES_MIN batches at least, when for each of them
  *  - its 95 % confidence half-width, t(n - 1) s / sqrt n of the batch
  *    means (Law, Simulation Modeling and Analysis, 5th ed., 9.5.3), is
  *    within the precision of its mean;
@@ -120,6 +120,8 @@ static double mean_of(const struct batches *b, int i, int from, int k)
 	return s / k;
 }
 
+/* Whether the batches' rates are known to precision (a fraction), the
+ * window's count uncertain by grain packets (the rules above). */
 static bool known(const struct batches *b, double precision, double grain)
 {
 	int k = b->n, h = k / 2;
@@ -135,7 +137,6 @@ static bool known(const struct batches *b, double precision, double grain)
 			ss += (b->x[j][i] - mean) * (b->x[j][i] - mean);
 		if (t * sqrt(ss / (k - 1) / k) > precision * fabs(mean))
 			return false;
-
 		if (fabs(mean_of(b, i, 0, h) - mean_of(b, i, k - h, h)) >
 		    precision * fabs(mean))
 			return false;

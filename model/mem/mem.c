@@ -862,7 +862,7 @@ cpu_read_miss(struct mem *m, int core, uint32_t line)
  * private hit's on every machine (cpu_latency), while the clocks'
  * countdown is not due and the LLC is inclusive (a non-inclusive one
  * holds the countdown at 1).  The miss's inlined fetch made every read
- * save and restore its registers: 1455 -> ~1300 instructions a packet
+ * save and restore its registers: 1455 -> 1401 instructions a packet
  * on bench's close-drop (bench/README.md).
  */
 double mem_cpu_read(struct mem *m, int core, uint32_t line)

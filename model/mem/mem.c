@@ -440,8 +440,9 @@ priv_fill(struct mem *m, int core, uint32_t line,
 }
 
 /* Where core (of socket s, node n) finds a line. */
-static enum mem_place place_of(const struct mem *m, const struct mem_line *ln,
-			       int core, int s, int n)
+static inline __attribute__((always_inline)) enum mem_place
+place_of(const struct mem *m, const struct mem_line *ln, int core, int s,
+	 int n)
 {
 	if (ln->core == core + 1 && (!ln->dirty || ln->dirty == s + 1))
 		return MEM_PRIV;

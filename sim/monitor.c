@@ -152,11 +152,12 @@ void monitor_actor(int argc, char **argv)
 	/* a poll's packets a queue, at either end of the window */
 	double grain = 2.0 * m->nic->nq * m->c->rxq.budget;
 	struct batches b = { 0 };
-	struct snap prev, now;
+	struct snap prev, now, last;	/* last: the last sample's end */
 
 	(void)argc;
 	(void)argv;
 	take_snap(m, &prev);
+	last = prev;
 	if (m->t_start <= prev.t)
 		m->start = prev;
 	while (simgrid_get_clock() < m->t_end - 1e-12) {
@@ -169,14 +170,19 @@ void monitor_actor(int argc, char **argv)
 		take_snap(m, &now);
 		if (fabs(now.t - m->t_start) < 1e-12)
 			m->start = now;
-		if (r->nr_samples < SIM_MAX_SAMPLES && now.t > prev.t) {
-			double n = (double)(now.q.rx_packets - prev.q.rx_packets);
+		/* a slice shorter than half a sample (the window's start
+		 * off the samples' beat) joins the next sample: alone its
+		 * few packets, or none, would draw a dip in the plots */
+		if (r->nr_samples < SIM_MAX_SAMPLES && now.t > last.t &&
+		    (now.t - last.t >= step / 2 || now.t >= m->t_end - 1e-12)) {
+			double n = (double)(now.q.rx_packets - last.q.rx_packets);
 			struct sim_sample *s = &r->samples[r->nr_samples++];
 
 			s->t = now.t;
-			s->pps = n / (now.t - prev.t);
-			s->local = n ? (now.q.pkts_local - prev.q.pkts_local) / n
+			s->pps = n / (now.t - last.t);
+			s->local = n ? (now.q.pkts_local - last.q.pkts_local) / n
 				     : NAN;
+			last = now;
 		}
 		if (precision > 0 && prev.t >= m->t_start - 1e-12 &&
 		    now.t > prev.t)

@@ -6,7 +6,7 @@
 seed=$src/scenarios/mlx5-cx4-numa.ini
 tiny=$src/tests/scenarios/tiny.ini
 one="--case far-drop --policy v5.5 --reps 1"
-echo "1..11"
+echo "1..12"
 
 # figures CSV: the figures of a run's CSV, their values and intervals
 # (no provenance; error_pct is left empty under a --set)
@@ -81,6 +81,14 @@ fitted=$(t "$ppsim" calibrate "$tmp/sens.ini" --reps 1 --quiet 2>>"$tmp/out" |
 	 sed -n 's/^rx_pkt = \([0-9.]*\).*/\1/p')
 check "--sensitivity's baseline fit is calibrate's ($fitted)" \
 	sh -c "t() { timeout 120 \"\$@\"; }; '$ppsim' validate --sensitivity '$tmp/sens.ini' --reps 1 --quiet 2>&1 | grep -F 'refitted cost.rx_pkt (baseline $(printf '%.2f' "$fitted"))'"
+
+# a window off the samples' beat (warmup 20.0001 ms): its first slice
+# of 0.1 us joins the next sample, no rate of nothing drawn
+t "$ppsim" run "$paper" --case $case --reps 1 --set warmup=20.0001ms \
+	--out "$tmp/beat" >/dev/null 2>>"$tmp/out"
+check "a window off the samples' beat: no sample of a slice" \
+	awk -F, '$1 == "'$case'" { if ($5 + 0 < 1 || $4 == t) bad = 1; t = $4 }
+		 END { exit bad }' "$tmp/beat/transient.csv"
 
 printf '[global]\ninclude = %s\nprecision = 51\n[case c]\n' \
 	"$src/scenarios/hw/e5-2603v4-2s.ini" >"$tmp/bad.ini"

@@ -92,19 +92,43 @@ static bool fitted_here(const struct loader *ld, const char *file)
 	       a.st_ino == b.st_ino;
 }
 
+/* Whether case c measures a figure under policy p. */
+static bool measures(const struct scn_case *c, const struct pp_policy *p)
+{
+	for (int i = 0; i < c->nr_measured; i++)
+		if (c->measured[i].policy == p)
+			return true;
+	return false;
+}
+
 /* Each [fitted] line of this scenario's calibration names one of its
- * cases: another line would never be compared (validate reads the fit
- * cases' only), and says what no fit predicted. */
+ * cases, and policies it measures: another would never be compared
+ * (validate reads the fit cases' measured figures only), and says what
+ * no fit predicted.  (A --set that took policies off the case leaves
+ * its line unchecked: the file itself is not wrong.) */
 static void check_fitted_cases(struct loader *ld)
 {
-	for (int i = 0; i < ld->nr_as; i++) {
-		const struct assignment *a = &ld->as[i];
+	for (int i = 0; i < ld->scn->nr_fitted; i++) {
+		const struct scn_fitted *f = &ld->scn->fitted[i];
+		const struct scn_case *c = NULL;
 
-		if (!strcmp(a->section, "fitted") && *a->key &&
-		    !scn_case_section(ld, a->key) && fitted_here(ld, a->file))
-			scn_error(ld, a->file, a->line, "[fitted] %s: no "
+		if (!fitted_here(ld, f->file))
+			continue;
+		for (int j = 0; j < ld->scn->nr_cases && !c; j++)
+			if (!strcmp(ld->scn->cases[j].name, f->case_name))
+				c = &ld->scn->cases[j];
+		if (!c && !scn_case_section(ld, f->case_name)) {
+			scn_error(ld, f->file, f->line, "[fitted] %s: no "
 				 "[case %s] in the scenario it calibrates",
-				 a->key, a->key);
+				 f->case_name, f->case_name);
+			continue;
+		}
+		for (int k = 0; c && !c->nr_unrun && k < f->nr; k++)
+			if (!measures(c, f->fig[k].policy))
+				scn_error(ld, f->file, f->line, "[fitted] %s: "
+					 "%s: the case measures no figure "
+					 "under it, so no fit predicted one",
+					 f->case_name, f->fig[k].policy->name);
 	}
 }
 

@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..73"
+echo "1..74"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -66,6 +66,18 @@ check "one stale figure is one (is, not are)" sh -c "
 check "--format csv: the fit's prediction and 1 in the stale column" sh -c "
 	'$ppsim' validate '$tmp/st/cal.ini' --case close-drop --format csv 2>/dev/null |
 		grep -Eq '^$tmp/st/cal.ini,close-drop,v5.4,.*,in,60,0,cpu,[0-9.]+,1,figure,,,,,,,,\$'"
+# a [fitted] figure of a policy its case measures nothing under: no fit
+# predicted it, and validate would never compare it
+mkdir -p "$tmp/fpol"
+cp -r "$tmp/st/." "$tmp/fpol/"
+sed -i '/^\[fitted\]/,$ s/^\(close-drop = .*\)v5\.5:/\1v6.1:/' "$tmp/fpol/fit.cal.ini"
+# the scenario the calibration is of, which includes it
+sed -i 's/^include = tiny.ini$/&\ninclude = fit.cal.ini/' "$tmp/fpol/fit.ini"
+line=$(line_of '^close-drop = ' "$tmp/fpol/fit.cal.ini")
+check "a [fitted] figure of a policy the case does not measure: refused at its line" \
+	fails 2 "^$tmp/fpol/fit.cal.ini:$line: \[fitted\] close-drop: v6.1: the case measures no figure" \
+	"$ppsim" run "$tmp/fpol/fit.ini" --case close-drop --reps 1 --duration 1ms
+
 # a shorter run, or a --set, is no stale calibration: not checked
 "$ppsim" validate "$tmp/st/cal.ini" --case close-drop --duration 1ms >"$tmp/out" 2>"$tmp/st/err"
 rc=$?

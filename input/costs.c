@@ -57,18 +57,19 @@ bool scn_case_costs_borrowed(const struct scn_case *c, char *buf, size_t len)
 const char *scn_costs_borrowed(const struct scenario *scn, char *buf,
 			       size_t len)
 {
-	const char *said = NULL;
+	const struct scn_case *said = NULL;
 
-	/* a case whose driver cycles were fitted elsewhere says the most */
 	for (int i = 0; i < scn->nr_cases; i++) {
-		if (said && !fit_elsewhere(&scn->cases[i]))
-			continue;
-		if (scn_case_costs_borrowed(&scn->cases[i], buf, len))
-			said = buf;
-		if (said && fit_elsewhere(&scn->cases[i]))
+		const struct scn_case *c = &scn->cases[i];
+
+		if (fit_elsewhere(c)) {	/* says the most */
+			said = c;
 			break;
+		}
+		if (!said && scn_case_costs_borrowed(c, buf, len))
+			said = c;
 	}
-	return said;
+	return said && scn_case_costs_borrowed(said, buf, len) ? buf : NULL;
 }
 
 bool scn_uncalibrated(const struct scenario *scn)

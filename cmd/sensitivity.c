@@ -54,6 +54,7 @@ struct sens {
 	struct rep_row *rows;	/* every file's out-of-fit figures */
 	int nr_rows;
 	double *base;		/* their baseline predictions */
+	double *base_rep;	/* and each replication's, reps a figure */
 	double base_mae;
 	bool base_rough;	/* the baseline did not settle */
 	char unread[1024];	/* given priors no case reads: "a, b" */
@@ -412,12 +413,13 @@ static void progress(const struct sens *s, int step, int total,
 }
 
 /* Refits the files changed (all with changed NULL), then predicts their
- * out-of-fit figures into pred (the others keep the baseline's); *rough
- * when a refit did not settle.  Returns 0, or -1 after saying what
- * failed. */
+ * out-of-fit figures into pred, and each replication's into rep (reps a
+ * figure); the others keep the baseline's.  *rough when a refit did not
+ * settle.  Returns 0, or -1 after saying what failed. */
 static int predict(struct sens *s, const bool *changed, double *pred,
-		   const char *what, bool *rough)
+		   double *rep, const char *what, bool *rough)
 {
+	int reps = s->rc.reps;
 	struct rep_row *run = calloc((size_t)s->nr_rows + 1, sizeof(*run));
 	int *at = calloc((size_t)s->nr_rows + 1, sizeof(*at));
 	int n = 0, rc = 0;
@@ -433,6 +435,9 @@ static int predict(struct sens *s, const bool *changed, double *pred,
 		if (changed && !changed[f]) {
 			for (int i = sf->first; i < sf->first + sf->nr; i++)
 				pred[i] = s->base[i];
+			memcpy(rep + sf->first * reps,
+			       s->base_rep + sf->first * reps,
+			       (size_t)(sf->nr * reps) * sizeof(*rep));
 			continue;
 		}
 		/* the baseline fits; every move refits from there */
@@ -456,8 +461,12 @@ static int predict(struct sens *s, const bool *changed, double *pred,
 			"simulation failed\n", what);
 		rc = -1;
 	}
-	for (int i = 0; i < n && !rc; i++)
-		pred[at[i]] = rep_rate(&run[i], s->rc.reps).mean;
+	for (int i = 0; i < n && !rc; i++) {
+		pred[at[i]] = rep_rate(&run[i], reps).mean;
+		for (int r = 0; r < reps; r++)
+			rep[at[i] * reps + r] =
+				rep_metrics[REP_RATE].fn(&run[i].res[r]);
+	}
 	cmd_free_results(run, n);
 out:
 	free(run);
@@ -479,22 +488,44 @@ static double move_pct(const struct sens *s, const double *pred, int i)
 	return (pred[i] - s->base[i]) / s->base[i] * 100;
 }
 
-/* The largest move each way, the figure that moved most, the error. */
-static void summarize(struct sens *s, struct sens_param *sp)
+/* The 95 % half-width of figure i's move, in % of its baseline: the
+ * replications' differences, each move's run against the baseline's of
+ * the same seed, so that what the seeds share cancels. */
+static double move_noise(const struct sens *s, const double *rep, int i)
+{
+	int reps = s->rc.reps;
+	double diff[REP_MAX_REPS];
+
+	for (int r = 0; r < reps; r++)
+		diff[r] = (rep[i * reps + r] - s->base_rep[i * reps + r]) /
+			  s->base[i] * 100;
+	return rep_ci95(diff, reps);
+}
+
+/* The largest move each way, the figure that moved most, the error, and
+ * each move's noise. */
+static void summarize(struct sens *s, struct sens_param *sp,
+		      double *const rep[2])
 {
 	double best = -1;
 
 	for (int d = 0; d < 2; d++) {
 		sp->move[d] = 0;
+		sp->noise[d] = NAN;
 		if (sp->failed[d])
 			continue;
 		for (int i = 0; i < s->nr_rows; i++) {
 			double m;
 
+			sp->noise_of[d][i] = NAN;
 			if (s->base[i] == 0)	/* no per cent (noted) */
 				continue;
+			sp->noise_of[d][i] = move_noise(s, rep[d], i);
 			m = fabs(move_pct(s, sp->pred[d], i));
-			sp->move[d] = fmax(sp->move[d], m);
+			if (m >= sp->move[d]) {
+				sp->move[d] = m;
+				sp->noise[d] = sp->noise_of[d][i];
+			}
 			if (m > best) {
 				best = m;
 				sp->most = i;
@@ -604,6 +635,8 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 	struct sens s = { .o = o, .rc = o->rc, .nr_files = nr_scn };
 	bool *changed = calloc((size_t)nr_scn, sizeof(*changed));
 	int status = 2, failed = 0, step = 0;
+	double *rep[2] = { NULL, NULL };	/* a move's replications */
+	size_t nr_reps;
 
 	s.rc.quiet = true;
 	s.files = calloc((size_t)nr_scn, sizeof(*s.files));
@@ -616,17 +649,21 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 	if (setup(&s, scn) || find_params(&s))
 		goto done;
 	check_moves(&s);
+	nr_reps = (size_t)s.nr_rows * (size_t)s.rc.reps;
 	if (o->dry_run) {
 		status = write_outputs(&s) ? 1 : 0;
 		goto done;
 	}
 	status = 1;
 	s.base = calloc((size_t)s.nr_rows, sizeof(*s.base));
-	if (!s.base)
+	s.base_rep = calloc(nr_reps, sizeof(*s.base_rep));
+	rep[0] = calloc(nr_reps, sizeof(*rep[0]));
+	rep[1] = calloc(nr_reps, sizeof(*rep[1]));
+	if (!s.base || !s.base_rep || !rep[0] || !rep[1])
 		goto done;
 	progress(&s, 0, 2 * s.nr_params + 1, "baseline");
 	apply_move(&s, NULL, 1, changed);
-	if (predict(&s, NULL, s.base, "baseline", &s.base_rough))
+	if (predict(&s, NULL, s.base, s.base_rep, "baseline", &s.base_rough))
 		goto done;
 	for (int f = 0; f < nr_scn; f++)
 		for (int k = 0; k < s.files[f].fit.nr_params; k++)
@@ -643,27 +680,34 @@ int validate_sensitivity(const struct cmd_opts *o, struct scenario **scn,
 			progress(&s, ++step, 2 * s.nr_params + 1, what);
 			sp->pred[d] = calloc((size_t)s.nr_rows,
 					     sizeof(*sp->pred[d]));
-			if (!sp->pred[d])
+			sp->noise_of[d] = calloc((size_t)s.nr_rows,
+						 sizeof(*sp->noise_of[d]));
+			if (!sp->pred[d] || !sp->noise_of[d])
 				goto done;
 			if (sp->refused[d][0]) {	/* failed, not run */
 				failed++;
 				continue;
 			}
 			apply_move(&s, sp, sens_factor[d], changed);
-			sp->failed[d] = predict(&s, changed, sp->pred[d], what,
-						&sp->rough[d]);
+			sp->failed[d] = predict(&s, changed, sp->pred[d],
+						rep[d], what, &sp->rough[d]);
 			failed += sp->failed[d];
 		}
-		summarize(&s, sp);
+		summarize(&s, sp, rep);
 	}
 	progress(&s, 2 * s.nr_params + 1, 2 * s.nr_params + 1, "");
 	qsort(s.params, (size_t)s.nr_params, sizeof(*s.params), by_move);
 	status = write_outputs(&s) || failed ? 1 : 0;
 done:
 	for (int k = 0; s.params && k < SENS_MAX_PARAMS; k++) {
-		free(s.params[k].pred[0]);
-		free(s.params[k].pred[1]);
+		for (int d = 0; d < 2; d++) {
+			free(s.params[k].pred[d]);
+			free(s.params[k].noise_of[d]);
+		}
 	}
+	free(rep[0]);
+	free(rep[1]);
+	free(s.base_rep);
 	for (int f = 0; s.files && f < nr_scn; f++)
 		free(s.files[f].work);
 	free(s.files);

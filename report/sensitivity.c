@@ -24,6 +24,22 @@ double sens_largest_move(const struct sens_param *sp)
 	return m;
 }
 
+/* The noise of the larger move, NAN with one replication or none run. */
+static double largest_noise(const struct sens_param *sp)
+{
+	int d = sp->failed[0] ? 1 : sp->failed[1] ? 0 :
+		sp->move[1] > sp->move[0];
+
+	return sp->failed[d] ? NAN : sp->noise[d];
+}
+
+/* Whether the larger move is within its noise: what the prior does is
+ * not told apart from the replications' spread. */
+static bool within_noise(const struct sens_param *sp)
+{
+	return sens_largest_move(sp) <= largest_noise(sp);
+}
+
 void sens_write_refused(FILE *f, const char *lead,
 			const struct sens_result *r)
 {
@@ -113,10 +129,15 @@ static void table_head(FILE *f, const struct sens_result *r, int w)
 		"%.1f %% over %d figure%s\n", r->base_mae, r->nr_rows,
 		r->nr_rows == 1 ? "" : "s");
 	fprintf(f, "# move: the largest change of an out-of-fit prediction, "
-		"in %% of the baseline's;\n# mae: the out-of-fit mean |error| "
-		"after the move, against the baseline's, in points\n");
-	fprintf(f, "%-*s %9s %8s %8s %8s %8s  %s\n", w, "parameter", "value",
-		"move-25%", "move+25%", "mae-25%", "mae+25%", "moved most");
+		"in %% of the baseline's;\n# noise: the larger move's 95 %% "
+		"half-width, from the replications paired seed with\n# seed "
+		"('-': one replication); a move within it is not told apart "
+		"from their\n# spread (\"within noise\");\n"
+		"# mae: the out-of-fit mean |error| after the move, against the "
+		"baseline's, in points\n");
+	fprintf(f, "%-*s %9s %8s %8s %6s %8s %8s  %s\n", w, "parameter",
+		"value", "move-25%", "move+25%", "noise", "mae-25%", "mae+25%",
+		"moved most");
 }
 
 /* A prior's line of the table. */
@@ -130,6 +151,10 @@ static void table_line(FILE *f, const struct sens_result *r,
 				"failed");
 		else
 			fprintf(f, " %8.1f", sp->move[d]);
+	if (isnan(largest_noise(sp)))
+		fprintf(f, " %6s", "-");
+	else
+		fprintf(f, " %6.1f", largest_noise(sp));
 	for (int d = 0; d < 2; d++)
 		if (sp->failed[d])
 			fprintf(f, " %8s", sp->refused[d][0] ? "refused" :
@@ -139,8 +164,9 @@ static void table_line(FILE *f, const struct sens_result *r,
 	if (sp->most >= 0 && sens_largest_move(sp) > 0) {
 		fputs("  ", f);
 		datadir_put_line_text(f, file_of(r, sp->most)->path);
-		fprintf(f, " %s %s\n", r->rows[sp->most].c->name,
-			r->rows[sp->most].policy->name);
+		fprintf(f, " %s %s%s\n", r->rows[sp->most].c->name,
+			r->rows[sp->most].policy->name,
+			within_noise(sp) ? ", within noise" : "");
 	} else {
 		fprintf(f, "  -\n");
 	}
@@ -175,7 +201,7 @@ void sens_write_table(FILE *f, const struct sens_result *r)
 void sens_write_csv(FILE *f, const struct sens_result *r)
 {
 	fprintf(f, "parameter,factor,file,case,policy,measured,baseline,"
-		"predicted,move_pct\n");
+		"predicted,move_pct,noise95_pct\n");
 	for (int k = 0; k < r->nr_params; k++) {
 		const struct sens_param *sp = &r->params[k];
 
@@ -196,6 +222,9 @@ void sens_write_csv(FILE *f, const struct sens_result *r)
 					fprintf(f, "%.6g",
 						(sp->pred[d][i] - r->base[i]) /
 						r->base[i] * 100);
+				fputc(',', f);
+				if (!isnan(sp->noise_of[d][i]))	/* else empty */
+					fprintf(f, "%.6g", sp->noise_of[d][i]);
 				fputc('\n', f);
 			}
 		}

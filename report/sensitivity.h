@@ -29,6 +29,12 @@ struct sens_param {
 	bool whole;		/* a whole number: moved to whole values */
 	char moved[2][32];	/* a whole number's moved values, as written */
 	double move[2];		/* largest |move| of a figure, % */
+	/* Each figure's move's 95 % half-width, % of its baseline: the
+	 * replications paired, seed with seed (the move and the baseline
+	 * run the same seeds); NAN with one replication.  noise[d] is that
+	 * of the figure that moved move[d]. */
+	double *noise_of[2];
+	double noise[2];
 	double mae[2];		/* out-of-fit mean |error| after the move, % */
 	int most;		/* the figure that moved most, either way */
 	int order;		/* found in this order: ties keep it */

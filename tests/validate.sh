@@ -274,9 +274,29 @@ check "--sensitivity --param: a row more, the largest movement first" sh -c "
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \
 	--param cost.pp_ring --format csv >"$tmp/ring.csv" 2>>"$tmp/err"
 check "--sensitivity: a prior no case uses moves nothing, either way" sh -c "
-	grep -Eq '^cost.pp_ring +44.5 +0.0 +0.0 +\+0.0 +\+0.0 +-\$' '$tmp/out' &&
-	awk -F, '\$1 == \"cost.pp_ring\" { n++; if (\$7 != \$8 || \$9 != 0) bad = 1 }
+	grep -Eq '^cost.pp_ring +44.5 +0.0 +0.0 +- +\+0.0 +\+0.0 +-\$' '$tmp/out' &&
+	awk -F, '\$1 == \"cost.pp_ring\" { n++; if (\$7 != \$8 || \$9 != 0 || \$10 != \"\") bad = 1 }
 		END { exit bad || n != 2 }' '$tmp/ring.csv'"
+# a move's noise pairs each replication with the baseline's of its seed:
+# a move that changes nothing has none (unpaired, the two runs' spreads
+# would add up; at 3 ms the baseline's replications differ); a row is
+# within noise exactly when its larger move is
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 3 -j 2 \
+	--set duration=3ms --param cost.pp_ring --param model.win_ring \
+	>"$tmp/out" 2>>"$tmp/err"
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 3 -j 2 \
+	--set duration=3ms --param cost.pp_ring --format csv \
+	>"$tmp/ring.csv" 2>>"$tmp/err"
+check "--sensitivity: noise from replications paired by seed" sh -c "
+	grep -Eq '^cost.pp_ring +44.5 +0.0 +0.0 +0.0 +\+0.0 +\+0.0 +-\$' '$tmp/out' &&
+	awk -F, '\$1 == \"cost.pp_ring\" { n++; if (\$10 != 0) bad = 1 }
+		\$1 == \"cost.xdp\" && \$10 !~ /^[0-9.e-]+\$/ { bad = 1 }
+		END { exit bad || n != 2 }' '$tmp/ring.csv' &&
+	sed -n '/^parameter /,\$p' '$tmp/out' | grep -v '^#' | sed 1d | awk '
+		\$1 == \"cost.pp_ring\" { next }
+		{ n++; within = (\$3 > \$4 ? \$3 : \$4) <= \$5
+		  if (within != /, within noise\$/ || \$5 !~ /^[0-9.]+\$/) bad = 1 }
+		END { exit bad || n != 2 }'"
 # a figure predicted 0 has no move in per cent: an empty CSV cell and a
 # note, never nan or inf, and the table's largest move is another's
 cp "$src/tests/scenarios/sens.ini" "$tmp/zero.ini"
@@ -284,7 +304,7 @@ printf '[case trickle]\nworkload = xdp_drop\nrate = 100\nmeasured = v5.5:0.0001\
 "$ppsim" validate --sensitivity "$tmp/zero.ini" --reps 1 -j 2 --format csv \
 	>"$tmp/zero.csv" 2>"$tmp/zero.err"
 check "--sensitivity: a figure predicted 0 moves by no per cent, said so" sh -c "
-	grep -q '^cost.xdp,0.75,.*,trickle,v5.5,0.0001,0,0,\$' '$tmp/zero.csv' &&
+	grep -q '^cost.xdp,0.75,.*,trickle,v5.5,0.0001,0,0,,\$' '$tmp/zero.csv' &&
 	! grep -qi 'nan\|inf' '$tmp/zero.csv' &&
 	grep -q 'note: trickle v5.5: predicted 0 at the baseline' '$tmp/zero.err'"
 check "--sensitivity --format commit: refused, exit 2" \
@@ -326,7 +346,7 @@ check "--sensitivity: a whole number moves to 1 and 3 from 2, and says so" sh -c
 	--param nic.rx_ring >"$tmp/out" 2>>"$tmp/err"
 rc=$?
 check "--sensitivity: a move the checks refuse is shown refused (exit 1), the rest run" sh -c "
-	test $rc -eq 1 && grep -Eq '^nic.rx_ring +1024 +refused +refused +refused +refused ' '$tmp/out' &&
+	test $rc -eq 1 && grep -Eq '^nic.rx_ring +1024 +refused +refused +- +refused +refused ' '$tmp/out' &&
 	grep -q '^# nic.rx_ring x0.75: refused by the scenario.s checks, not run: .*sens.ini:[0-9]*: .*rx_ring 768 is not a power of 2' '$tmp/out' &&
 	grep -Eq '^cost.xdp +15 +[0-9.]+ ' '$tmp/out'"
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 \

@@ -83,11 +83,14 @@ static void write_marks(FILE *f, const struct sweep_result *s)
 void sweep_write_table(FILE *f, const struct sweep_result *s)
 {
 	int w = rep_name_width(s->rows, nr_rows(s));
+	char dur[64];
 
 	fprintf(f, "# ppsim %s (git %s) sweep ", PACKAGE_VERSION,
 		PPSIM_COMMIT);
 	datadir_put_line_text(f, s->file);
-	fprintf(f, "  seed %lu  reps %d\n", s->rc->seed, s->rc->reps);
+	rep_duration_text(s->rows, nr_rows(s), dur, sizeof(dur));
+	fprintf(f, "  seed %lu  reps %d  duration %s\n", s->rc->seed,
+		s->rc->reps, dur);
 	rep_title_line(f, "# ", s->rows, nr_rows(s));
 	write_marks(f, s);
 	for (int a = 0; a < s->nr_axes; a++)
@@ -103,7 +106,7 @@ void sweep_write_table(FILE *f, const struct sweep_result *s)
 
 void sweep_write_csv(FILE *f, const struct sweep_result *s)
 {
-	char header[512] = "", file[PATH_MAX];
+	char header[512] = "", file[PATH_MAX], dur[64];
 
 	for (int a = 0; a < s->nr_axes; a++)
 		snprintf(header + strlen(header),
@@ -118,7 +121,10 @@ void sweep_write_csv(FILE *f, const struct sweep_result *s)
 	datadir_put_line_text(f, file);
 	fputc('\n', f);
 	rep_title_line(f, "# ", s->rows, nr_rows(s));
-	fprintf(f, "# seed %lu  reps %d", s->rc->seed, s->rc->reps);
+	/* every point's rows, not the job's: the same in every job */
+	rep_duration_text(s->rows, nr_rows(s), dur, sizeof(dur));
+	fprintf(f, "# seed %lu  reps %d  duration %s", s->rc->seed,
+		s->rc->reps, dur);
 	for (int i = 0; i < s->nr_fixed; i++)	/* --duration */
 		fprintf(f, "%s%s=%s", i ? " " : "  set ", s->fixed[i].key,
 			s->fixed[i].value);
@@ -148,6 +154,8 @@ void sweep_write_csv(FILE *f, const struct sweep_result *s)
 
 void sweep_write_json(FILE *f, const struct sweep_result *s)
 {
+	char dur[64];
+
 	fprintf(f, "{\"ppsim\": \"%s\", \"commit\": \"%s\", "
 		"\"command\": \"sweep\", \"scenario\": ", PACKAGE_VERSION,
 		PPSIM_COMMIT);
@@ -156,8 +164,11 @@ void sweep_write_json(FILE *f, const struct sweep_result *s)
 		fputs(", \"machine\": ", f);
 		rep_json_text(f, rep_machine_name(s->rows, nr_rows(s)));
 	}
-	fprintf(f, ", \"seed\": %lu, \"reps\": %d, ", s->rc->seed,
-		s->rc->reps);
+	rep_duration_text(s->rows, nr_rows(s), dur, sizeof(dur));
+	fprintf(f, ", \"seed\": %lu, \"reps\": %d, \"duration\": ",
+		s->rc->seed, s->rc->reps);
+	rep_json_text(f, dur);
+	fputs(", ", f);
 	rep_json_set(f, s->fixed, s->nr_fixed);
 	fputs(", \"keys\": [", f);
 	for (int a = 0; a < s->nr_axes; a++) {

@@ -4,7 +4,7 @@
 # merge, and bad input.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
 tiny=$src/tests/scenarios/tiny.ini
-echo "1..55"
+echo "1..56"
 
 "$ppsim" sweep "$tiny" --set nic.rx_ring=256,1024 --set driver.budget=32,64 \
 	--case far-drop -j 2 --reps 1 --format csv --out "$tmp/o" >"$tmp/s.csv" 2>"$tmp/out"
@@ -24,6 +24,12 @@ check "measured and error only at the scenario's own ring and budget (1024, 64)"
 check "swept duration: measured and error at every duration, at the own ring only" \
 	awk -F, '$5 == "rate" { own = $2 == 1024; if (own != ($9 != "" && $10 != "")) bad = 1; n += own }
 	     END { exit bad || n != 4 }' "$tmp/d.csv"
+"$ppsim" sweep "$tiny" --set duration=2ms,4ms --case far-drop --reps 1 \
+	>"$tmp/dt" 2>>"$tmp/out"
+check "the provenance says how long each point measured: varies, or the time" sh -c "
+	grep -q '^# seed 1  reps 1  duration varies\$' '$tmp/d.csv' &&
+	grep -q ' seed 1  reps 1  duration varies\$' '$tmp/dt' &&
+	grep -q '^# seed 1  reps 1  duration 4ms\$' '$tmp/s.csv'"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "the rate plotted against the first key" test -s "$tmp/o/sweep.png" -a -s "$tmp/o/sweep.svg"
 	"$ppsim" sweep "$tiny" --set nic.rx_ring=256,512 --case far-drop --reps 1 --out "$tmp/o2" >/dev/null 2>>"$tmp/out"
@@ -233,7 +239,7 @@ check "merge refuses a job's CSV missing" \
 	"$ppsim" merge "$tmp/arr/sweep-002.csv"
 t "$ppsim" sweep "$tiny" ring --reps 1 --duration 2ms --task 2 --format csv >"$tmp/reps1.csv" 2>>"$tmp/out"
 check "merge refuses a job of other replications" \
-	fails 2 "reps1.csv:$(line_of '^# seed' "$tmp/reps1.csv"): its provenance differs .*\\(# seed 1  reps 2  set duration=2ms\\)" \
+	fails 2 "reps1.csv:$(line_of '^# seed' "$tmp/reps1.csv"): its provenance differs .*\\(# seed 1  reps 2  duration 2ms  set duration=2ms\\)" \
 	"$ppsim" merge "$tmp/arr/sweep-001.csv" "$tmp/reps1.csv"
 cp "$tiny" "$tmp/other.ini"
 sed -i "s#^include = ../../#include = $src/#" "$tmp/other.ini"

@@ -535,11 +535,16 @@ static void summarize(struct sens *s, struct sens_param *sp,
 	}
 }
 
+/* What the predictions hang on first: the moves beyond their noise, the
+ * largest first, then those within it. */
 static int by_move(const void *a, const void *b)
 {
 	const struct sens_param *pa = a, *pb = b;
 	double ma = sens_largest_move(pa), mb = sens_largest_move(pb);
+	int na = sens_within_noise(pa), nb = sens_within_noise(pb);
 
+	if (na != nb)
+		return na - nb;
 	return ma < mb ? 1 : ma > mb ? -1 : pa->order - pb->order;
 }
 

@@ -33,9 +33,7 @@ static double largest_noise(const struct sens_param *sp)
 	return sp->failed[d] ? NAN : sp->noise[d];
 }
 
-/* Whether the larger move is within its noise: what the prior does is
- * not told apart from the replications' spread. */
-static bool within_noise(const struct sens_param *sp)
+bool sens_within_noise(const struct sens_param *sp)
 {
 	return sens_largest_move(sp) <= largest_noise(sp);
 }
@@ -132,7 +130,8 @@ static void table_head(FILE *f, const struct sens_result *r, int w)
 		"in %% of the baseline's;\n# noise: the larger move's 95 %% "
 		"half-width, from the replications paired seed with\n# seed "
 		"('-': one replication); a move within it is not told apart "
-		"from their\n# spread (\"within noise\");\n"
+		"from their\n# spread (\"within noise\", listed after the "
+		"others);\n"
 		"# mae: the out-of-fit mean |error| after the move, against the "
 		"baseline's, in points\n");
 	fprintf(f, "%-*s %9s %8s %8s %6s %8s %8s  %s\n", w, "parameter",
@@ -166,7 +165,7 @@ static void table_line(FILE *f, const struct sens_result *r,
 		datadir_put_line_text(f, file_of(r, sp->most)->path);
 		fprintf(f, " %s %s%s\n", r->rows[sp->most].c->name,
 			r->rows[sp->most].policy->name,
-			within_noise(sp) ? ", within noise" : "");
+			sens_within_noise(sp) ? ", within noise" : "");
 	} else {
 		fprintf(f, "  -\n");
 	}

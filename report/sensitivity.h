@@ -65,6 +65,9 @@ struct sens_result {
 /* The largest move of a prior, either way, of those that ran; -1: none
  * ran. */
 double sens_largest_move(const struct sens_param *sp);
+/* Whether that move is within its noise: what the prior does is not told
+ * apart from the replications' spread (never with one replication). */
+bool sens_within_noise(const struct sens_param *sp);
 /* The table, and the CSV: every out-of-fit figure under every move. */
 void sens_write_table(FILE *f, const struct sens_result *r);
 void sens_write_csv(FILE *f, const struct sens_result *r);

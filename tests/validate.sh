@@ -7,7 +7,7 @@
 # in one run as they do one by one, a direction against the measurement is
 # caught, and --sensitivity moves each prior and refits.  Speaks TAP.
 . "$(dirname "$0")/tap.sh"
-echo "1..75"
+echo "1..76"
 
 cp "$src/tests/scenarios/fit.ini" "$src/tests/scenarios/tiny.ini" "$tmp/"
 mkdir -p "$tmp/hw" && cp "$src/scenarios/hw/e5-2603v4-2s.ini" "$tmp/hw/"
@@ -244,6 +244,17 @@ check "a change's size alone fails validate: OVER, exit 1" sh -c "test $rc -eq 1
 	grep -qx '# 0 of 2 figures over the tolerance, 1 of 1 changes over the effect tolerance, 0 direction mismatches (0 before/after, 0 trends), 0 stale fitted' '$tmp/size.out'"
 printf 'effect_tolerance = 1000\n' >>"$tmp/size.ini"
 check "within a wider effect_tolerance it passes" "$ppsim" validate "$tmp/size.ini" --case far-drop --reps 1 --quiet
+
+# what the predictions hang on first: a prior whose move is beyond its
+# noise (the store's exposure: 0.0 of noise) before those within theirs
+"$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 3 -j 2 \
+	--param model.store_exposure --param model.win_ring >"$tmp/out" 2>>"$tmp/err"
+check "--sensitivity: the moves beyond their noise listed first" sh -c "
+	sed -n '/^parameter /,\$p' '$tmp/out' | grep -v '^#' | sed 1d | awk '
+		NR == 1 && \$1 != \"model.store_exposure\" { bad = 1 }
+		/, within noise\$/ { within = 1; next }
+		within { bad = 1 }
+		END { exit bad || NR != 3 }'"
 
 # ---- --sensitivity: one prior (cost.xdp), the free cost.rx_pkt refitted ----
 "$ppsim" validate --sensitivity "$src/tests/scenarios/sens.ini" --reps 1 -j 2 >"$tmp/out" 2>>"$tmp/err"

@@ -94,9 +94,7 @@ int bench_main(int argc, char **argv)
 	scn = scn_load(o.file, set, o.nr_set + 2, cmd_policies);
 	if (!scn)
 		return 2;
-	for (int i = 0; i < scn->nr_cases && !row.c; i++)
-		if (!strcmp(scn->cases[i].name, only_case))
-			row.c = &scn->cases[i];
+	row.c = scn_case_named(scn, only_case);
 	if (!row.c) {
 		fprintf(stderr, "%s: no case %s\n", o.file, only_case);
 		scn_free(scn);

@@ -41,9 +41,7 @@ int cmd_check_names(const struct cmd_opts *o, struct scenario *const *scn,
 		bool found = false;
 
 		for (int f = 0; f < nr && !found; f++)
-			for (int c = 0; c < scn[f]->nr_cases && !found; c++)
-				found = !strcmp(scn[f]->cases[c].name,
-						o->cases[i]);
+			found = scn_case_named(scn[f], o->cases[i]);
 		if (!found) {
 			fprintf(stderr, "--case %s: no such case in %s%s\n",
 				o->cases[i], nr > 1 ? "any of the files, " : "",

@@ -361,14 +361,12 @@ static int results_complete(const struct run_results *r, int k,
 {
 	for (int i = 0; i < r->nr_rows; i++) {
 		const struct results_row *x = &r->rows[i];
-		const struct scn_case *c = NULL;
+		const struct scn_case *c;
 		bool known = false;
 
 		if (x->file != k)
 			continue;
-		for (int j = 0; j < scn->nr_cases && !c; j++)
-			if (!strcmp(scn->cases[j].name, x->name))
-				c = &scn->cases[j];
+		c = scn_case_named(scn, x->name);
 		for (int p = 0; c && p < c->nr_policies; p++) {
 			known |= !strcmp(c->policies[p]->name, x->policy);
 			if (!results_find(r, k, x->name,
@@ -436,15 +434,13 @@ int results_rows(const struct run_results *r, int k,
 		return -1;
 	for (int i = 0; i < r->nr_rows; i++) {
 		const struct results_row *x = &r->rows[i];
-		struct scn_case *c = NULL;
+		struct scn_case *c;
 		struct rep_row row;
 		int p = 0;
 
 		if (x->file != k)
 			continue;
-		for (int j = 0; j < scn->nr_cases && !c; j++)
-			if (!strcmp(scn->cases[j].name, x->name))
-				c = &scn->cases[j];
+		c = scn_case_named(scn, x->name);
 		/* results_complete found both */
 		while (strcmp(c->policies[p]->name, x->policy))
 			p++;

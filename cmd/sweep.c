@@ -290,22 +290,22 @@ static double measured_here(const struct sweep_opts *o,
 			    const struct scn_case *c,
 			    const struct pp_policy *pol)
 {
-	for (int i = 0; base && i < base->nr_cases; i++) {
-		if (strcmp(base->cases[i].name, c->name))
-			continue;
-		for (int a = 0; a < o->nr_axes; a++) {
-			double v, x;
+	const struct scn_case *own = base ? scn_case_named(base, c->name) :
+				     NULL;
 
-			if (scn_key_measures(o->axes[a].key))
-				continue;
-			if (scn_case_get(&base->cases[i], o->axes[a].key, &v) ||
-			    scn_case_get(c, o->axes[a].key, &x) ||
-			    fabs(v - x) > 1e-9 * fabs(v))
-				return NAN;
-		}
-		return rep_measured(c, pol);
+	if (!own)
+		return NAN;
+	for (int a = 0; a < o->nr_axes; a++) {
+		double v, x;
+
+		if (scn_key_measures(o->axes[a].key))
+			continue;
+		if (scn_case_get(own, o->axes[a].key, &v) ||
+		    scn_case_get(c, o->axes[a].key, &x) ||
+		    fabs(v - x) > 1e-9 * fabs(v))
+			return NAN;
 	}
-	return NAN;
+	return rep_measured(c, pol);
 }
 
 struct sweep_result sweep_result_of(const struct sweep_opts *o,

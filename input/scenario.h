@@ -234,6 +234,8 @@ const char *scn_costs_borrowed(const struct scenario *scn, char *buf,
  * profile's prior. */
 bool scn_uncalibrated(const struct scenario *scn);
 
+/* The case called name, or NULL. */
+struct scn_case *scn_case_named(const struct scenario *scn, const char *name);
 /* Whether case name is one [calibrate] cases fits on. */
 bool scn_fitted_on(const struct scenario *scn, const char *name);
 /* The [fitted] record of case name, or NULL. */

@@ -401,14 +401,10 @@ static void build_cases(struct loader *ld, const struct scn_override *set,
 		const struct assignment *a = &ld->as[i];
 		struct origin org[SCN_MAX_KEYS];
 		struct scn_case *c;
-		bool seen = false;
 		int errors = ld->errors;
 
-		if (strncmp(a->section, "case ", 5))
-			continue;
-		for (int j = 0; j < scn->nr_cases && !seen; j++)
-			seen = !strcmp(scn->cases[j].name, a->section + 5);
-		if (seen)
+		if (strncmp(a->section, "case ", 5) ||
+		    scn_case_named(scn, a->section + 5))
 			continue;
 		if (scn->nr_cases == SCN_MAX_CASES) {
 			scn_error(ld, a->file, a->line, "more than %d cases",

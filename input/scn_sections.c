@@ -110,13 +110,11 @@ static void check_fitted_cases(struct loader *ld)
 {
 	for (int i = 0; i < ld->scn->nr_fitted; i++) {
 		const struct scn_fitted *f = &ld->scn->fitted[i];
-		const struct scn_case *c = NULL;
+		const struct scn_case *c;
 
 		if (!fitted_here(ld, f->file))
 			continue;
-		for (int j = 0; j < ld->scn->nr_cases && !c; j++)
-			if (!strcmp(ld->scn->cases[j].name, f->case_name))
-				c = &ld->scn->cases[j];
+		c = scn_case_named(ld->scn, f->case_name);
 		if (!c && !scn_case_section(ld, f->case_name)) {
 			scn_error(ld, f->file, f->line, "[fitted] %s: no "
 				 "[case %s] in the scenario it calibrates",
@@ -245,6 +243,14 @@ void scn_build_fitted(struct loader *ld)
 		scn->nr_fitted += k == scn->nr_fitted;
 	}
 	check_fitted_cases(ld);
+}
+
+struct scn_case *scn_case_named(const struct scenario *scn, const char *name)
+{
+	for (int i = 0; i < scn->nr_cases; i++)
+		if (!strcmp(scn->cases[i].name, name))
+			return (struct scn_case *)&scn->cases[i];
+	return NULL;
 }
 
 bool scn_fitted_on(const struct scenario *scn, const char *name)

@@ -167,7 +167,7 @@ check "a blank after a comma: the merged jobs are the direct sweep, byte for byt
 t "$ppsim" sweep "$tiny" --set nic.rx_ring=2048 --case close-drop --policy v5.4 \
 	--reps 1 --duration 1ms --seed 7 --format csv >"$tmp/j/seed7.csv" 2>>"$tmp/out"
 check "merge refuses a job of another seed (a stale file beside the jobs)" \
-	fails 2 "seed7.csv:$(line_of '^# seed' "$tmp/j/seed7.csv")"': its provenance differs from .*sweep-001.csv.s \(# seed 1  reps 1  set duration=1ms policies=v5.4 baseline=v5.4\)' \
+	fails 2 "seed7.csv:$(line_of '^# seed' "$tmp/j/seed7.csv")"': its provenance differs from .*sweep-001.csv.s \(# seed 1  reps 1  duration 1ms  set duration=1ms policies=v5.4 baseline=v5.4\)' \
 	"$ppsim" merge "$tmp/j/rel/sweep-001.csv" "$tmp/j/rel/sweep-002.csv" "$tmp/j/seed7.csv"
 check "... and prints nothing" test ! -s "$tmp/stdout"
 

@@ -182,7 +182,9 @@ static const struct cmd_spec cmd_specs[] = {
 	"free parameters are refitted on the calibration cases and every\n"
 	"out-of-fit figure is predicted again.  One row a prior, the largest\n"
 	"move first: how far the figures moved, in % of their prediction\n"
-	"with the priors as written (refitted the same way), and how the\n"
+	"with the priors as written (refitted the same way), the move's 95 %\n"
+	"half-width from the replications paired seed with seed (a move\n"
+	"within it is 'within noise', listed after the others), and how the\n"
 	"out-of-fit mean |error| changed.  See ppsim(1).",
 	},
 	{

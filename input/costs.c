@@ -36,10 +36,16 @@ static bool unfitted(const struct scn_case *c)
 	return false;
 }
 
+/* Whether c's [cost] table holds another core's cycles. */
+static bool table_borrowed(const struct scn_case *c)
+{
+	return c->sim.cpu.cost_family != c->sim.cpu.family;
+}
+
 bool scn_case_costs_borrowed(const struct scn_case *c, char *buf, size_t len)
 {
 	const struct cpu_config *cpu = &c->sim.cpu;
-	bool table = cpu->cost_family != cpu->family;
+	bool table = table_borrowed(c);
 	int fit = fit_elsewhere(c);
 
 	*buf = '\0';
@@ -59,6 +65,7 @@ const char *scn_costs_borrowed(const struct scenario *scn, char *buf,
 {
 	const struct scn_case *said = NULL;
 
+	*buf = '\0';
 	for (int i = 0; i < scn->nr_cases; i++) {
 		const struct scn_case *c = &scn->cases[i];
 
@@ -66,7 +73,7 @@ const char *scn_costs_borrowed(const struct scenario *scn, char *buf,
 			said = c;
 			break;
 		}
-		if (!said && scn_case_costs_borrowed(c, buf, len))
+		if (!said && table_borrowed(c))
 			said = c;
 	}
 	return said && scn_case_costs_borrowed(said, buf, len) ? buf : NULL;

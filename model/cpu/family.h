@@ -35,9 +35,10 @@ struct cpu_config {
 	enum cpu_family cost_family;	/* the core [cost]'s cycles were
 					 * counted on, under its kernel's
 					 * default mitigations */
-	int fit_family;			/* the core the driver cycles were
-					 * fitted on, enum cpu_family + 1;
-					 * 0: not recorded */
+	int fit_family;			/* cost.fit_family as the key table
+					 * parses it (checking its word);
+					 * no one reads it: it is each
+					 * file's own, fit_of below */
 	/* each driver cost's, by the file its value came from (input/):
 	 * the core it was fitted on, enum cpu_family + 1; 0 not recorded
 	 * (taken as this core's); CPU_FIT_PRIOR a profile's prior */

@@ -832,6 +832,17 @@ ni_nic_write(struct mem *m, uint32_t line, struct mem_line *ln)
 	return extra;
 }
 
+/* An access that hit the core's own L2, counted in count (the reads' or
+ * the writes'): a private hit's latency. */
+static inline double priv_hit(struct mem *m, const struct mem_line *ln,
+			      uint64_t count[][MEM_NR_PLACES])
+{
+	m->st.last_kind = ln->kind;
+	m->st.last_place = MEM_PRIV;
+	count[ln->kind][MEM_PRIV]++;
+	return m->cycles[MEM_PRIV];
+}
+
 /* A CPU read that does not hit the private cache at once (mem_cpu_read). */
 static __attribute__((noinline)) double
 cpu_read_miss(struct mem *m, int core, uint32_t line)
@@ -871,22 +882,15 @@ double mem_cpu_read(struct mem *m, int core, uint32_t line)
 	struct mem_line *ln = held(m, line);
 	int s = socket_of(m, core);
 
-	if (again(m, core, line)) {
-		m->st.last_kind = ln->kind;
-		m->st.last_place = MEM_PRIV;
-		m->st.cpu_reads[m->st.last_kind][MEM_PRIV]++;
-		return m->cfg.l2_cycles;
-	}
+	if (again(m, core, line))
+		return priv_hit(m, ln, m->st.cpu_reads);
 	if (ln->core != core + 1 || (ln->dirty && ln->dirty != s + 1) ||
 	    m->review <= 1)
 		return cpu_read_miss(m, core, line);
 	m->review--;
-	m->st.cpu_reads[ln->kind][MEM_PRIV]++;
-	m->st.last_kind = ln->kind;
-	m->st.last_place = MEM_PRIV;
 	priv_touch(m, core, ln);
 	remember(m, core, line, false);
-	return m->cycles[MEM_PRIV];
+	return priv_hit(m, ln, m->st.cpu_reads);
 }
 
 /* A CPU write that does not hit a line the core holds modified
@@ -929,22 +933,15 @@ double mem_cpu_write(struct mem *m, int core, uint32_t line)
 	struct mem_line *ln = held(m, line);
 	int s = socket_of(m, core);
 
-	if (again(m, core, line) && m->last_wrote) {
-		m->st.last_kind = ln->kind;
-		m->st.last_place = MEM_PRIV;
-		m->st.cpu_writes[ln->kind][MEM_PRIV]++;
-		return m->cfg.l2_cycles;
-	}
+	if (again(m, core, line) && m->last_wrote)
+		return priv_hit(m, ln, m->st.cpu_writes);
 	if (ln->core != core + 1 || ln->dirty != s + 1 || m->review <= 1)
 		return cpu_write_miss(m, core, s, line);
 	m->review--;
 	remember(m, core, line, true);
-	m->st.cpu_writes[ln->kind][MEM_PRIV]++;
-	m->st.last_kind = ln->kind;
-	m->st.last_place = MEM_PRIV;
 	priv_touch(m, core, ln);
 	ln->flags |= LN_CORE_DIRTY;
-	return m->cycles[MEM_PRIV];
+	return priv_hit(m, ln, m->st.cpu_writes);
 }
 
 double mem_nic_write(struct mem *m, uint32_t line)

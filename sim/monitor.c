@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_statistics_double.h>
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 #include "consumer.h"
@@ -113,11 +114,7 @@ static void batch_add(struct batches *b, const struct snap *p,
 /* The mean of rate i over batches from to from + k - 1. */
 static double mean_of(const struct batches *b, int i, int from, int k)
 {
-	double s = 0;
-
-	for (int j = from; j < from + k; j++)
-		s += b->x[j][i];
-	return s / k;
+	return gsl_stats_mean(&b->x[from][i], NR_RATES, (size_t)k);
 }
 
 /* Whether the batches' rates are known to precision (a fraction), the
@@ -131,11 +128,11 @@ static bool known(const struct batches *b, double precision, double grain)
 		return false;
 	t = gsl_cdf_tdist_Pinv(0.975, k - 1);
 	for (int i = 0; i < NR_RATES; i++) {
-		double mean = mean_of(b, i, 0, k), ss = 0;
+		double mean = mean_of(b, i, 0, k);
+		double sd = gsl_stats_sd_m(&b->x[0][i], NR_RATES, (size_t)k,
+					   mean);
 
-		for (int j = 0; j < k; j++)
-			ss += (b->x[j][i] - mean) * (b->x[j][i] - mean);
-		if (t * sqrt(ss / (k - 1) / k) > precision * fabs(mean))
+		if (t * sd / sqrt(k) > precision * fabs(mean))
 			return false;
 		if (fabs(mean_of(b, i, 0, h) - mean_of(b, i, k - h, h)) >
 		    precision * fabs(mean))
